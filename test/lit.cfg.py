@@ -1,0 +1,33 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Tessera"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".hlo", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tessera_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tessera_lib", config.tessera_lib_dir))
+config.substitutions.append(("%tessera_src", config.tessera_src_root))
+config.substitutions.append(("%stock_mlir_opt", config.stock_mlir_opt))
+config.substitutions.append(("%corpus", config.tessera_corpus_dir))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.tessera_tools_dir, config.llvm_tools_dir]
+tools = ["tessera-opt", "tessera-translate"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Conformance tests read ../shared/corpus; a user's clone has none, so they
+# are reported UNSUPPORTED (with this reason) instead of silently passing.
+if os.path.isdir(config.tessera_corpus_dir):
+    config.available_features.add("corpus")
+else:
+    lit_config.note("corpus folder %s is absent: conformance tests are skipped"
+                    % config.tessera_corpus_dir)

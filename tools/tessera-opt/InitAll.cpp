@@ -1,0 +1,19 @@
+//===- InitAll.cpp - register every Tessera dialect and pass --------------===//
+
+#include "tessera/InitAll.h"
+
+#include "tessera/Dialect/TGraph/IR/TGraph.h"
+#include "tessera/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
+void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<tgraph::TGraphDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
+                  mlir::tosa::TosaDialect>();
+}
+
+void tessera::registerAllPasses() { registerTesseraPasses(); }
