@@ -41,4 +41,46 @@ def TGraphOpStats : Pass<"tgraph-op-stats", "mlir::ModuleOp"> {
   ];
 }
 
+def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
+  let summary = "Decide, per op, whether the target can run it and why not";
+  let description = [{
+    Gives every tgraph op in a function body a verdict against the target
+    description: `ok`, `not-assessed` (placed on the host by the user with
+    `tgraph.device = "host"` or `host-ops`), or `incompatible` with a reason
+    code (`unsupported-op`, `unsupported-dtype`, `dynamic-shape`,
+    `unsupported-attribute`, `exceeds-memory`, `unknown-op`), a detail and a
+    fix hint. Verdicts are recorded as the `tgraph.compat` attribute; the
+    reports (docs/compat.md) are built from them. The pass prints the report
+    to stdout only when `print` asks for it; with `fail-on=incompatible` it
+    fails when any op is incompatible.
+
+    Before, with `target=core-8` (which has no f64):
+    ```mlir
+    %0 = tgraph.add %a, %b : tensor<4xf64> loc("add.1")
+    ```
+    After:
+    ```mlir
+    %add.1 = tgraph.add %a, %b {tgraph.compat = {detail = "f64 is not
+        supported by core-8", hint = "cast f64 to f32",
+        reason = "unsupported-dtype", status = "incompatible"}} : tensor<4xf64>
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target preset name or JSON file (default: the default preset)">,
+    Option<"hostOps", "host-ops", "std::string", /*default=*/"\"\"",
+           "Regex on framework op names / HLO instruction names of ops "
+           "placed on the host (not assessed)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit an MLIR remark at each incompatible op">,
+    Option<"failOn", "fail-on", "std::string", /*default=*/"\"none\"",
+           "none | incompatible: fail the pipeline when an op is incompatible">,
+    Option<"print", "print", "std::string", /*default=*/"\"none\"",
+           "none | text | json | dot: print the report to stdout">,
+    Option<"dotDepth", "dot-depth", "unsigned", /*default=*/"0",
+           "Name-scope depth of the DOT graph nodes (0: first depth that "
+           "splits the graph)">
+  ];
+}
+
 #endif // TESSERA_PASSES

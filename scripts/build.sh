@@ -10,4 +10,5 @@ if [[ ! -f "$build/build.ninja" ]]; then
     -DMLIR_DIR=/usr/lib/llvm-19/lib/cmake/mlir \
     -DTESSERA_CORPUS_DIR="$root/../shared/corpus" >/dev/null
 fi
-cmake --build "$build" "$@"
+# Arguments, if any, are target names.
+cmake --build "$build" ${1:+--target "$@"}

@@ -7,8 +7,8 @@
 
 namespace tessera {
 
-/// The dialects Tessera's tools understand: tgraph and the upstream dialects
-/// its inputs use (func, arith, tensor, tosa).
+/// The dialects Tessera's tools understand: tgraph, tile and the upstream
+/// dialects its inputs use (func, arith, tensor, tosa).
 void registerAllDialects(mlir::DialectRegistry &registry);
 
 /// Every Tessera pass and pipeline.

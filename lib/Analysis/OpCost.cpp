@@ -14,16 +14,21 @@ using namespace tessera::tgraph;
 int64_t tessera::elementBytes(Type elementType) {
   if (auto complex = dyn_cast<ComplexType>(elementType))
     return 2 * elementBytes(complex.getElementType());
-  unsigned bits = elementType.isIntOrFloat()
-                      ? elementType.getIntOrFloatBitWidth()
-                      : 8;
+  unsigned bits =
+      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 8;
   return (bits + 7) / 8;
+}
+
+/// A dynamic dimension counts as its lower bound of 1, never as the
+/// kDynamic sentinel (a large negative number).
+static int64_t sizeOrOne(int64_t size) {
+  return ShapedType::isDynamic(size) ? 1 : size;
 }
 
 static int64_t staticElements(RankedTensorType type) {
   int64_t n = 1;
   for (int64_t d : type.getShape())
-    n *= ShapedType::isDynamic(d) ? 1 : d;
+    n *= sizeOrOne(d);
   return n;
 }
 
@@ -45,15 +50,18 @@ static int64_t elementsOf(Value v) {
 }
 
 int64_t tessera::opFlops(Operation *op) {
-  if (op->hasTrait<OpTrait::Elementwise>() ||
-      isa<SelectOp, ClampOp>(op))
+  if (op->hasTrait<OpTrait::Elementwise>() || isa<SelectOp, ClampOp>(op))
     return op->getNumResults() ? elementsOf(op->getResult(0)) : 0;
   return llvm::TypeSwitch<Operation *, int64_t>(op)
       .Case([](DotGeneralOp dot) {
         int64_t k = 1;
-        for (int64_t d : dot.getLhsContractingDimensions()) {
-          int64_t size = dot.getLhs().getType().getDimSize(d);
-          k *= ShapedType::isDynamic(size) ? 1 : size;
+        // Either side may know a contracting size the other leaves dynamic.
+        for (auto [l, r] : llvm::zip(dot.getLhsContractingDimensions(),
+                                     dot.getRhsContractingDimensions())) {
+          int64_t size = dot.getLhs().getType().getDimSize(l);
+          if (ShapedType::isDynamic(size))
+            size = dot.getRhs().getType().getDimSize(r);
+          k *= sizeOrOne(size);
         }
         return 2 * elementsOf(dot.getResult()) * k;
       })
@@ -65,9 +73,9 @@ int64_t tessera::opFlops(Operation *op) {
         auto kernel = conv.getRhs().getType();
         // The kernel's input-feature dimension already is Cin / groups.
         int64_t perOutput =
-            kernel.getDimSize(dims->kernel.batchOrInput);
+            sizeOrOne(kernel.getDimSize(dims->kernel.batchOrInput));
         for (int64_t w : conv.getWindowSizes())
-          perOutput *= w;
+          perOutput *= sizeOrOne(w);
         return 2 * elementsOf(conv.getResult()) * perOutput;
       })
       .Case([](ReduceOp reduce) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
+#include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Passes.h"
 
 #include "mlir/Tools/Plugins/DialectPlugin.h"
@@ -17,7 +18,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "Tessera", LLVM_VERSION_STRING,
           [](mlir::DialectRegistry *registry) {
-            registry->insert<tessera::tgraph::TGraphDialect>();
+            registry->insert<tessera::tgraph::TGraphDialect,
+                             tessera::tile::TileDialect>();
           }};
 }
 

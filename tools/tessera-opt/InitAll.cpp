@@ -3,6 +3,7 @@
 #include "tessera/InitAll.h"
 
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
+#include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -11,7 +12,8 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
 void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tgraph::TGraphDialect, mlir::func::FuncDialect,
+  registry.insert<tgraph::TGraphDialect, tile::TileDialect,
+                  mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
                   mlir::tosa::TosaDialect>();
 }

@@ -1,4 +1,4 @@
-//===- OpCost.h - FLOPs and bytes of tgraph ops ------------------*- C++ -*-===//
+//===- OpCost.h - FLOPs and bytes of tgraph ops -----------------*- C++ -*-===//
 //
 // Cost figures counted like XLA's HloCostAnalysis, shared by the op-stats
 // pass, the compatibility checker and (later) the tile cost model.

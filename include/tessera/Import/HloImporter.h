@@ -1,4 +1,4 @@
-//===- HloImporter.h - XLA HLO text to tgraph --------------------*- C++ -*-===//
+//===- HloImporter.h - XLA HLO text to tgraph -------------------*- C++ -*-===//
 
 #ifndef TESSERA_IMPORT_HLOIMPORTER_H
 #define TESSERA_IMPORT_HLOIMPORTER_H

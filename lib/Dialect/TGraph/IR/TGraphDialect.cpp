@@ -10,6 +10,7 @@ using namespace mlir;
 using namespace tessera::tgraph;
 
 #include "tessera/Dialect/TGraph/IR/TGraphOpsDialect.cpp.inc"
+
 #include "tessera/Dialect/TGraph/IR/TGraphEnums.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES

@@ -108,4 +108,3 @@ void ConstantOp::print(OpAsmPrinter &printer) {
 
 #define GET_OP_CLASSES
 #include "tessera/Dialect/TGraph/IR/TGraphOps.cpp.inc"
-

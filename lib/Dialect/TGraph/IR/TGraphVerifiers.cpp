@@ -2,8 +2,12 @@
 //
 // The shape rules of HLO, so that a malformed import or hand-written test is
 // rejected with a message that names the dimension or attribute at fault.
+// This file: the shared helpers (VerifierUtils.h), elementwise, shape and
+// contraction ops; TGraphRegionVerifiers.cpp: region, call and collective ops.
 //
 //===----------------------------------------------------------------------===//
+
+#include "VerifierUtils.h"
 
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
@@ -13,8 +17,9 @@
 
 using namespace mlir;
 using namespace tessera::tgraph;
+using namespace tessera::tgraph::detail;
 
-namespace {
+namespace tessera::tgraph::detail {
 
 RankedTensorType tensorOf(Value v) {
   return dyn_cast<RankedTensorType>(v.getType());
@@ -63,6 +68,17 @@ LogicalResult verifyShape(Operation *op, RankedTensorType actual,
   return diag << "]";
 }
 
+/// Data-movement ops (broadcast, transpose, slices, concatenate) never
+/// convert: the result keeps the operand's element type.
+LogicalResult verifyKeepsElementType(Operation *op, RankedTensorType operand,
+                                     RankedTensorType result) {
+  if (operand.getElementType() == result.getElementType())
+    return success();
+  return op->emitOpError("result element type ")
+         << result.getElementType() << " differs from the operand's ("
+         << operand.getElementType() << ")";
+}
+
 /// A region whose block takes `count` scalar tensors (reducers, comparators).
 LogicalResult verifyScalarRegion(Operation *op, Region &region,
                                  llvm::StringRef what, unsigned count) {
@@ -82,7 +98,40 @@ LogicalResult verifyScalarRegion(Operation *op, Region &region,
   return success();
 }
 
-} // namespace
+/// The result of a region op over N inputs: the one tensor, or a tuple of N.
+llvm::SmallVector<Type> flattenResult(Type result) {
+  if (auto tuple = dyn_cast<TupleType>(result))
+    return llvm::SmallVector<Type>(tuple.getTypes());
+  return {result};
+}
+
+/// Checks that `region` returns exactly `types`.
+LogicalResult verifyRegionReturns(Operation *op, Region &region,
+                                  llvm::StringRef what, TypeRange types) {
+  auto ret = cast<ReturnOp>(region.front().back());
+  if (!llvm::equal(ret.getResults().getTypes(), types)) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << what << " region must return (";
+    llvm::interleaveComma(types, diag);
+    return diag << ")";
+  }
+  return success();
+}
+
+/// Output size of one dimension of a windowed op (HLO's window shape rule):
+/// dilate the base, pad it, then count the window positions at `stride`.
+int64_t windowedSize(int64_t in, int64_t window, int64_t stride,
+                     int64_t baseDilation, int64_t windowDilation,
+                     int64_t padLow, int64_t padHigh) {
+  if (ShapedType::isDynamic(in))
+    return ShapedType::kDynamic;
+  int64_t padded =
+      (in == 0 ? 0 : (in - 1) * baseDilation + 1) + padLow + padHigh;
+  int64_t dilatedWindow = (window - 1) * windowDilation + 1;
+  return padded < dilatedWindow ? 0 : (padded - dilatedWindow) / stride + 1;
+}
+
+} // namespace tessera::tgraph::detail
 
 //===----------------------------------------------------------------------===//
 // Simple ops
@@ -99,17 +148,18 @@ LogicalResult ConstantOp::verify() {
 }
 
 LogicalResult IotaOp::verify() {
-  int64_t rank = getType().getRank();
-  if (getIotaDimension() < 0 || getIotaDimension() >= rank)
+  // I64Attr getters return uint64_t: read as signed so that -1 is reported
+  // as -1, not as 18446744073709551615.
+  int64_t rank = getType().getRank(), dim = getIotaDimension();
+  if (dim < 0 || dim >= rank)
     return emitOpError("iota dimension ")
-           << getIotaDimension() << " is out of range for rank " << rank;
+           << dim << " is out of range for rank " << rank;
   return success();
 }
 
 LogicalResult IsFiniteOp::verify() {
+  // The shape rule is the Elementwise trait's, checked before this.
   auto in = getOperand().getType(), out = getType();
-  if (in.getShape() != out.getShape())
-    return emitOpError("result shape must match the operand shape");
   if (!isa<FloatType>(in.getElementType()))
     return emitOpError("operand must have a floating-point element type");
   if (!out.getElementType().isInteger(1))
@@ -117,12 +167,12 @@ LogicalResult IsFiniteOp::verify() {
   return success();
 }
 
+// Compare, is_finite and convert keep the shape by the Elementwise trait
+// (checked before these verifiers), so they only check element types.
 LogicalResult CompareOp::verify() {
   if (getLhs().getType() != getRhs().getType())
     return emitOpError("operands must have one type, got ")
            << getLhs().getType() << " and " << getRhs().getType();
-  if (getType().getShape() != getLhs().getType().getShape())
-    return emitOpError("result shape must match the operand shape");
   if (!getType().getElementType().isInteger(1))
     return emitOpError("result must have element type i1 (HLO pred)");
   if (auto type = getCompareType()) {
@@ -134,9 +184,7 @@ LogicalResult CompareOp::verify() {
 }
 
 LogicalResult SelectOp::verify() {
-  if (getOnTrue().getType() != getOnFalse().getType() ||
-      getOnTrue().getType() != getType())
-    return emitOpError("both branches and the result must have one type");
+  // AllTypesMatch<on_true, on_false, result> is checked before this.
   auto pred = getPred().getType();
   if (!pred.getElementType().isInteger(1))
     return emitOpError("predicate must have element type i1");
@@ -162,13 +210,6 @@ LogicalResult ClampOp::verify() {
   return success();
 }
 
-LogicalResult ConvertOp::verify() {
-  if (getOperand().getType().getShape() != getType().getShape())
-    return emitOpError("convert keeps the shape; got ")
-           << getOperand().getType() << " -> " << getType();
-  return success();
-}
-
 LogicalResult CollectivePermuteOp::verify() {
   if (getSourceTargetPairs().size() % 2 != 0)
     return emitOpError("source_target_pairs must hold (source, target) pairs");
@@ -182,6 +223,8 @@ LogicalResult CollectivePermuteOp::verify() {
 LogicalResult BroadcastInDimOp::verify() {
   auto in = getOperand().getType(), out = getType();
   llvm::ArrayRef<int64_t> dims = getBroadcastDimensions();
+  if (failed(verifyKeepsElementType(*this, in, out)))
+    return failure();
   if (static_cast<int64_t>(dims.size()) != in.getRank())
     return emitOpError("needs one broadcast dimension per operand dimension (")
            << in.getRank() << "), got " << dims.size();
@@ -211,6 +254,8 @@ LogicalResult ReshapeOp::verify() {
 LogicalResult TransposeOp::verify() {
   auto in = getOperand().getType();
   llvm::ArrayRef<int64_t> perm = getPermutation();
+  if (failed(verifyKeepsElementType(*this, in, getType())))
+    return failure();
   if (static_cast<int64_t>(perm.size()) != in.getRank())
     return emitOpError("permutation has ")
            << perm.size() << " entries for rank " << in.getRank();
@@ -231,6 +276,8 @@ LogicalResult SliceOp::verify() {
   auto start = getStartIndices(), limit = getLimitIndices();
   auto strides = getStrides();
   size_t rank = in.getRank();
+  if (failed(verifyKeepsElementType(*this, in, getType())))
+    return failure();
   if (start.size() != rank || limit.size() != rank || strides.size() != rank)
     return emitOpError("start, limit and strides need one entry per "
                        "dimension (rank ")
@@ -270,6 +317,8 @@ LogicalResult DynamicSliceOp::verify() {
   auto sizes = getSliceSizes();
   if (static_cast<int64_t>(sizes.size()) != in.getRank())
     return emitOpError("needs one slice size per dimension");
+  if (failed(verifyKeepsElementType(*this, in, getType())))
+    return failure();
   for (auto [i, size] : llvm::enumerate(sizes))
     if (size < 0 || (!in.isDynamicDim(i) && size > in.getDimSize(i)))
       return emitOpError("slice size ")
@@ -283,6 +332,8 @@ LogicalResult DynamicUpdateSliceOp::verify() {
     return failure();
   if (update.getRank() != in.getRank())
     return emitOpError("update rank must equal the operand rank");
+  if (failed(verifyKeepsElementType(*this, in, update)))
+    return failure();
   for (int64_t i = 0; i < in.getRank(); ++i)
     if (!in.isDynamicDim(i) && !update.isDynamicDim(i) &&
         update.getDimSize(i) > in.getDimSize(i))
@@ -298,8 +349,10 @@ LogicalResult ConcatenateOp::verify() {
   auto first = tensorOf(getInputs().front());
   int64_t rank = first.getRank(), dim = getDimension();
   if (dim < 0 || dim >= rank)
-    return emitOpError("dimension ") << dim << " is out of range for rank "
-                                     << rank;
+    return emitOpError("dimension ")
+           << dim << " is out of range for rank " << rank;
+  if (failed(verifyKeepsElementType(*this, first, getType())))
+    return failure();
   llvm::SmallVector<int64_t> expected(first.getShape());
   expected[dim] = 0;
   for (auto [i, v] : llvm::enumerate(getInputs())) {
@@ -311,8 +364,8 @@ LogicalResult ConcatenateOp::verify() {
         continue;
       if (!dimsAgree(t.getDimSize(d), first.getDimSize(d)))
         return emitOpError("input #")
-               << i << " has size " << t.getDimSize(d) << " in dimension "
-               << d << ", expected " << first.getDimSize(d);
+               << i << " has size " << t.getDimSize(d) << " in dimension " << d
+               << ", expected " << first.getDimSize(d);
     }
     if (t.isDynamicDim(dim) || ShapedType::isDynamic(expected[dim]))
       expected[dim] = ShapedType::kDynamic;
@@ -326,6 +379,10 @@ LogicalResult PadOp::verify() {
   auto in = getOperand().getType();
   if (!isScalar(getPaddingValue().getType()))
     return emitOpError("padding value must be a 0-d tensor");
+  if (getPaddingValue().getType().getElementType() != in.getElementType() ||
+      getType().getElementType() != in.getElementType())
+    return emitOpError("padding value and result must have the operand's "
+                       "element type");
   auto lo = getEdgePaddingLow(), hi = getEdgePaddingHigh();
   auto interior = getInteriorPadding();
   size_t rank = in.getRank();
@@ -343,7 +400,8 @@ LogicalResult PadOp::verify() {
       expected.push_back(ShapedType::kDynamic);
       continue;
     }
-    int64_t size = lo[i] + hi[i] + d + std::max<int64_t>(d - 1, 0) * interior[i];
+    int64_t size =
+        lo[i] + hi[i] + d + std::max<int64_t>(d - 1, 0) * interior[i];
     if (size < 0)
       return emitOpError("padding makes dimension ") << i << " negative";
     expected.push_back(size);
@@ -354,30 +412,70 @@ LogicalResult PadOp::verify() {
 LogicalResult GatherOp::verify() {
   auto in = getOperand().getType();
   auto indices = getStartIndices().getType();
+  auto out = getType();
   if (!isa<IntegerType>(indices.getElementType()))
     return emitOpError("start indices must be integers");
-  if (getIndexVectorDim() < 0 || getIndexVectorDim() > indices.getRank())
+  if (out.getElementType() != in.getElementType())
+    return emitOpError("result element type must equal the operand's");
+  int64_t ivd = getIndexVectorDim(), indicesRank = indices.getRank();
+  if (ivd < 0 || ivd > indicesRank)
     return emitOpError("index_vector_dim ")
-           << getIndexVectorDim() << " is out of range";
-  if (static_cast<int64_t>(getSliceSizes().size()) != in.getRank())
+           << ivd << " is out of range [0, " << indicesRank << "]";
+  auto sizes = getSliceSizes();
+  if (static_cast<int64_t>(sizes.size()) != in.getRank())
     return emitOpError("needs one slice size per operand dimension");
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (size < 0 || (!in.isDynamicDim(i) && size > in.getDimSize(i)))
+      return emitOpError("slice size ")
+             << size << " of dimension " << i << " exceeds the operand";
   if (failed(verifyDimList(*this, "collapsed slice", getCollapsedSliceDims(),
                            in.getRank())) ||
       failed(verifyDimList(*this, "start index map", getStartIndexMap(),
                            in.getRank())))
     return failure();
   for (int64_t d : getCollapsedSliceDims())
-    if (getSliceSizes()[d] > 1)
+    if (sizes[d] > 1)
       return emitOpError("collapsed dimension ")
              << d << " must have slice size 0 or 1";
-  int64_t batchRank = indices.getRank() -
-                      (getIndexVectorDim() < indices.getRank() ? 1 : 0);
-  int64_t expectedRank = batchRank + getOffsetDims().size();
-  if (getType().getRank() != expectedRank)
+  // index_vector_dim == rank means an implicit trailing index vector of 1.
+  int64_t indexVectorSize = ivd < indicesRank ? indices.getDimSize(ivd) : 1;
+  if (!ShapedType::isDynamic(indexVectorSize) &&
+      static_cast<int64_t>(getStartIndexMap().size()) != indexVectorSize)
+    return emitOpError("start_index_map has ")
+           << getStartIndexMap().size() << " entries but the index vector has "
+           << indexVectorSize;
+  int64_t batchRank = indicesRank - (ivd < indicesRank ? 1 : 0);
+  auto offsetDims = getOffsetDims();
+  int64_t expectedRank = batchRank + offsetDims.size();
+  if (out.getRank() != expectedRank)
     return emitOpError("result rank ")
-           << getType().getRank() << " should be " << expectedRank
+           << out.getRank() << " should be " << expectedRank
            << " (batch dimensions + offset dimensions)";
-  return success();
+  if (failed(verifyDimList(*this, "offset", offsetDims, expectedRank)))
+    return failure();
+  if (!llvm::is_sorted(offsetDims))
+    return emitOpError("offset_dims must be sorted");
+  if (offsetDims.size() + getCollapsedSliceDims().size() != sizes.size())
+    return emitOpError("offset_dims (")
+           << offsetDims.size() << ") and collapsed_slice_dims ("
+           << getCollapsedSliceDims().size()
+           << ") must together cover the operand rank " << sizes.size();
+  // Result dimension i is the next offset (uncollapsed slice) size when i is
+  // in offset_dims, else the next batch dimension of the indices.
+  llvm::SmallVector<int64_t> expected;
+  int64_t nextBatch = 0, nextSlice = 0;
+  for (int64_t i = 0; i < expectedRank; ++i) {
+    if (llvm::is_contained(offsetDims, i)) {
+      while (llvm::is_contained(getCollapsedSliceDims(), nextSlice))
+        ++nextSlice;
+      expected.push_back(sizes[nextSlice++]);
+    } else {
+      if (nextBatch == ivd)
+        ++nextBatch;
+      expected.push_back(indices.getDimSize(nextBatch++));
+    }
+  }
+  return verifyShape(*this, out, expected);
 }
 
 //===----------------------------------------------------------------------===//
@@ -421,8 +519,8 @@ tessera::tgraph::parseConvDimLabels(llvm::StringRef labels,
   auto [operands, output] = labels.split("->");
   auto [input, kernel] = operands.split('_');
   if (output.empty() || kernel.empty()) {
-    error = "dim_labels '" + labels.str() +
-            "' must look like 'b01f_01io->b01f'";
+    error =
+        "dim_labels '" + labels.str() + "' must look like 'b01f_01io->b01f'";
     return failure();
   }
   ConvDimLabels result;
@@ -441,13 +539,20 @@ tessera::tgraph::parseConvDimLabels(llvm::StringRef labels,
         spatial[c - '0'] = pos;
         ++numSpatial;
       } else {
-        error = "dim_labels part '" + part.str() + "' has unexpected or "
-                "repeated label '" + std::string(1, c) + "'";
+        error = "dim_labels part '" + part.str() +
+                "' has unexpected or "
+                "repeated label '" +
+                std::string(1, c) + "'";
         return false;
       }
     }
+    // The spatial labels must be exactly 0..n-1: "b02f" has two spatial
+    // digits but no dimension 1, which would leave a hole in `spatial`.
+    bool contiguous =
+        llvm::all_of(llvm::ArrayRef(spatial).take_front(numSpatial),
+                     [](int64_t pos) { return pos >= 0; });
     if (out.batchOrInput < 0 || out.featureOrOutput < 0 ||
-        numSpatial + 2 != part.size()) {
+        numSpatial + 2 != part.size() || !contiguous) {
       error = "dim_labels part '" + part.str() + "' needs '" +
               std::string(1, first) + "', '" + std::string(1, second) +
               "' and spatial dimensions 0.." +
@@ -509,9 +614,29 @@ LogicalResult ConvolutionOp::verify() {
       failed(checkWindowAttr(getLhsDilation(), "lhs_dilation", 1)) ||
       failed(checkWindowAttr(getRhsDilation(), "rhs_dilation", 1)))
     return failure();
+  if (auto reversal = getWindowReversal();
+      reversal && reversal->size() != numSpatial)
+    return emitOpError("window_reversal needs ")
+           << numSpatial << " entries, got " << reversal->size();
   int64_t fgc = getFeatureGroupCount(), bgc = getBatchGroupCount();
   if (fgc < 1 || bgc < 1)
     return emitOpError("group counts must be positive");
+  if (fgc > 1 && bgc > 1)
+    return emitOpError("feature_group_count and batch_group_count cannot "
+                       "both exceed 1");
+  // Groups split the output features (and, for batch groups, the batch)
+  // evenly; HLO rejects any remainder.
+  int64_t kernelOut = rhs.getDimSize(dims->kernel.featureOrOutput);
+  int64_t groups = std::max(fgc, bgc);
+  if (!ShapedType::isDynamic(kernelOut) && kernelOut % groups != 0)
+    return emitOpError("kernel output features (")
+           << kernelOut << ") must be a multiple of the group count (" << groups
+           << ")";
+  int64_t inBatch = lhs.getDimSize(dims->input.batchOrInput);
+  if (!ShapedType::isDynamic(inBatch) && inBatch % bgc != 0)
+    return emitOpError("input batch (")
+           << inBatch << ") must be a multiple of batch_group_count (" << bgc
+           << ")";
   int64_t inFeatures = lhs.getDimSize(dims->input.featureOrOutput);
   int64_t kernelIn = rhs.getDimSize(dims->kernel.batchOrInput);
   if (!ShapedType::isDynamic(inFeatures) && !ShapedType::isDynamic(kernelIn) &&
@@ -546,209 +671,4 @@ LogicalResult ConvolutionOp::verify() {
     o = padded < window ? 0 : (padded - window) / stride + 1;
   }
   return verifyShape(*this, out, expected);
-}
-
-//===----------------------------------------------------------------------===//
-// Region ops
-//===----------------------------------------------------------------------===//
-
-/// The result of a region op over N inputs: the one tensor, or a tuple of N.
-static llvm::SmallVector<Type> flattenResult(Type result) {
-  if (auto tuple = dyn_cast<TupleType>(result))
-    return llvm::SmallVector<Type>(tuple.getTypes());
-  return {result};
-}
-
-LogicalResult ReduceOp::verify() {
-  size_t n = getInputs().size();
-  if (n == 0 || getInitValues().size() != n)
-    return emitOpError("needs N >= 1 inputs and as many init values, got ")
-           << n << " and " << getInitValues().size();
-  auto first = tensorOf(getInputs().front());
-  for (Value v : getInputs())
-    if (tensorOf(v).getShape() != first.getShape())
-      return emitOpError("all inputs must have one shape");
-  for (Value v : getInitValues())
-    if (!isScalar(v.getType()))
-      return emitOpError("init values must be 0-d tensors");
-  if (failed(verifyDimList(*this, "reduce", getDimensions(), first.getRank())))
-    return failure();
-  llvm::SmallVector<int64_t> expected;
-  for (int64_t d = 0; d < first.getRank(); ++d)
-    if (!llvm::is_contained(getDimensions(), d))
-      expected.push_back(first.getDimSize(d));
-  llvm::SmallVector<Type> results = flattenResult(getType());
-  if (results.size() != n)
-    return emitOpError("result must hold ") << n << " tensors";
-  for (Type t : results) {
-    auto tensor = tensorOf(t);
-    if (!tensor || failed(verifyShape(*this, tensor, expected)))
-      return failure();
-  }
-  return verifyScalarRegion(*this, getBody(), "reducer", 2 * n);
-}
-
-LogicalResult ReduceWindowOp::verify() {
-  size_t n = getInputs().size();
-  if (n == 0 || getInitValues().size() != n)
-    return emitOpError("needs N >= 1 inputs and as many init values");
-  int64_t rank = tensorOf(getInputs().front()).getRank();
-  auto check = [&](std::optional<llvm::ArrayRef<int64_t>> attr,
-                   llvm::StringRef name, int64_t factor) -> LogicalResult {
-    if (attr && static_cast<int64_t>(attr->size()) != rank * factor)
-      return emitOpError(name) << " needs " << rank * factor << " entries";
-    return success();
-  };
-  if (failed(check(getWindowDimensions(), "window_dimensions", 1)) ||
-      failed(check(getWindowStrides(), "window_strides", 1)) ||
-      failed(check(getBaseDilations(), "base_dilations", 1)) ||
-      failed(check(getWindowDilations(), "window_dilations", 1)) ||
-      failed(check(getPadding(), "padding", 2)))
-    return failure();
-  if (flattenResult(getType()).size() != n)
-    return emitOpError("result must hold ") << n << " tensors";
-  return verifyScalarRegion(*this, getBody(), "reducer", 2 * n);
-}
-
-LogicalResult SelectAndScatterOp::verify() {
-  if (getType() != getOperand().getType())
-    return emitOpError("result type must equal the operand type");
-  if (failed(verifyScalarRegion(*this, getSelect(), "select", 2)))
-    return failure();
-  return verifyScalarRegion(*this, getScatter(), "scatter", 2);
-}
-
-LogicalResult ScatterOp::verify() {
-  size_t n = getInputs().size();
-  if (n == 0 || getUpdates().size() != n)
-    return emitOpError("needs N >= 1 inputs and as many updates");
-  if (flattenResult(getType()).size() != n)
-    return emitOpError("result must hold ") << n << " tensors";
-  return verifyScalarRegion(*this, getUpdateComputation(), "update", 2 * n);
-}
-
-LogicalResult SortOp::verify() {
-  size_t n = getInputs().size();
-  if (n == 0)
-    return emitOpError("needs at least one input");
-  auto first = tensorOf(getInputs().front());
-  for (Value v : getInputs())
-    if (tensorOf(v).getShape() != first.getShape())
-      return emitOpError("all inputs must have one shape");
-  if (getDimension() < 0 || getDimension() >= first.getRank())
-    return emitOpError("sort dimension ")
-           << getDimension() << " is out of range for rank "
-           << first.getRank();
-  if (flattenResult(getType()).size() != n)
-    return emitOpError("result must hold ") << n << " tensors";
-  return verifyScalarRegion(*this, getComparator(), "comparator", 2 * n);
-}
-
-//===----------------------------------------------------------------------===//
-// Tuples and calls
-//===----------------------------------------------------------------------===//
-
-LogicalResult TupleOp::verify() {
-  if (!llvm::equal(getType().getTypes(), getInputs().getTypes()))
-    return emitOpError("result tuple type must list the operand types");
-  return success();
-}
-
-LogicalResult GetTupleElementOp::verify() {
-  auto tuple = cast<TupleType>(getOperand().getType());
-  int64_t index = getIndex();
-  if (index < 0 || index >= static_cast<int64_t>(tuple.size()))
-    return emitOpError("index ") << index << " is out of range for a tuple of "
-                                 << tuple.size();
-  if (tuple.getType(index) != getType())
-    return emitOpError("result type ")
-           << getType() << " differs from tuple element " << index << " ("
-           << tuple.getType(index) << ")";
-  return success();
-}
-
-/// Checks that `callee` names a function taking `args` and returning
-/// `results` (when given).
-static LogicalResult verifyCallee(Operation *op, SymbolTableCollection &table,
-                                  FlatSymbolRefAttr callee, TypeRange args,
-                                  std::optional<TypeRange> results) {
-  auto fn = table.lookupNearestSymbolFrom<func::FuncOp>(op, callee);
-  if (!fn)
-    return op->emitOpError("references undefined computation ") << callee;
-  FunctionType type = fn.getFunctionType();
-  if (!llvm::equal(type.getInputs(), args))
-    return op->emitOpError("operand types do not match the parameters of ")
-           << callee;
-  if (results && !llvm::equal(type.getResults(), *results))
-    return op->emitOpError("result types do not match the results of ")
-           << callee;
-  return success();
-}
-
-LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &table) {
-  return verifyCallee(*this, table, getCalleeAttr(), getInputs().getTypes(),
-                      getOperation()->getResultTypes());
-}
-
-LogicalResult FusionOp::verifySymbolUses(SymbolTableCollection &table) {
-  return verifyCallee(*this, table, getCalleeAttr(), getInputs().getTypes(),
-                      getOperation()->getResultTypes());
-}
-
-LogicalResult WhileOp::verifySymbolUses(SymbolTableCollection &table) {
-  Type state = getType();
-  auto pred = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
-  if (failed(verifyCallee(*this, table, getConditionAttr(), state,
-                          TypeRange(pred))))
-    return failure();
-  return verifyCallee(*this, table, getBodyAttr(), state, TypeRange(state));
-}
-
-LogicalResult ConditionalOp::verify() {
-  auto index = getBranchIndex().getType();
-  if (index.getRank() != 0 || !isa<IntegerType>(index.getElementType()))
-    return emitOpError("branch index must be a 0-d integer or i1 tensor");
-  if (getBranches().size() != getBranchOperands().size())
-    return emitOpError("needs one operand per branch, got ")
-           << getBranches().size() << " branches and "
-           << getBranchOperands().size() << " operands";
-  if (index.getElementType().isInteger(1) && getBranches().size() != 2)
-    return emitOpError("an i1 predicate selects between exactly two branches");
-  return success();
-}
-
-LogicalResult ConditionalOp::verifySymbolUses(SymbolTableCollection &table) {
-  for (auto [branch, operand] :
-       llvm::zip(getBranches(), getBranchOperands()))
-    if (failed(verifyCallee(*this, table, cast<FlatSymbolRefAttr>(branch),
-                            operand.getType(),
-                            getOperation()->getResultTypes())))
-      return failure();
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Normalization
-//===----------------------------------------------------------------------===//
-
-static LogicalResult verifyBatchNorm(Operation *op, ValueRange inputs,
-                                     size_t expected, int64_t featureIndex) {
-  if (inputs.size() != expected)
-    return op->emitOpError("takes ")
-           << expected << " operands, got " << inputs.size();
-  int64_t rank = tensorOf(inputs.front()).getRank();
-  if (featureIndex < 0 || featureIndex >= rank)
-    return op->emitOpError("feature_index ")
-           << featureIndex << " is out of range for rank " << rank;
-  return success();
-}
-
-LogicalResult BatchNormTrainingOp::verify() {
-  return verifyBatchNorm(*this, getInputs(), 3, getFeatureIndex());
-}
-LogicalResult BatchNormInferenceOp::verify() {
-  return verifyBatchNorm(*this, getInputs(), 5, getFeatureIndex());
-}
-LogicalResult BatchNormGradOp::verify() {
-  return verifyBatchNorm(*this, getInputs(), 5, getFeatureIndex());
 }

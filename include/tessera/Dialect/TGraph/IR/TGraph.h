@@ -1,4 +1,4 @@
-//===- TGraph.h - tgraph dialect ---------------------------------*- C++ -*-===//
+//===- TGraph.h - tgraph dialect --------------------------------*- C++ -*-===//
 //
 // The graph-level dialect: HLO-like ops on ranked tensors.
 //
@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "tessera/Dialect/TGraph/IR/TGraphOpsDialect.h.inc"
+
 #include "tessera/Dialect/TGraph/IR/TGraphEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES

@@ -48,10 +48,12 @@ def TGraph_IotaOp : TGraph_Op<"iota", [Pure]> {
 def TGraph_RngOp : TGraph_Op<"rng"> {
   let summary = "random numbers (HLO `rng`)";
   let description = [{
-    Uniform in [a, b) or normal with mean a and deviation b.
+    Uniform in [a, b) or normal with mean a and deviation b. The
+    distribution prints in its short form; the full
+    `#tgraph.rng_distribution<UNIFORM>` parses too.
 
     ```mlir
-    %r = tgraph.rng #tgraph.rng_distribution<UNIFORM>, %a, %b
+    %r = tgraph.rng <UNIFORM>, %a, %b
          : (tensor<f32>, tensor<f32>) -> tensor<16xf32>
     ```
   }];
@@ -201,8 +203,8 @@ def TGraph_ConvertOp : TGraph_Op<"convert", [Pure, Elementwise]> {
   }];
   let arguments = (ins TGraph_Tensor:$operand);
   let results = (outs TGraph_Tensor:$result);
+  // Elementwise already requires one shape; any element types convert.
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
-  let hasVerifier = 1;
 }
 
 def TGraph_BitcastConvertOp : TGraph_Op<"bitcast_convert", [Pure]> {
@@ -379,14 +381,17 @@ def TGraph_ConcatenateOp : TGraph_Op<"concatenate", [Pure]> {
   let summary = "concatenate along one dimension";
   let description = [{
     ```mlir
-    %r = tgraph.concatenate %a, %b, dim = 0
+    %r = tgraph.concatenate(%a, %b) dim = 0
          : (tensor<2x8xf32>, tensor<3x8xf32>) -> tensor<5x8xf32>
     ```
   }];
   let arguments = (ins Variadic<TGraph_Tensor>:$inputs, I64Attr:$dimension);
   let results = (outs TGraph_Tensor:$result);
+  // Parenthesised like reduce and sort: after `%a, %b,` the parser could not
+  // tell another operand from the `dim` keyword.
   let assemblyFormat = [{
-    $inputs `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)
+    `(` $inputs `)` `dim` `=` $dimension attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
@@ -798,6 +803,7 @@ def TGraph_AllReduceOp : TGraph_RegionOp<"all_reduce"> {
   let assemblyFormat = [{
     `(` $inputs `)` $computation attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def TGraph_AllGatherOp : TGraph_Op<"all_gather"> {
@@ -816,6 +822,7 @@ def TGraph_AllGatherOp : TGraph_Op<"all_gather"> {
     $operand `,` `dim` `=` $all_gather_dim attr-dict `:`
     functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def TGraph_ReduceScatterOp : TGraph_RegionOp<"reduce_scatter"> {
@@ -835,6 +842,7 @@ def TGraph_ReduceScatterOp : TGraph_RegionOp<"reduce_scatter"> {
     $operand `,` `dim` `=` $scatter_dimension $computation attr-dict `:`
     functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def TGraph_CollectivePermuteOp : TGraph_Op<"collective_permute",
@@ -877,10 +885,18 @@ def TGraph_PartitionIdOp : TGraph_Op<"partition_id", [Pure]> {
 
 def TGraph_AfterAllOp : TGraph_Op<"after_all"> {
   let summary = "join ordering tokens";
-  let description = "```mlir\n%t = tgraph.after_all %a, %b\n```";
+  let description = [{
+    HLO `after-all()` often has no operands; the parentheses keep the next
+    line's `%value =` from being read as an operand.
+
+    ```mlir
+    %t = tgraph.after_all(%a, %b)
+    %fresh = tgraph.after_all()
+    ```
+  }];
   let arguments = (ins Variadic<TGraph_TokenType>:$inputs);
   let results = (outs TGraph_TokenType:$result);
-  let assemblyFormat = "$inputs attr-dict";
+  let assemblyFormat = "`(` $inputs `)` attr-dict";
 }
 
 def TGraph_InfeedOp : TGraph_Op<"infeed"> {

@@ -1,0 +1,218 @@
+//===- TileOps.td - tile operations ------------------------*- tablegen -*-===//
+
+#ifndef TESSERA_TILE_OPS
+#define TESSERA_TILE_OPS
+
+include "tessera/Dialect/Tile/IR/TileBase.td"
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+def Tile_ProgramOp : Tile_Op<"program", [Symbol, SymbolTable,
+    SingleBlockImplicitTerminator<"EndOp">, IsolatedFromAbove]> {
+  let summary = "a program for one target: buffers and steps in order";
+  let description = [{
+    ```mlir
+    tile.program @main target "tile-1472" tiles 1472 {
+      %x = tile.var "x" parameter mapping<[0, 3] x 16 from 0> : !tile.buffer<64xf32>
+      tile.host_copy infeed %x
+      ...
+    }
+    ```
+    `tiles` is the number of tiles of the target's system; every mapping
+    and tile range inside must stay below it.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target,
+                       I64Attr:$tiles);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `target` $target `tiles` $tiles attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_EndOp : Tile_Op<"end", [Terminator, HasParent<"ProgramOp">]> {
+  let summary = "end of a program";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_VarOp : Tile_Op<"var", [Pure]> {
+  let summary = "a buffer spread over tiles";
+  let description = [{
+    ```mlir
+    %w = tile.var "dot.3.rhs" constant mapping<[0, 7] x 512 from 0>
+         {hlo = "constant.2", why = "matmul rhs blocks along N"}
+         : !tile.buffer<64x64xf32>
+    ```
+    `category` says what the buffer holds (parameter, output, constant,
+    temporary, partials); `hlo` names the HLO instruction whose value it
+    holds, and `why` records the mapping planner's reason.
+  }];
+  let arguments = (ins StrAttr:$name, Tile_CategoryAttr:$category,
+                       Tile_MappingAttr:$mapping);
+  let results = (outs Tile_BufferType:$result);
+  let assemblyFormat = [{
+    $name custom<Category>($category) custom<Mapping>($mapping) attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ComputeSetOp : Tile_Op<"compute_set", [AttrSizedOperandSegments]> {
+  let summary = "every listed tile runs one vertex kind on its own data";
+  let description = [{
+    Tiles `[first, last]` (inclusive) each run `vertices_per_tile` vertices
+    of `kind`
+    (a vertex of the target's library: `matmul-partial`, `conv-partial`,
+    `elementwise.add`, `reduce.add`, `copy`, ...). A vertex on tile t reads
+    and writes only the elements of `ins` and `outs` mapped to t; the
+    verifier checks that t holds some of each.
+
+    ```mlir
+    tile.compute_set "add.1" kind "elementwise.add" tiles [0, 3]
+        ins(%a, %b : !tile.buffer<64xf32>, !tile.buffer<64xf32>)
+        outs(%c : !tile.buffer<64xf32>) {flops = 64 : i64}
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, StrAttr:$kind, I64Attr:$first_tile,
+                       I64Attr:$end_tile,
+                       DefaultValuedAttr<I64Attr, "1">:$vertices_per_tile,
+                       Variadic<Tile_BufferType>:$ins,
+                       Variadic<Tile_BufferType>:$outs);
+  let assemblyFormat = [{
+    $name `kind` $kind `tiles` custom<TileRange>($first_tile, $end_tile)
+    (`ins` `(` $ins^ `:` qualified(type($ins)) `)`)? (`outs` `(` $outs^ `:` qualified(type($outs)) `)`)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ExchangeOp : Tile_Op<"exchange"> {
+  let summary = "copy element ranges between tiles";
+  let description = [{
+    `copies` is a flat list of runs of eight integers: (src tile, dst tile,
+    count, elements, src element, src stride, dst element, dst stride). For
+    k in [0, count), tile `src tile + k` sends `elements` elements of
+    `source`, starting at `src element + k * src stride`, to tile
+    `dst tile + k`, which stores them in `dest` from
+    `dst element + k * dst stride`. A regular exchange over a thousand tiles
+    is one run. The verifier checks that each source tile holds what it
+    sends and each destination tile holds where it writes.
+
+    ```mlir
+    // Tiles 0..3 each send their first 16 elements (grain 64) to the next
+    // tile, into a buffer of grain 16.
+    tile.exchange "halo" %a -> %halo copies [0, 1, 4, 16, 0, 64, 16, 16]
+        : !tile.buffer<256xf32>, !tile.buffer<80xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Tile_BufferType:$source,
+                       Tile_BufferType:$dest, DenseI64ArrayAttr:$copies);
+  let assemblyFormat = [{
+    $name $source `->` $dest `copies` $copies attr-dict `:` qualified(type($source)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    struct Run {
+      int64_t srcTile, dstTile, count, elements, srcElement, srcStride,
+          dstElement, dstStride;
+    };
+    static constexpr size_t kRunSize = 8;
+    size_t getNumRuns() { return getCopies().size() / kRunSize; }
+    Run getRun(size_t i) {
+      auto c = getCopies().slice(kRunSize * i, kRunSize);
+      return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+    }
+    /// Elements moved in all (each element counted once per copy).
+    int64_t getElementsMoved();
+  }];
+}
+
+def Tile_SyncOp : Tile_Op<"sync"> {
+  let summary = "all tiles wait for each other";
+  let description = "```mlir\ntile.sync\n```";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_HostCopyOp : Tile_Op<"host_copy"> {
+  let summary = "move a buffer between host and tiles";
+  let description = [{
+    ```mlir
+    tile.host_copy infeed %x : !tile.buffer<64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_HostDirectionAttr:$direction,
+                       Tile_BufferType:$buffer);
+  let assemblyFormat = [{
+    custom<Direction>($direction) $buffer attr-dict `:` qualified(type($buffer))
+  }];
+}
+
+def Tile_HostComputeOp : Tile_Op<"host_compute", [AttrSizedOperandSegments]> {
+  let summary = "an op the target cannot run, computed by the host";
+  let description = [{
+    Left by the lowering for ops the compatibility checker marked
+    incompatible; its inputs are outfed before it and its results infed
+    after it, so a partially compatible model still compiles.
+
+    ```mlir
+    tile.host_compute "cholesky.4" op "tgraph.unknown" reason "unknown-op"
+        ins(%a : !tile.buffer<4x4xf32>) outs(%l : !tile.buffer<4x4xf32>)
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, StrAttr:$op, StrAttr:$reason,
+                       Variadic<Tile_BufferType>:$ins,
+                       Variadic<Tile_BufferType>:$outs);
+  let assemblyFormat = [{
+    $name `op` $op `reason` $reason
+    (`ins` `(` $ins^ `:` qualified(type($ins)) `)`)? (`outs` `(` $outs^ `:` qualified(type($outs)) `)`)?
+    attr-dict
+  }];
+}
+
+def Tile_RepeatOp : Tile_Op<"repeat", [SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "run the body while the condition buffer holds";
+  let description = [{
+    The lowering of `tgraph.while`: the body's steps run, then the
+    condition steps, until `condition` (a 1-element pred buffer) is false.
+    `trip_count` is the static count when known (else -1), used by cost
+    estimates.
+
+    ```mlir
+    tile.repeat "while.3" cond %c : !tile.buffer<i1> trip_count 10 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Tile_BufferType:$condition,
+                       DefaultValuedAttr<I64Attr, "-1">:$trip_count);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name `cond` $condition `:` qualified(type($condition)) `trip_count` $trip_count
+    $body attr-dict
+  }];
+}
+
+def Tile_IfOp : Tile_Op<"if", [SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "run one of two step sequences";
+  let description = [{
+    ```mlir
+    tile.if "conditional.2" %p : !tile.buffer<i1> { ... } else { ... }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Tile_BufferType:$predicate);
+  let regions = (region SizedRegion<1>:$then_body, SizedRegion<1>:$else_body);
+  let assemblyFormat = [{
+    $name $predicate `:` qualified(type($predicate)) $then_body `else` $else_body attr-dict
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Terminator,
+    ParentOneOf<["RepeatOp", "IfOp"]>]> {
+  let summary = "end of a repeat or if body";
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // TESSERA_TILE_OPS

@@ -1,0 +1,208 @@
+//===- HloEmitterImpl.h - state shared by the emitter files -----*- C++ -*-===//
+//
+// The emitter is split by concern: HloEmitter.cpp (module structure,
+// functions, regions, locations, types), HloEmitterOps.cpp (one HLO
+// instruction to one tgraph op) and HloLiterals.cpp (constant literals).
+// This header holds what they share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LIB_IMPORT_HLOEMITTERIMPL_H
+#define TESSERA_LIB_IMPORT_HLOEMITTERIMPL_H
+
+#include "HloAttrs.h"
+#include "HloEmitter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tessera::hlo::detail {
+
+// A private header of the importer: the emitter files all speak MLIR.
+using namespace mlir;
+using llvm::SMLoc;
+using llvm::StringRef;
+using llvm::Twine;
+
+/// Opcodes with a dedicated tgraph op that is not a plain unary/binary
+/// elementwise op.
+enum class Op {
+  Unknown,
+  Unary,
+  Binary,
+  Parameter,
+  Constant,
+  Iota,
+  Rng,
+  IsFinite,
+  Compare,
+  Select,
+  Clamp,
+  Convert,
+  BitcastConvert,
+  Bitcast,
+  ReducePrecision,
+  Broadcast,
+  Reshape,
+  Transpose,
+  Reverse,
+  Slice,
+  DynamicSlice,
+  DynamicUpdateSlice,
+  Concatenate,
+  Pad,
+  Gather,
+  Scatter,
+  Dot,
+  Convolution,
+  Reduce,
+  ReduceWindow,
+  SelectAndScatter,
+  Sort,
+  Tuple,
+  GetTupleElement,
+  Call,
+  Fusion,
+  While,
+  Conditional,
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  CollectivePermute,
+  ReplicaId,
+  PartitionId,
+  AfterAll,
+  Infeed,
+  Outfeed,
+  BatchNormTraining,
+  BatchNormInference,
+  BatchNormGrad,
+  CustomCall,
+  OptimizationBarrier,
+};
+
+/// The tgraph op of an elementwise HLO opcode, or "".
+StringRef unaryOpName(StringRef opcode);
+StringRef binaryOpName(StringRef opcode);
+Op classify(StringRef opcode);
+/// Whether `to_apply=` of this opcode is inlined as a region.
+bool usesRegionForToApply(Op op);
+/// Attributes that name computations by symbol.
+bool isSymbolComputationAttr(StringRef name);
+/// The layout to keep as `tgraph.layout`: the array's layout text, or for
+/// tuples `(l0, l1, ...)` of the leaves; false when all are default.
+bool nonDefaultLayout(const Shape &shape, std::string &out);
+
+/// The attributes of one instruction, tracking which ones an op consumed;
+/// the rest are kept verbatim in `tgraph.hlo_attributes`.
+class AttrTable {
+public:
+  explicit AttrTable(const Instruction &instr)
+      : instr(instr), used(instr.attrs.size(), false) {}
+  const Attr *take(StringRef name) {
+    for (auto [i, a] : llvm::enumerate(instr.attrs))
+      if (a.name == name) {
+        used[i] = true;
+        return &a;
+      }
+    return nullptr;
+  }
+  void takeAll() { used.assign(used.size(), true); }
+  template <typename Fn> void forEachUnused(Fn fn) const {
+    for (auto [i, a] : llvm::enumerate(instr.attrs))
+      if (!used[i])
+        fn(a);
+  }
+
+private:
+  const Instruction &instr;
+  llvm::SmallVector<bool, 8> used;
+};
+
+/// Per-computation state of the emitter.
+struct CompInfo {
+  std::string symbol;
+  bool symbolUsed = false; // called by symbol, or the entry, or unused
+  bool regionUsed = false;
+  bool inProgress = false; // guards against recursive region inlining
+  /// Instruction index by parameter number.
+  llvm::SmallVector<int64_t, 4> params;
+  llvm::StringMap<unsigned> index; // instruction name -> index
+  func::FuncOp func;
+};
+
+class Emitter {
+public:
+  Emitter(const Module &module, llvm::SourceMgr &sourceMgr, unsigned bufferId,
+          MLIRContext *context, DiagnosticSink &diags)
+      : module(module), sourceMgr(sourceMgr), bufferId(bufferId), ctx(context),
+        diags(diags), builder(context),
+        fileName(StringAttr::get(
+            context,
+            sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier())) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  //===--- Diagnostics and locations ---===//
+  bool error(SMLoc loc, const Twine &message) {
+    diags.error(loc, message);
+    return false;
+  }
+  FileLineColLoc fileLoc(SMLoc loc) {
+    auto [line, col] = sourceMgr.getLineAndColumn(loc, bufferId);
+    return FileLineColLoc::get(fileName, line, col);
+  }
+  /// NameLoc(name, file:line:col), fused with the framework location.
+  Location instrLoc(const Instruction &instr, const Metadata &md);
+  /// The source location of stack frame `id` (1-based), with its callers
+  /// as CallSiteLocs; null if it cannot be resolved.
+  std::optional<Location> frameLoc(int64_t id, unsigned depth = 0);
+
+  //===--- Types ---===//
+  Type convertShape(const Shape &shape);
+  Type convertElementType(const Shape &shape);
+
+  //===--- Module structure ---===//
+  bool collectComputations();
+  bool computeSignature(unsigned compIdx);
+  bool emitFunction(unsigned compIdx);
+  /// Emits the instructions of computation `compIdx` into `block` (whose
+  /// arguments are the parameters) and its terminator.
+  bool emitBody(unsigned compIdx, Block *block, bool isRegion);
+  /// Fills `region` with the body of the computation named by `attr`.
+  bool buildRegion(Region &region, const Attr *attr, const Instruction &instr,
+                   StringRef what);
+  bool lookupComputation(StringRef name, SMLoc loc, unsigned &compIdx);
+
+  //===--- Instructions ---===//
+  Value emitInstruction(const Instruction &instr, ArrayRef<Value> operands,
+                        Block *block);
+  Attribute convertLiteral(const Instruction &instr, RankedTensorType type);
+  /// Adds the attributes any instruction may carry (metadata names,
+  /// sharding, frontend attributes, layout, dynamic bounds) and the ones
+  /// no op consumed (`tgraph.hlo_attributes`) to `out`.
+  bool addCommonAttrs(AttrTable &attrs, const Instruction &instr,
+                      const Metadata &md, NamedAttrList &out);
+
+  const Module &module;
+  llvm::SourceMgr &sourceMgr;
+  unsigned bufferId;
+  MLIRContext *ctx;
+  DiagnosticSink &diags;
+  OpBuilder builder;
+  StringAttr fileName;
+  ModuleOp mlirModule;
+  llvm::StringMap<unsigned> compByName;
+  std::vector<CompInfo> comps;
+  llvm::DenseMap<int64_t, Location> frameCache;
+  bool directParentIds = false;
+  static constexpr unsigned kMaxRegionDepth = 64;
+  unsigned regionDepth = 0;
+};
+
+} // namespace tessera::hlo::detail
+
+#endif // TESSERA_LIB_IMPORT_HLOEMITTERIMPL_H

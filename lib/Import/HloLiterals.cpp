@@ -1,0 +1,226 @@
+//===- HloLiterals.cpp - HLO constant literals to DenseElementsAttr -------===//
+//
+// `constant({ {1, 2}, {3, 4} })`, `constant(-inf)`, `constant(true)`,
+// complex `(re, im)` pairs. Numbers are parsed with APInt/APFloat (no
+// exceptions, exact for every element type); the count of values must
+// match the shape, so nothing is invented or dropped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HloAttrs.h"
+#include "HloEmitterImpl.h"
+
+#include "tessera/Dialect/TGraph/IR/TGraph.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Error.h"
+
+#include <algorithm>
+#include <complex>
+
+using namespace mlir;
+using namespace tessera::hlo;
+using namespace tessera::hlo::detail;
+using llvm::SMLoc;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace {
+/// Iterates the scalar values of an HLO literal (`{ {1, 2}, {3, 4} }`,
+/// `1.5`, `-inf`, `(1, 2)` for complex), ignoring the brace structure.
+class LiteralReader {
+public:
+  explicit LiteralReader(StringRef text) : text(text) {}
+  /// Next scalar token; false at the end.
+  bool next(StringRef &token, size_t &at) {
+    while (pos < text.size()) {
+      char c = text[pos];
+      if (c == '{' || c == '}' || c == ',' || c == ' ' || c == '\n' ||
+          c == '\t' || c == '\r' || c == '(' || c == ')') {
+        ++pos;
+        continue;
+      }
+      if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '*') {
+        size_t close = text.find("*/", pos + 2);
+        pos = close == StringRef::npos ? text.size() : close + 2;
+        continue;
+      }
+      break;
+    }
+    if (pos >= text.size())
+      return false;
+    at = pos;
+    while (pos < text.size()) {
+      char c = text[pos];
+      if (c == '{' || c == '}' || c == ',' || c == ' ' || c == '\n' ||
+          c == '\t' || c == '\r' || c == '(' || c == ')')
+        break;
+      ++pos;
+    }
+    token = text.slice(at, pos);
+    return true;
+  }
+
+private:
+  StringRef text;
+  size_t pos = 0;
+};
+} // namespace
+
+static bool parseFloatToken(StringRef token, const llvm::fltSemantics &sem,
+                            llvm::APFloat &out) {
+  bool negative = token.starts_with("-");
+  StringRef body = token;
+  if (negative || body.starts_with("+"))
+    body = body.drop_front();
+  if (body == "inf" || body == "INF" || body == "infinity") {
+    out = llvm::APFloat::getInf(sem, negative);
+    return true;
+  }
+  if (body.starts_with("nan") || body == "NaN") {
+    out = llvm::APFloat::getQNaN(sem, negative);
+    return true;
+  }
+  out = llvm::APFloat(sem);
+  auto status =
+      out.convertFromString(token, llvm::APFloat::rmNearestTiesToEven);
+  if (!status) {
+    llvm::consumeError(status.takeError());
+    return false;
+  }
+  return true;
+}
+
+static bool parseIntToken(StringRef token, unsigned width, bool isUnsigned,
+                          llvm::APInt &out) {
+  bool negative = token.starts_with("-");
+  StringRef digits = negative ? token.drop_front() : token;
+  if (digits.empty())
+    return false;
+  llvm::APInt magnitude;
+  if (digits.getAsInteger(10, magnitude))
+    return false;
+  if (negative && isUnsigned)
+    return false;
+  // Bits needed, counting a sign bit for signed types.
+  unsigned needed = magnitude.getActiveBits();
+  if (!isUnsigned && width > 1) {
+    bool minValue = negative && magnitude.isPowerOf2() &&
+                    magnitude.getActiveBits() == width;
+    if (needed > width - 1 && !minValue)
+      return false;
+  } else if (needed > width) {
+    return false;
+  }
+  out = magnitude.zextOrTrunc(width);
+  if (negative)
+    out.negate();
+  return true;
+}
+
+Attribute Emitter::convertLiteral(const Instruction &instr,
+                                  RankedTensorType type) {
+  auto fail = [&](size_t at, const Twine &message) -> Attribute {
+    error(SMLoc::getFromPointer(instr.literal.data() + at), message);
+    return Attribute();
+  };
+  if (!type.hasStaticShape())
+    return fail(0, "constant '" + instr.name + "' has a dynamic shape");
+  int64_t count = type.getNumElements();
+  // Never trust the shape for allocation sizes: a hostile `f32[1000000000]`
+  // with a short literal must fail on the count check, not in reserve().
+  size_t reserveCount =
+      std::min<size_t>(count < 0 ? 0 : count, instr.literal.size() / 2 + 1);
+  Type element = type.getElementType();
+  LiteralReader reader(instr.literal);
+  StringRef token;
+  size_t at = 0;
+  int64_t seen = 0;
+  auto tooMany = [&]() {
+    return fail(at, "constant '" + instr.name +
+                        "' has more values than its "
+                        "shape holds (" +
+                        Twine(count) + ")");
+  };
+  auto tooFew = [&]() {
+    return fail(0, "constant '" + instr.name + "' has " + Twine(seen) +
+                       " values but its shape holds " + Twine(count));
+  };
+
+  if (element.isInteger(1)) {
+    llvm::SmallVector<bool> values;
+    values.reserve(reserveCount);
+    while (reader.next(token, at)) {
+      if (++seen > count)
+        return tooMany();
+      if (token == "true" || token == "1")
+        values.push_back(true);
+      else if (token == "false" || token == "0")
+        values.push_back(false);
+      else
+        return fail(at, "expected 'true' or 'false' in pred constant, got '" +
+                            token + "'");
+    }
+    if (seen != count)
+      return tooFew();
+    return DenseElementsAttr::get(type, values);
+  }
+  if (auto intType = dyn_cast<IntegerType>(element)) {
+    std::vector<llvm::APInt> values;
+    values.reserve(reserveCount);
+    while (reader.next(token, at)) {
+      if (++seen > count)
+        return tooMany();
+      llvm::APInt v;
+      if (!parseIntToken(token, intType.getWidth(), intType.isUnsigned(), v))
+        return fail(at, "expected an integer that fits " +
+                            Twine(intType.isUnsigned() ? "u" : "s") +
+                            Twine(intType.getWidth()) + ", got '" + token +
+                            "'");
+      values.push_back(std::move(v));
+    }
+    if (seen != count)
+      return tooFew();
+    return DenseElementsAttr::get(type, values);
+  }
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    std::vector<llvm::APFloat> values;
+    values.reserve(reserveCount);
+    while (reader.next(token, at)) {
+      if (++seen > count)
+        return tooMany();
+      llvm::APFloat v(sem);
+      if (!parseFloatToken(token, sem, v))
+        return fail(at, "expected a floating-point value, got '" + token + "'");
+      values.push_back(std::move(v));
+    }
+    if (seen != count)
+      return tooFew();
+    return DenseElementsAttr::get(type, values);
+  }
+  if (auto complexType = dyn_cast<ComplexType>(element)) {
+    const llvm::fltSemantics &sem =
+        cast<FloatType>(complexType.getElementType()).getFloatSemantics();
+    std::vector<std::complex<llvm::APFloat>> values;
+    values.reserve(reserveCount);
+    while (reader.next(token, at)) {
+      llvm::APFloat re(sem), im(sem);
+      if (!parseFloatToken(token, sem, re))
+        return fail(at, "expected the real part of a complex value, got '" +
+                            token + "'");
+      if (!reader.next(token, at) || !parseFloatToken(token, sem, im))
+        return fail(at, "expected the imaginary part of a complex value");
+      if (++seen > count)
+        return tooMany();
+      values.emplace_back(re, im);
+    }
+    if (seen != count)
+      return tooFew();
+    return DenseElementsAttr::get(type, values);
+  }
+  return fail(0, "constants of element type " + Twine(instr.shape.dtype) +
+                     " are not supported");
+}

@@ -1,0 +1,536 @@
+//===- HloParser.cpp - HLO text to an in-memory module --------------------===//
+
+#include "HloParser.h"
+#include "HloAttrs.h"
+#include "HloLexer.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tessera::hlo;
+using llvm::SMLoc;
+using llvm::StringRef;
+using llvm::Twine;
+
+bool tessera::hlo::isKnownElementType(StringRef dtype) {
+  return llvm::StringSwitch<bool>(dtype)
+      .Cases("pred", "s2", "s4", "s8", "s16", "s32", "s64", true)
+      .Cases("u2", "u4", "u8", "u16", "u32", "u64", true)
+      .Cases("f16", "bf16", "f32", "f64", "c64", "c128", true)
+      .Cases("f8e5m2", "f8e4m3", "f8e4m3fn", "f8e4m3b11fnuz", true)
+      .Cases("f8e5m2fnuz", "f8e4m3fnuz", "f8e3m4", "f4e2m1fn", "f8e8m0fnu",
+             true)
+      .Case("opaque", true)
+      .Default(false);
+}
+
+namespace {
+
+/// Describes a token for "expected X, got Y" messages.
+std::string describe(const Token &tok) {
+  switch (tok.kind) {
+  case TokKind::Eof:
+    return "end of file";
+  case TokKind::String:
+    return "string " + tok.text.str();
+  default:
+    return "'" + tok.text.str() + "'";
+  }
+}
+
+bool isNameToken(const Token &tok) {
+  return tok.is(TokKind::Name) || tok.is(TokKind::Identifier);
+}
+
+class Parser {
+public:
+  Parser(StringRef buffer, DiagnosticSink &diags)
+      : lexer(buffer), diags(diags) {
+    tok = lexer.lex();
+  }
+
+  bool parseModule(Module &module);
+  static constexpr unsigned kMaxTupleDepth = 64;
+  bool parseShape(Shape &shape, unsigned depth = 0);
+  bool atEof() const { return tok.is(TokKind::Eof); }
+  bool error(SMLoc loc, const Twine &message) {
+    diags.error(loc, message);
+    return false;
+  }
+  bool errorHere(const Twine &message) {
+    if (tok.is(TokKind::Error))
+      return error(tok.loc(), tok.text == "\""
+                                  ? Twine("unterminated string literal")
+                                  : "unexpected character '" + tok.text + "'");
+    return error(tok.loc(), message + ", got " + describe(tok));
+  }
+
+private:
+  void consume() { tok = lexer.lex(); }
+  bool expect(TokKind kind, const Twine &what) {
+    if (!tok.is(kind))
+      return errorHere("expected " + what);
+    consume();
+    return true;
+  }
+  /// Lexes the token after the current one without consuming anything.
+  Token peek() const {
+    Lexer copy = lexer;
+    return copy.lex();
+  }
+
+  bool parseHeader(Module &module);
+  bool parseAttrList(llvm::SmallVectorImpl<Attr> &attrs);
+  bool parseAttr(Attr &attr);
+  bool parseTables(StackFrameTables &tables);
+  bool parseComputation(Computation &comp);
+  bool parseInstruction(Instruction &instr);
+  bool parseOperands(Instruction &instr);
+  bool parseDims(Shape &shape);
+  /// True if the current token starts a shape (`(`, `f32[`, `token[`).
+  bool atShapeStart() const {
+    return tok.is(TokKind::LParen) ||
+           (tok.is(TokKind::Identifier) && lexer.nextCharIs('['));
+  }
+
+  Lexer lexer;
+  DiagnosticSink &diags;
+  Token tok;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseShape(Shape &shape, unsigned depth) {
+  shape.loc = tok.loc();
+  if (tok.is(TokKind::LParen)) {
+    // Real shapes nest a few levels; a bound keeps hostile input from
+    // exhausting the stack.
+    if (depth > kMaxTupleDepth)
+      return error(tok.loc(), "tuple shapes nest deeper than " +
+                                  Twine(kMaxTupleDepth) + " levels");
+    shape.kind = Shape::Kind::Tuple;
+    consume();
+    if (tok.is(TokKind::RParen)) {
+      consume();
+      return true;
+    }
+    while (true) {
+      shape.elements.emplace_back();
+      if (!parseShape(shape.elements.back(), depth + 1))
+        return false;
+      if (tok.is(TokKind::Comma)) {
+        consume();
+        continue;
+      }
+      return expect(TokKind::RParen, "',' or ')' in tuple shape");
+    }
+  }
+  if (!tok.is(TokKind::Identifier))
+    return errorHere("expected a shape such as 'f32[2,3]' or '(s32[], f32[])'");
+  StringRef dtype = tok.text;
+  if (!lexer.nextCharIs('['))
+    return error(tok.loc(), "expected '[' right after element type '" + dtype +
+                                "' in a shape");
+  if (dtype == "token") {
+    shape.kind = Shape::Kind::Token;
+  } else if (!isKnownElementType(dtype)) {
+    return error(tok.loc(),
+                 "unknown element type '" + dtype +
+                     "' in shape (expected pred, s8..s64, u8..u64, f16, bf16, "
+                     "f32, f64, c64, c128, f8 variants or token)");
+  }
+  shape.dtype = dtype;
+  consume(); // dtype
+  if (!parseDims(shape))
+    return false;
+  // `tok` is the `]`; a layout follows with no space in between.
+  if (lexer.nextCharIs('{')) {
+    bool ok;
+    shape.layout = lexer.scanRawValue(ok);
+    if (!ok)
+      return error(SMLoc::getFromPointer(shape.layout.data()),
+                   "unterminated layout in shape");
+  }
+  consume(); // ']' or the token after the layout
+  return true;
+}
+
+bool Parser::parseDims(Shape &shape) {
+  if (!tok.is(TokKind::LSquare))
+    return errorHere("expected '[' in shape");
+  consume();
+  if (tok.is(TokKind::RSquare))
+    return true; // scalar; caller consumes ']'
+  bool anyDynamic = false;
+  llvm::SmallVector<int64_t, 4> bounds;
+  while (true) {
+    int64_t size = -1, bound = -1;
+    if (tok.is(TokKind::Question)) {
+      anyDynamic = true;
+      consume();
+    } else {
+      bool bounded = tok.is(TokKind::LessEqual);
+      if (bounded)
+        consume();
+      if (!tok.is(TokKind::Integer) || tok.text.getAsInteger(10, bound) ||
+          bound < 0)
+        return errorHere(bounded ? "expected a dimension bound after '<='"
+                                 : "expected a dimension size, '<=N' or '?'");
+      consume();
+      if (bounded)
+        anyDynamic = true;
+      else
+        size = bound;
+    }
+    shape.dims.push_back(size);
+    bounds.push_back(bound);
+    if (tok.is(TokKind::Comma)) {
+      consume();
+      continue;
+    }
+    if (!tok.is(TokKind::RSquare))
+      return errorHere("expected ',' or ']' in shape dimensions");
+    break;
+  }
+  if (anyDynamic)
+    shape.bounds = std::move(bounds);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseAttr(Attr &attr) {
+  if (!isNameToken(tok) || tok.is(TokKind::Name))
+    return errorHere("expected an attribute name");
+  attr.name = tok.text;
+  attr.nameLoc = tok.loc();
+  consume();
+  if (!tok.is(TokKind::Equal))
+    return errorHere("expected '=' after attribute '" + attr.name + "'");
+  // The lexer stands right after '='; take the value as raw text.
+  bool ok;
+  attr.value = lexer.scanRawValue(ok);
+  if (!ok)
+    return error(attr.valueLoc(), "unterminated value of attribute '" +
+                                      attr.name +
+                                      "' (unbalanced brackets or quotes)");
+  if (attr.value.empty())
+    return error(attr.valueLoc(),
+                 "expected a value for attribute '" + attr.name + "'");
+  consume();
+  return true;
+}
+
+bool Parser::parseAttrList(llvm::SmallVectorImpl<Attr> &attrs) {
+  while (tok.is(TokKind::Comma)) {
+    consume();
+    attrs.emplace_back();
+    if (!parseAttr(attrs.back()))
+      return false;
+    // Attribute lists are short; a linear scan keeps this cheap.
+    const Attr &added = attrs.back();
+    for (size_t i = 0, e = attrs.size() - 1; i < e; ++i)
+      if (attrs[i].name == added.name)
+        return error(added.nameLoc, "duplicate attribute '" + added.name + "'");
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Module header and location tables
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseHeader(Module &module) {
+  if (!tok.isIdent("HloModule"))
+    return errorHere("expected 'HloModule' at the start of an HLO module");
+  consume();
+  if (!isNameToken(tok))
+    return errorHere("expected the module name after 'HloModule'");
+  module.name = tok.text;
+  module.loc = tok.loc();
+  consume();
+  return parseAttrList(module.attrs);
+}
+
+static bool isTableName(StringRef s) {
+  return s == "FileNames" || s == "FunctionNames" || s == "FileLocations" ||
+         s == "StackFrames";
+}
+
+bool Parser::parseTables(StackFrameTables &tables) {
+  while (tok.is(TokKind::Identifier) && isTableName(tok.text)) {
+    Token next = peek();
+    if (next.is(TokKind::LParen) || next.is(TokKind::LBrace))
+      return true; // a computation that happens to have this name
+    StringRef table = tok.text;
+    consume();
+    int64_t expectedId = 1;
+    while (tok.is(TokKind::Integer)) {
+      int64_t id;
+      SMLoc idLoc = tok.loc();
+      if (tok.text.getAsInteger(10, id) || id != expectedId)
+        return error(idLoc, "expected entry " + Twine(expectedId) + " in the " +
+                                table + " table, got '" + tok.text + "'");
+      ++expectedId;
+      consume();
+      if (table == "FileNames" || table == "FunctionNames") {
+        if (!tok.is(TokKind::String))
+          return errorHere("expected a quoted name in the " + table + " table");
+        std::string text;
+        if (!unescapeString(tok.text, text))
+          return error(tok.loc(), "bad escape sequence in string");
+        (table == "FileNames" ? tables.fileNames : tables.functionNames)
+            .push_back(std::move(text));
+        consume();
+        continue;
+      }
+      if (!expect(TokKind::LBrace, "'{' in the " + table + " table"))
+        return false;
+      FileLocation location;
+      StackFrame frame;
+      frame.loc = idLoc;
+      while (tok.is(TokKind::Identifier)) {
+        StringRef key = tok.text;
+        SMLoc keyLoc = tok.loc();
+        consume();
+        if (!expect(TokKind::Equal, "'=' after '" + key + "'"))
+          return false;
+        int64_t value;
+        if (!tok.is(TokKind::Integer) || tok.text.getAsInteger(10, value))
+          return errorHere("expected an integer value for '" + key + "'");
+        consume();
+        if (table == "FileLocations") {
+          if (key == "file_name_id")
+            location.fileNameId = value;
+          else if (key == "function_name_id")
+            location.functionNameId = value;
+          else if (key == "line")
+            location.line = value;
+          else if (key == "column")
+            location.column = value;
+          else if (key != "end_line" && key != "end_column")
+            return error(keyLoc, "unknown field '" + key +
+                                     "' in the FileLocations table");
+        } else {
+          if (key == "file_location_id")
+            frame.fileLocationId = value;
+          else if (key == "parent_frame_id")
+            frame.parentFrameId = value;
+          else
+            return error(keyLoc, "unknown field '" + key +
+                                     "' in the StackFrames table");
+        }
+      }
+      if (!expect(TokKind::RBrace, "'}' closing a " + table + " entry"))
+        return false;
+      if (table == "FileLocations")
+        tables.fileLocations.push_back(location);
+      else
+        tables.stackFrames.push_back(frame);
+    }
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Computations and instructions
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseOperands(Instruction &instr) {
+  // `tok` is '('.
+  if (instr.opcode == "constant") {
+    // The lexer stands right after '('; the literal is raw text.
+    bool ok;
+    instr.literal = lexer.scanBalancedUntilClose(ok);
+    if (!ok)
+      return error(SMLoc::getFromPointer(instr.literal.data()),
+                   "unterminated constant literal (missing ')')");
+    consume(); // now at ')'
+    return expect(TokKind::RParen, "')' after the constant literal");
+  }
+  consume();
+  if (instr.opcode == "parameter") {
+    if (!tok.is(TokKind::Integer) ||
+        tok.text.getAsInteger(10, instr.parameterNumber) ||
+        instr.parameterNumber < 0)
+      return errorHere("expected the parameter number in 'parameter(N)'");
+    consume();
+    return expect(TokKind::RParen, "')' after the parameter number");
+  }
+  if (tok.is(TokKind::RParen)) {
+    consume();
+    return true;
+  }
+  while (true) {
+    if (atShapeStart()) {
+      // Long form: the operand's shape precedes its name; the emitter
+      // takes types from the defining instruction, so it is only checked
+      // for syntax here.
+      Shape ignored;
+      if (!parseShape(ignored))
+        return false;
+    }
+    if (!isNameToken(tok))
+      return errorHere("expected an operand name");
+    instr.operands.push_back({tok.text, tok.loc()});
+    consume();
+    if (tok.is(TokKind::Comma)) {
+      consume();
+      continue;
+    }
+    return expect(TokKind::RParen, "',' or ')' in the operand list");
+  }
+}
+
+bool Parser::parseInstruction(Instruction &instr) {
+  if (tok.isIdent("ROOT")) {
+    instr.isRoot = true;
+    consume();
+  }
+  if (!isNameToken(tok))
+    return errorHere("expected an instruction name");
+  instr.name = tok.text;
+  instr.loc = tok.loc();
+  consume();
+  if (!expect(TokKind::Equal,
+              "'=' after instruction name '" + instr.name.str() + "'"))
+    return false;
+  if (!parseShape(instr.shape))
+    return false;
+  if (!tok.is(TokKind::Identifier))
+    return errorHere("expected an opcode after the shape of '" +
+                     instr.name.str() + "'");
+  instr.opcode = tok.text;
+  instr.opcodeLoc = tok.loc();
+  consume();
+  if (!tok.is(TokKind::LParen))
+    return errorHere("expected '(' after opcode '" + instr.opcode.str() + "'");
+  if (!parseOperands(instr))
+    return false;
+  return parseAttrList(instr.attrs);
+}
+
+bool Parser::parseComputation(Computation &comp) {
+  if (tok.isIdent("ENTRY")) {
+    comp.isEntry = true;
+    consume();
+  }
+  if (!isNameToken(tok))
+    return errorHere("expected a computation name");
+  comp.name = tok.text;
+  comp.loc = tok.loc();
+  consume();
+  if (tok.is(TokKind::LParen)) {
+    // The signature repeats what the parameter instructions say (without
+    // layouts); it is checked for syntax only.
+    consume();
+    while (!tok.is(TokKind::RParen)) {
+      if (!isNameToken(tok))
+        return errorHere("expected a parameter name in the signature of '" +
+                         comp.name.str() + "'");
+      consume();
+      if (!expect(TokKind::Colon, "':' after a parameter name"))
+        return false;
+      Shape ignored;
+      if (!parseShape(ignored))
+        return false;
+      if (tok.is(TokKind::Comma))
+        consume();
+      else if (!tok.is(TokKind::RParen))
+        return errorHere("expected ',' or ')' in the computation signature");
+    }
+    consume();
+    if (!expect(TokKind::Arrow, "'->' and the result shape"))
+      return false;
+    Shape ignored;
+    if (!parseShape(ignored))
+      return false;
+  }
+  if (!expect(TokKind::LBrace,
+              "'{' to open computation '" + comp.name.str() + "'"))
+    return false;
+  llvm::StringMap<size_t> names;
+  while (!tok.is(TokKind::RBrace)) {
+    if (tok.is(TokKind::Eof))
+      return error(tok.loc(), "unexpected end of file: computation '" +
+                                  comp.name + "' is not closed with '}'");
+    comp.instructions.emplace_back();
+    Instruction &instr = comp.instructions.back();
+    if (!parseInstruction(instr))
+      return false;
+    auto [it, inserted] =
+        names.try_emplace(instr.name, comp.instructions.size() - 1);
+    if (!inserted)
+      return error(instr.loc, "duplicate instruction name '" + instr.name +
+                                  "' in computation '" + comp.name + "'");
+    if (instr.isRoot) {
+      if (comp.rootIndex >= 0)
+        return error(instr.loc, "computation '" + comp.name +
+                                    "' has a second ROOT instruction '" +
+                                    instr.name + "' (the first is '" +
+                                    comp.instructions[comp.rootIndex].name +
+                                    "')");
+      comp.rootIndex = comp.instructions.size() - 1;
+    }
+  }
+  if (comp.instructions.empty())
+    return error(tok.loc(), "computation '" + comp.name + "' is empty");
+  consume(); // '}'
+  if (comp.rootIndex < 0)
+    comp.rootIndex = comp.instructions.size() - 1;
+  // Newer XLA may print `, execution_thread="..."` after the body.
+  llvm::SmallVector<Attr, 1> ignored;
+  return parseAttrList(ignored);
+}
+
+bool Parser::parseModule(Module &module) {
+  if (!parseHeader(module) || !parseTables(module.frames))
+    return false;
+  llvm::StringMap<size_t> names;
+  int64_t entry = -1; // index, as the vector grows
+  while (!tok.is(TokKind::Eof)) {
+    module.computations.emplace_back();
+    Computation &comp = module.computations.back();
+    if (!parseComputation(comp))
+      return false;
+    if (!names.try_emplace(comp.name, module.computations.size() - 1).second)
+      return error(comp.loc, "duplicate computation name '" + comp.name + "'");
+    if (comp.isEntry) {
+      if (entry >= 0)
+        return error(comp.loc, "second ENTRY computation '" + comp.name +
+                                   "' (the first is '" +
+                                   module.computations[entry].name + "')");
+      entry = module.computations.size() - 1;
+    }
+  }
+  if (module.computations.empty())
+    return error(tok.loc(), "unexpected end of file: module '" + module.name +
+                                "' has no computations");
+  if (entry < 0)
+    return error(module.loc, "module '" + module.name +
+                                 "' has no ENTRY computation (mark the "
+                                 "entry computation with 'ENTRY')");
+  return true;
+}
+
+bool tessera::hlo::parseModule(StringRef buffer, DiagnosticSink &diags,
+                               Module &module) {
+  Parser parser(buffer, diags);
+  return parser.parseModule(module);
+}
+
+bool tessera::hlo::parseShapeText(StringRef text, DiagnosticSink &diags,
+                                  Shape &shape) {
+  Parser parser(text, diags);
+  if (!parser.parseShape(shape))
+    return false;
+  if (!parser.atEof())
+    return parser.errorHere("unexpected text after shape");
+  return true;
+}

@@ -1,0 +1,147 @@
+//===- Target.cpp - TargetDescription helpers -----------------------------===//
+
+#include "tessera/Target/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace tessera;
+using llvm::StringRef;
+
+bool ChipLink::operator==(const ChipLink &o) const {
+  return chipA == o.chipA && chipB == o.chipB &&
+         bandwidthBytesPerSecond == o.bandwidthBytesPerSecond &&
+         latencyCycles == o.latencyCycles;
+}
+
+bool ReservedBytes::operator==(const ReservedBytes &o) const {
+  return code == o.code && stack == o.stack;
+}
+
+bool MatrixUnit::operator==(const MatrixUnit &o) const {
+  return m == o.m && n == o.n && k == o.k && dtypes == o.dtypes;
+}
+
+bool LayoutTile::operator==(const LayoutTile &o) const {
+  return rows == o.rows && cols == o.cols;
+}
+
+bool ExchangeSpec::operator==(const ExchangeSpec &o) const {
+  return bandwidthBytesPerCycle == o.bandwidthBytesPerCycle &&
+         latencyCycles == o.latencyCycles;
+}
+
+bool HostLink::operator==(const HostLink &o) const {
+  return bandwidthBytesPerSecond == o.bandwidthBytesPerSecond &&
+         latencyCycles == o.latencyCycles;
+}
+
+bool ProgramOverheads::operator==(const ProgramOverheads &o) const {
+  return vertexCodeBytes == o.vertexCodeBytes &&
+         vertexStateBytes == o.vertexStateBytes &&
+         exchangeCodeBytes == o.exchangeCodeBytes &&
+         exchangeStateBytes == o.exchangeStateBytes;
+}
+
+std::optional<int64_t> OpConstraint::limit(StringRef key) const {
+  auto it = limits.find(key.str());
+  if (it == limits.end())
+    return std::nullopt;
+  return it->second;
+}
+
+bool OpConstraint::allows(StringRef key) const {
+  auto it = flags.find(key.str());
+  return it == flags.end() || it->second;
+}
+
+bool OpConstraint::allowsDtype(StringRef dtype) const {
+  return dtypes.empty() || llvm::is_contained(dtypes, dtype);
+}
+
+bool OpConstraint::allowsName(StringRef key, StringRef name) const {
+  auto it = nameLists.find(key.str());
+  return it == nameLists.end() || llvm::is_contained(it->second, name);
+}
+
+bool OpConstraint::operator==(const OpConstraint &o) const {
+  return op == o.op && dtypes == o.dtypes && limits == o.limits &&
+         flags == o.flags && nameLists == o.nameLists && note == o.note;
+}
+
+double PaddedSize::usefulFraction() const {
+  if (paddedElements == 0)
+    return 1.0;
+  return static_cast<double>(usefulElements) /
+         static_cast<double>(paddedElements);
+}
+
+int64_t TargetDescription::usableBytesPerTile() const {
+  // The parser rejects reservations that do not fit; clamp anyway so a
+  // hand-built description cannot yield negative capacity.
+  return std::max<int64_t>(0, sramBytesPerTile - reservedBytesPerTile.code -
+                                  reservedBytesPerTile.stack);
+}
+
+PaddedSize TargetDescription::paddedSize(llvm::ArrayRef<int64_t> shape,
+                                         int64_t dtypeBytes) const {
+  // View the shape as [major..., rows, cols]: rank 0 is [1, 1] and rank 1 is
+  // [1, n], i.e. a vector lies along the minor (lane) dimension as it does
+  // in a [rows, cols] buffer.
+  llvm::SmallVector<int64_t, 6> dims;
+  for (int64_t d : shape)
+    dims.push_back(std::max<int64_t>(d, 0));
+  while (dims.size() < 2)
+    dims.insert(dims.begin(), 1);
+
+  int64_t major = 1;
+  for (int64_t d : llvm::ArrayRef<int64_t>(dims).drop_back(2))
+    major *= d;
+  int64_t rows = dims[dims.size() - 2];
+  int64_t cols = dims.back();
+  int64_t paddedRows = static_cast<int64_t>(
+      llvm::alignTo(rows, std::max<int64_t>(1, layoutTile.rows)));
+  int64_t paddedCols = static_cast<int64_t>(
+      llvm::alignTo(cols, std::max<int64_t>(1, layoutTile.cols)));
+
+  PaddedSize size;
+  size.usefulElements = major * rows * cols;
+  size.paddedElements = major * paddedRows * paddedCols;
+  size.usefulBytes = size.usefulElements * dtypeBytes;
+  size.paddedBytes = size.paddedElements * dtypeBytes;
+  return size;
+}
+
+bool TargetDescription::supportsDtype(StringRef dtype) const {
+  return llvm::is_contained(dtypes, dtype);
+}
+
+const OpConstraint *TargetDescription::opConstraint(StringRef op) const {
+  for (const OpConstraint &c : ops)
+    if (c.op == op)
+      return &c;
+  return nullptr;
+}
+
+bool TargetDescription::runtimeImplements(StringRef vertexKind) const {
+  return llvm::is_contained(runtimeOps, vertexKind);
+}
+
+int64_t TargetDescription::vectorWidthFor(StringRef dtype) const {
+  auto it = vectorWidth.find(dtype.str());
+  return it == vectorWidth.end() ? 0 : it->second;
+}
+
+bool TargetDescription::operator==(const TargetDescription &o) const {
+  return name == o.name && description == o.description && chips == o.chips &&
+         chipLinks == o.chipLinks && tilesPerChip == o.tilesPerChip &&
+         sramBytesPerTile == o.sramBytesPerTile &&
+         reservedBytesPerTile == o.reservedBytesPerTile &&
+         clockHz == o.clockHz && vectorWidth == o.vectorWidth &&
+         matrixUnit == o.matrixUnit && layoutTile == o.layoutTile &&
+         exchange == o.exchange && syncCycles == o.syncCycles &&
+         hostLink == o.hostLink && overheads == o.overheads &&
+         dtypes == o.dtypes && ops == o.ops && runtimeOps == o.runtimeOps;
+}

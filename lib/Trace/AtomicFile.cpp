@@ -1,0 +1,76 @@
+//===- AtomicFile.cpp - Write files via a temporary and a rename ----------===//
+
+#include "tessera/Trace/AtomicFile.h"
+
+#include "llvm/Support/Errc.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace tessera {
+
+Error writeFileAtomically(StringRef path,
+                          function_ref<Error(raw_ostream &)> write,
+                          const AtomicWriteOptions &options) {
+  if (options.dashIsStdout && path == "-") {
+    if (Error err = write(outs()))
+      return err;
+    outs().flush();
+    return Error::success();
+  }
+  if (path.empty())
+    return createStringError(errc::invalid_argument,
+                             "cannot write a file with an empty name");
+
+  StringRef parent = sys::path::parent_path(path);
+  if (options.createParentDirs && !parent.empty())
+    if (std::error_code ec = sys::fs::create_directories(parent))
+      return createStringError(ec, "cannot create folder '%s': %s",
+                               parent.str().c_str(), ec.message().c_str());
+
+  // The temporary lives beside the target so the rename stays within one
+  // file system (and is therefore atomic). TempFile also deletes it if the
+  // process is killed by a signal before keep()/discard().
+  Expected<sys::fs::TempFile> temp = sys::fs::TempFile::create(
+      path + ".tmp-%%%%%%%%", sys::fs::all_read | sys::fs::all_write);
+  if (!temp)
+    return createStringError(errc::io_error, "cannot write '%s': %s",
+                             path.str().c_str(),
+                             toString(temp.takeError()).c_str());
+
+  Error result = Error::success();
+  {
+    raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+    result = write(os);
+    os.flush();
+    if (!result && os.has_error())
+      result =
+          createStringError(os.error(), "cannot write '%s': %s",
+                            path.str().c_str(), os.error().message().c_str());
+    // A stream error must be cleared or raw_fd_ostream's destructor aborts.
+    os.clear_error();
+  }
+  if (result) {
+    consumeError(temp->discard());
+    return result;
+  }
+  if (Error err = temp->keep(path))
+    return createStringError(errc::io_error, "cannot write '%s': %s",
+                             path.str().c_str(),
+                             toString(std::move(err)).c_str());
+  return Error::success();
+}
+
+Error writeFileAtomically(StringRef path, StringRef contents,
+                          const AtomicWriteOptions &options) {
+  return writeFileAtomically(
+      path,
+      [&](raw_ostream &os) {
+        os << contents;
+        return Error::success();
+      },
+      options);
+}
+
+} // namespace tessera

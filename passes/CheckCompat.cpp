@@ -1,0 +1,111 @@
+//===- CheckCompat.cpp - tgraph-check-compat ------------------------------===//
+//
+// Attaches a compatibility verdict to every assessed op; reports are built
+// from the verdicts (lib/Analysis/CompatReport.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Analysis/Compat.h"
+#include "tessera/Analysis/CompatReport.h"
+#include "tessera/Passes.h"
+#include "tessera/Target/Presets.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TGRAPHCHECKCOMPAT
+#include "Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+
+namespace {
+
+struct TGraphCheckCompatPass
+    : public tessera::impl::TGraphCheckCompatBase<TGraphCheckCompatPass> {
+  using TGraphCheckCompatBase::TGraphCheckCompatBase;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    Location loc = UnknownLoc::get(context);
+    llvm::StringRef name =
+        targetName.empty() ? defaultTargetName() : llvm::StringRef(targetName);
+    llvm::Expected<TargetDescription> resolved = resolveTarget(name);
+    if (!resolved)
+      return emitError(loc) << "tgraph-check-compat: "
+                            << llvm::toString(resolved.takeError());
+    target = std::move(*resolved);
+    if (!hostOps.empty()) {
+      hostRegex = std::make_shared<llvm::Regex>(hostOps);
+      std::string error;
+      if (!hostRegex->isValid(error))
+        return emitError(loc) << "tgraph-check-compat: host-ops regex '"
+                              << hostOps << "' is invalid: " << error;
+    }
+    if (failOn != "none" && failOn != "incompatible")
+      return emitError(loc) << "tgraph-check-compat: fail-on must be 'none' "
+                               "or 'incompatible', got '"
+                            << failOn << "'";
+    if (!llvm::is_contained({"none", "text", "json", "dot"}, print))
+      return emitError(loc) << "tgraph-check-compat: print must be one of "
+                               "none, text, json, dot; got '"
+                            << print << "'";
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    CompatOptions options;
+    options.hostOps = hostRegex.get();
+    int64_t incompatible = 0;
+    module.walk([&](Operation *op) {
+      if (!isAssessedOp(op))
+        return;
+      CompatVerdict verdict = checkOp(op, target, options);
+      setVerdict(op, verdict);
+      if (verdict.status != CompatStatus::Incompatible)
+        return;
+      ++incompatible;
+      if (remarks) {
+        InFlightDiagnostic remark = op->emitRemark()
+                                    << "incompatible with " << target.name
+                                    << ": " << verdict.reason << ": "
+                                    << verdict.detail;
+        if (!verdict.hint.empty())
+          remark << " (fix: " << verdict.hint << ")";
+      }
+    });
+    module->setAttr("tgraph.target",
+                    StringAttr::get(module.getContext(), target.name));
+
+    if (print != "none" || (failOn == "incompatible" && incompatible)) {
+      nlohmann::ordered_json report = buildCompatReport(module, target.name);
+      if (print == "json")
+        llvm::outs() << report.dump(2, ' ', false,
+                                    nlohmann::ordered_json::error_handler_t::
+                                        replace)
+                     << "\n";
+      else if (print == "dot")
+        writeCompatDot(report, module, dotDepth, llvm::outs());
+      else if (print == "text")
+        writeCompatSummary(report, llvm::outs());
+      if (failOn == "incompatible" && incompatible) {
+        std::string summary;
+        llvm::raw_string_ostream os(summary);
+        writeCompatSummary(report, os, /*maxListed=*/5);
+        module.emitError() << incompatible << " op(s) cannot run on "
+                           << target.name << " (--compat-fail-on="
+                           << "incompatible)\n"
+                           << summary;
+        return signalPassFailure();
+      }
+    }
+    markAllAnalysesPreserved();
+  }
+
+  TargetDescription target;
+  std::shared_ptr<llvm::Regex> hostRegex;
+};
+
+} // namespace

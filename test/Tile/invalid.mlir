@@ -1,0 +1,89 @@
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics
+
+tile.program @gap target "t" tiles 4 {
+  // expected-error @+1 {{mapping of 'x' is invalid: elements [8, 16) are not mapped to any tile}}
+  %x = tile.var "x" parameter mapping<[0, 1] x 4 from 0> : !tile.buffer<16xf32>
+}
+
+// -----
+
+tile.program @twice target "t" tiles 4 {
+  // expected-error @+1 {{mapping of 'x' is invalid: element 4 is mapped twice (run 1)}}
+  %x = tile.var "x" parameter mapping<[0, 1] x 4 from 0, [2, 3] x 4 from 4> : !tile.buffer<12xf32>
+}
+
+// -----
+
+tile.program @past target "t" tiles 4 {
+  // expected-error @+1 {{mapping of 'x' is invalid: mapping run 0 reaches tile 4 but the program has 4 tiles}}
+  %x = tile.var "x" parameter mapping<[0, 4] x 2 from 0> : !tile.buffer<10xf32>
+}
+
+// -----
+
+tile.program @toomany target "t" tiles 4 {
+  // expected-error @+1 {{mapping of 'x' is invalid: mapping covers 12 elements but the buffer has 10}}
+  %x = tile.var "x" parameter mapping<[0, 2] x 4 from 0> : !tile.buffer<10xf32>
+}
+
+// -----
+
+tile.program @emptyrun target "t" tiles 4 {
+  // expected-error @+1 {{mapping run 0 [2, 1] x 4 from 0 is empty or negative}}
+  %x = tile.var "x" parameter mapping<[2, 1] x 4 from 0> : !tile.buffer<4xf32>
+}
+
+// -----
+
+tile.program @remote target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 1] x 4 from 0> : !tile.buffer<8xf32>
+  %y = tile.var "y" output mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{vertex on tile 2 would touch operand #0 ('x'), which has no elements on that tile}}
+  tile.compute_set "neg" kind "elementwise.negate" tiles [0, 3]
+      ins(%x : !tile.buffer<8xf32>) outs(%y : !tile.buffer<8xf32>)
+}
+
+// -----
+
+tile.program @range target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{tile range [2, 5] is empty or outside the program's 4 tiles}}
+  tile.compute_set "neg" kind "elementwise.negate" tiles [2, 5]
+      outs(%x : !tile.buffer<8xf32>)
+}
+
+// -----
+
+tile.program @badread target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %y = tile.var "y" output mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // Tile 1 holds x[2, 3], not x[0, 1].
+  // expected-error @+1 {{copy run 0 reads elements [0, 2) of the source from tile 1, which does not hold them}}
+  tile.exchange "bad" %x -> %y copies [1, 0, 1, 2, 0, 0, 0, 0] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @badwrite target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %y = tile.var "y" output mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // The second copy of the run (tile 2 to tile 1) writes y[4, 6), which is
+  // on tile 2.
+  // expected-error @+1 {{copy run 0 writes elements [4, 6) of the dest on tile 1, which does not hold them}}
+  tile.exchange "bad" %x -> %y copies [1, 0, 2, 2, 2, 2, 0, 4] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @sixes target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{copies come in runs of eight}}
+  tile.exchange "bad" %x -> %x copies [0, 1, 1] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @category target "t" tiles 4 {
+  // expected-error @+1 {{unknown buffer category 'scratch'}}
+  %x = tile.var "x" scratch mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+}

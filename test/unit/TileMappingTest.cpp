@@ -1,0 +1,66 @@
+//===- TileMappingTest.cpp - #tile.mapping queries ------------------------===//
+
+#include "tessera/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using tessera::tile::MappingAttr;
+using tessera::tile::TileDialect;
+
+namespace {
+
+class TileMappingTest : public ::testing::Test {
+protected:
+  TileMappingTest() { context.loadDialect<TileDialect>(); }
+  MappingAttr mapping(llvm::ArrayRef<int64_t> runs) {
+    return MappingAttr::get(&context, runs);
+  }
+  MLIRContext context;
+};
+
+TEST_F(TileMappingTest, GrainRunCoversBufferExactly) {
+  // 1,000 elements, grain 64: 15 full tiles and one of 40.
+  MappingAttr m = mapping({0, 15, 64, 0, 15, 16, 40, 960});
+  EXPECT_EQ(m.getNumMappedElements(), 1000);
+  EXPECT_EQ(m.checkCovers(1000, 16), "");
+  llvm::SmallVector<int64_t> perTile = m.elementsPerTile(16);
+  EXPECT_EQ(perTile[0], 64);
+  EXPECT_EQ(perTile[14], 64);
+  EXPECT_EQ(perTile[15], 40);
+  EXPECT_TRUE(m.holds(15, 960, 1000));
+  EXPECT_FALSE(m.holds(15, 959, 961));
+  EXPECT_TRUE(m.hasElementsOn(3));
+  EXPECT_FALSE(m.hasElementsOn(16));
+}
+
+TEST_F(TileMappingTest, CoverageProblemsAreNamed) {
+  EXPECT_EQ(mapping({0, 2, 4, 0}).checkCovers(16, 4),
+            "elements [8, 16) are not mapped to any tile");
+  EXPECT_EQ(mapping({0, 2, 4, 0, 2, 4, 4, 4}).checkCovers(12, 4),
+            "element 4 is mapped twice (run 1)");
+  EXPECT_EQ(mapping({0, 2, 4, 4}).checkCovers(12, 4),
+            "elements [0, 4) are not mapped to any tile");
+  EXPECT_EQ(mapping({0, 5, 2, 0}).checkCovers(10, 4),
+            "mapping run 0 reaches tile 4 but the program has 4 tiles");
+}
+
+TEST_F(TileMappingTest, HoldsSpansAdjacentRunsOnOneTile) {
+  // Tile 3 holds [0, 4) from one run and [4, 6) from another.
+  MappingAttr m = mapping({3, 4, 4, 0, 3, 4, 2, 4, 0, 1, 2, 6});
+  EXPECT_EQ(m.checkCovers(8, 4), "");
+  EXPECT_TRUE(m.holds(3, 2, 6));
+  EXPECT_FALSE(m.holds(3, 2, 7));
+  EXPECT_EQ(m.elementsPerTile(4)[3], 6);
+  int64_t intervals = 0;
+  m.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
+    ++intervals;
+    EXPECT_LT(begin, end);
+    EXPECT_TRUE(m.holds(tile, begin, end));
+  });
+  EXPECT_EQ(intervals, 3);
+}
+
+} // namespace

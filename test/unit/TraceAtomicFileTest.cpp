@@ -1,0 +1,73 @@
+//===- TraceAtomicFileTest.cpp - Temporary-then-rename writes -------------===//
+
+#include "TraceTestUtil.h"
+
+#include "tessera/Trace/AtomicFile.h"
+
+#include "llvm/Support/Errc.h"
+
+#include "gtest/gtest.h"
+
+using namespace tessera;
+using tessera::testing::readWholeFile;
+using tessera::testing::ScopedTempDir;
+
+namespace {
+
+TEST(TraceAtomicFile, WritesAndReplaces) {
+  ScopedTempDir dir;
+  std::string path = dir.path("out.json");
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(path, "first")));
+  EXPECT_EQ(readWholeFile(path), "first");
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(path, "second")));
+  EXPECT_EQ(readWholeFile(path), "second");
+  // Nothing but the target is left in the folder.
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"out.json"});
+}
+
+TEST(TraceAtomicFile, FailedWriterLeavesNoTraces) {
+  ScopedTempDir dir;
+  std::string path = dir.path("out.json");
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(path, "old")));
+  llvm::Error err = writeFileAtomically(path, [](llvm::raw_ostream &os) {
+    os << "half a fi";
+    return llvm::createStringError(llvm::errc::invalid_argument,
+                                   "generator failed");
+  });
+  ASSERT_TRUE(static_cast<bool>(err));
+  EXPECT_EQ(toString(std::move(err)), "generator failed");
+  EXPECT_EQ(readWholeFile(path), "old");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"out.json"});
+}
+
+TEST(TraceAtomicFile, FailedNewFileIsNeverCreated) {
+  ScopedTempDir dir;
+  std::string path = dir.path("never.json");
+  llvm::Error err = writeFileAtomically(path, [](llvm::raw_ostream &os) {
+    os << "partial";
+    return llvm::createStringError(llvm::errc::invalid_argument, "no");
+  });
+  consumeError(std::move(err));
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(TraceAtomicFile, MissingFolder) {
+  ScopedTempDir dir;
+  std::string path = dir.path("a/b/out.txt");
+  llvm::Error err = writeFileAtomically(path, "x");
+  ASSERT_TRUE(static_cast<bool>(err));
+  EXPECT_NE(toString(std::move(err)).find(path), std::string::npos);
+
+  AtomicWriteOptions options;
+  options.createParentDirs = true;
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(path, "x", options)));
+  EXPECT_EQ(readWholeFile(path), "x");
+}
+
+TEST(TraceAtomicFile, EmptyPathIsAnError) {
+  llvm::Error err = writeFileAtomically("", "x");
+  ASSERT_TRUE(static_cast<bool>(err));
+  consumeError(std::move(err));
+}
+
+} // namespace

@@ -1,0 +1,251 @@
+//===- TraceEventFileTest.cpp - Event file writer/reader tests
+//-------------===//
+
+#include "TraceTestUtil.h"
+
+#include "tessera/Trace/EventFile.h"
+
+#include "gtest/gtest.h"
+
+#include <unistd.h>
+
+using namespace tessera;
+using tessera::testing::readWholeFile;
+using tessera::testing::ScopedTempDir;
+
+namespace {
+
+TraceEvent makeEvent(TraceEvent::Type type, const std::string &module,
+                     int64_t time) {
+  TraceEvent event;
+  event.set_type(type);
+  event.set_module_name(module);
+  event.set_timestamp_ns(time);
+  return event;
+}
+
+/// Three records of different shapes and sizes (one over 127 bytes, so its
+/// length prefix takes two varint bytes).
+std::vector<TraceEvent> threeEvents() {
+  TraceEvent begin = makeEvent(TraceEvent::COMPILE_BEGIN, "m", 1);
+  begin.mutable_compile_begin()->set_target("tiny");
+  TraceEvent end = makeEvent(TraceEvent::COMPILE_END, "m", 2);
+  end.mutable_compile_end()->mutable_compilation_report()->set_data(
+      std::string(300, 'r'));
+  end.mutable_compile_end()->add_pass_timeline()->set_name("tile-liveness");
+  TraceEvent run = makeEvent(TraceEvent::EXECUTE, "m", 3);
+  run.mutable_execute()->set_run_index(7);
+  return {begin, end, run};
+}
+
+std::string fileBytes(const std::vector<TraceEvent> &events,
+                      std::vector<size_t> &recordEnds) {
+  std::string bytes = eventFileHeader();
+  for (const TraceEvent &event : events) {
+    appendEventRecord(event, bytes);
+    recordEnds.push_back(bytes.size());
+  }
+  return bytes;
+}
+
+TEST(TraceEventFile, HeaderIsMagicAndVersion) {
+  std::string header = eventFileHeader();
+  ASSERT_EQ(header.size(), kEventFileHeaderSize);
+  EXPECT_EQ(header.substr(0, 7), "TESSEVT");
+  EXPECT_EQ(static_cast<uint8_t>(header[7]), kEventFileVersion);
+}
+
+TEST(TraceEventFile, RecordIsVarintLengthThenMessage) {
+  TraceEvent event = threeEvents()[1];
+  std::string record;
+  appendEventRecord(event, record);
+  size_t size = event.ByteSizeLong();
+  ASSERT_GT(size, 127u);
+  ASSERT_LT(size, 16384u);
+  // Two-byte little-endian base-128 varint.
+  EXPECT_EQ(static_cast<uint8_t>(record[0]), (size & 0x7f) | 0x80);
+  EXPECT_EQ(static_cast<uint8_t>(record[1]), size >> 7);
+  EXPECT_EQ(record.size(), size + 2);
+  EXPECT_EQ(record.substr(2), event.SerializeAsString());
+}
+
+TEST(TraceEventFile, WriterReaderRoundTrip) {
+  ScopedTempDir dir;
+  std::string path = dir.path("round.events");
+  {
+    auto writer = EventWriter::open(path);
+    ASSERT_TRUE(static_cast<bool>(writer)) << toString(writer.takeError());
+    for (const TraceEvent &event : threeEvents())
+      ASSERT_FALSE(static_cast<bool>((*writer)->write(event)));
+    EXPECT_EQ((*writer)->recordsWritten(), 3u);
+  }
+  auto contents = readEventFile(path);
+  ASSERT_TRUE(static_cast<bool>(contents)) << toString(contents.takeError());
+  EXPECT_FALSE(contents->damage.has_value());
+  ASSERT_EQ(contents->events.size(), 3u);
+  std::vector<TraceEvent> expected = threeEvents();
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(contents->events[i].SerializeAsString(),
+              expected[i].SerializeAsString());
+  EXPECT_EQ(contents->offsets[0], kEventFileHeaderSize);
+  EXPECT_EQ(contents->events[2].execute().run_index(), 7);
+}
+
+TEST(TraceEventFile, EveryRecordIsOnDiskBeforeTheWriterCloses) {
+  // A crash cannot run destructors: what is readable while the writer is
+  // still open is what survives one.
+  ScopedTempDir dir;
+  std::string path = dir.path("live.events");
+  auto writer = EventWriter::open(path);
+  ASSERT_TRUE(static_cast<bool>(writer));
+  std::vector<TraceEvent> events = threeEvents();
+  for (size_t i = 0; i < events.size(); ++i) {
+    ASSERT_FALSE(static_cast<bool>((*writer)->write(events[i])));
+    auto contents = readEventFile(path);
+    ASSERT_TRUE(static_cast<bool>(contents));
+    EXPECT_EQ(contents->events.size(), i + 1);
+    EXPECT_FALSE(contents->damage.has_value());
+  }
+}
+
+TEST(TraceEventFile, TruncationAtEveryByteOffset) {
+  std::vector<size_t> ends;
+  std::string bytes = fileBytes(threeEvents(), ends);
+  std::vector<size_t> starts = {kEventFileHeaderSize, ends[0], ends[1]};
+  for (size_t cut = 0; cut <= bytes.size(); ++cut) {
+    SCOPED_TRACE("cut at byte " + std::to_string(cut));
+    auto contents = parseEventFile(llvm::StringRef(bytes).substr(0, cut));
+    ASSERT_TRUE(static_cast<bool>(contents)) << toString(contents.takeError());
+    size_t complete = 0;
+    while (complete < ends.size() && ends[complete] <= cut)
+      ++complete;
+    EXPECT_EQ(contents->events.size(), complete);
+    bool atBoundary = cut == kEventFileHeaderSize ||
+                      std::find(ends.begin(), ends.end(), cut) != ends.end();
+    ASSERT_EQ(contents->damage.has_value(), !atBoundary);
+    if (!atBoundary) {
+      EXPECT_EQ(contents->damage->recordIndex, complete);
+      uint64_t expectedOffset =
+          cut < kEventFileHeaderSize ? 0 : starts[complete];
+      EXPECT_EQ(contents->damage->offset, expectedOffset);
+      EXPECT_NE(contents->damage->describe().find(
+                    "byte offset " + std::to_string(expectedOffset)),
+                std::string::npos);
+    }
+    // The records returned are the originals, not garbage.
+    for (size_t i = 0; i < contents->events.size(); ++i)
+      EXPECT_EQ(contents->events[i].timestamp_ns(), int64_t(i + 1));
+  }
+}
+
+TEST(TraceEventFile, MalformedLengthPrefixIsDamageNotCrash) {
+  std::vector<size_t> ends;
+  std::string bytes = fileBytes(threeEvents(), ends);
+  bytes.resize(ends[0]);
+  bytes += std::string(6, '\xff');
+  auto contents = parseEventFile(bytes);
+  ASSERT_TRUE(static_cast<bool>(contents));
+  EXPECT_EQ(contents->events.size(), 1u);
+  ASSERT_TRUE(contents->damage.has_value());
+  EXPECT_EQ(contents->damage->offset, ends[0]);
+  EXPECT_EQ(contents->damage->recordIndex, 1u);
+  EXPECT_NE(contents->damage->reason.find("malformed"), std::string::npos);
+}
+
+TEST(TraceEventFile, UnparsableRecordIsDamage) {
+  // Length 2, then field 1 declared as a length-delimited field of 100
+  // bytes: not a TraceEvent.
+  std::string bytes = eventFileHeader() + std::string("\x02\x0a\x64", 3);
+  auto contents = parseEventFile(bytes);
+  ASSERT_TRUE(static_cast<bool>(contents));
+  EXPECT_TRUE(contents->events.empty());
+  ASSERT_TRUE(contents->damage.has_value());
+  EXPECT_EQ(contents->damage->offset, kEventFileHeaderSize);
+  EXPECT_NE(contents->damage->reason.find("not a valid TraceEvent"),
+            std::string::npos);
+}
+
+TEST(TraceEventFile, WrongMagicOrVersionIsAnError) {
+  auto notEvents = parseEventFile("{\"json\": true}");
+  ASSERT_FALSE(static_cast<bool>(notEvents));
+  EXPECT_NE(toString(notEvents.takeError()).find("not a Tessera event file"),
+            std::string::npos);
+  std::string future = eventFileHeader();
+  future[7] = 9;
+  auto newer = parseEventFile(future);
+  ASSERT_FALSE(static_cast<bool>(newer));
+  EXPECT_NE(toString(newer.takeError()).find("version 9"), std::string::npos);
+}
+
+TEST(TraceEventFile, MissingFileNamesThePath) {
+  auto contents = readEventFile("/nonexistent/dir/x.events");
+  ASSERT_FALSE(static_cast<bool>(contents));
+  EXPECT_NE(toString(contents.takeError()).find("/nonexistent/dir/x.events"),
+            std::string::npos);
+}
+
+TEST(TraceEventFile, AppendCutsADamagedTailFirst) {
+  ScopedTempDir dir;
+  std::string path = dir.path("append.events");
+  std::vector<size_t> ends;
+  std::string bytes = fileBytes(threeEvents(), ends);
+  // A crash in the middle of the third record.
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << llvm::StringRef(bytes).substr(0, ends[1] + 3);
+  }
+  auto writer = EventWriter::open(path, EventWriter::Mode::Append);
+  ASSERT_TRUE(static_cast<bool>(writer)) << toString(writer.takeError());
+  ASSERT_FALSE(static_cast<bool>(
+      (*writer)->write(makeEvent(TraceEvent::LOAD_ENGINE, "m", 4))));
+  auto contents = readEventFile(path);
+  ASSERT_TRUE(static_cast<bool>(contents));
+  EXPECT_FALSE(contents->damage.has_value());
+  ASSERT_EQ(contents->events.size(), 3u);
+  EXPECT_EQ(contents->events[2].type(), TraceEvent::LOAD_ENGINE);
+}
+
+TEST(TraceEventFile, AppendToNewFileWritesHeader) {
+  ScopedTempDir dir;
+  std::string path = dir.path("new.events");
+  {
+    auto writer = EventWriter::open(path, EventWriter::Mode::Append);
+    ASSERT_TRUE(static_cast<bool>(writer));
+    ASSERT_FALSE(static_cast<bool>((*writer)->write(threeEvents()[0])));
+  }
+  {
+    auto writer = EventWriter::open(path, EventWriter::Mode::Append);
+    ASSERT_TRUE(static_cast<bool>(writer));
+    ASSERT_FALSE(static_cast<bool>((*writer)->write(threeEvents()[2])));
+  }
+  EXPECT_EQ(readWholeFile(path).substr(0, 7), "TESSEVT");
+  auto contents = readEventFile(path);
+  ASSERT_TRUE(static_cast<bool>(contents));
+  EXPECT_EQ(contents->events.size(), 2u);
+  EXPECT_FALSE(contents->damage.has_value());
+}
+
+TEST(TraceEventFile, AppendRefusesAFileThatIsNotAnEventFile) {
+  ScopedTempDir dir;
+  std::string path = dir.path("notes.txt");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << "precious notes";
+  }
+  auto writer = EventWriter::open(path, EventWriter::Mode::Append);
+  ASSERT_FALSE(static_cast<bool>(writer));
+  consumeError(writer.takeError());
+  EXPECT_EQ(readWholeFile(path), "precious notes");
+}
+
+TEST(TraceEventFile, OpenInMissingFolderFailsWithMessage) {
+  auto writer = EventWriter::open("/nonexistent/dir/x.events");
+  ASSERT_FALSE(static_cast<bool>(writer));
+  EXPECT_NE(toString(writer.takeError()).find("cannot open event file"),
+            std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,133 @@
+//===- ProfCommands.cpp - tessera-prof events / extract -------------------===//
+
+#include "ProfCommands.h"
+
+#include "tessera/Trace/AtomicFile.h"
+#include "tessera/Trace/EventFile.h"
+#include "tessera/Trace/EventQuery.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace tessera::prof {
+
+int fail(const Twine &message) {
+  errs() << "tessera-prof: error: " << message << "\n";
+  return 1;
+}
+
+namespace {
+/// Reads the event file, printing the damage warning if there is one.
+/// Returns nullopt (after printing the error) when nothing could be read.
+std::optional<EventFileContents> load(StringRef path) {
+  if (sys::fs::is_directory(path)) {
+    fail("'" + path + "' is a folder; give the events file inside it");
+    return std::nullopt;
+  }
+  Expected<EventFileContents> contents = readEventFile(path);
+  if (!contents) {
+    fail(toString(contents.takeError()));
+    return std::nullopt;
+  }
+  if (contents->damage)
+    errs() << formatv("tessera-prof: warning: '{0}' is truncated or damaged: "
+                      "{1}; read the {2} complete record(s) before it\n",
+                      path, contents->damage->describe(),
+                      contents->events.size());
+  return std::move(*contents);
+}
+
+/// Module names come from user input: keep the listing one line per event.
+std::string printable(StringRef text) {
+  if (text.empty())
+    return "-";
+  std::string out;
+  raw_string_ostream os(out);
+  printEscapedString(text, os);
+  return out;
+}
+} // namespace
+
+int runEventsCommand(StringRef eventsPath, ArrayRef<std::string> args) {
+  if (!args.empty())
+    return fail("'events' takes no arguments (got '" + args[0] + "')");
+  std::optional<EventFileContents> contents = load(eventsPath);
+  if (!contents)
+    return 1;
+  outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n", "index",
+                    "type", "module", "timestamp_ns", "bytes", "details");
+  for (auto [index, event] : enumerate(contents->events))
+    outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n", index,
+                      eventTypeName(event), printable(event.module_name()),
+                      event.timestamp_ns(), event.ByteSizeLong(),
+                      describePayload(event));
+  return 0;
+}
+
+int runExtractCommand(StringRef eventsPath, ArrayRef<std::string> args) {
+  if (args.empty())
+    return fail("'extract' needs a KIND (compile-report, tensor-map, ...)");
+  std::optional<ExtractKind> kind = parseExtractKind(args[0]);
+  if (!kind)
+    return fail("unknown extract kind '" + args[0] + "'");
+  std::optional<size_t> eventIndex;
+  std::string outPath = "-";
+  for (size_t i = 1; i < args.size(); ++i) {
+    StringRef arg = args[i];
+    if (arg.consume_front("--event=")) {
+      size_t value;
+      if (arg.getAsInteger(10, value))
+        return fail("--event needs an event index, got '" + arg + "'");
+      eventIndex = value;
+    } else if (arg == "-o" && i + 1 < args.size()) {
+      outPath = args[++i];
+    } else if (arg.consume_front("-o=") || arg.consume_front("--output=")) {
+      outPath = arg.str();
+    } else {
+      return fail("unexpected argument '" + arg + "' to 'extract'");
+    }
+  }
+
+  std::optional<EventFileContents> contents = load(eventsPath);
+  if (!contents)
+    return 1;
+  std::vector<TraceEvent> &events = contents->events;
+  if (!eventIndex) {
+    // Default to the first event that has the data; say so when there are
+    // several, so the user knows to pick one.
+    std::vector<size_t> candidates;
+    for (auto [index, event] : enumerate(events))
+      if (hasExtractable(event, *kind))
+        candidates.push_back(index);
+    if (candidates.empty())
+      return fail(formatv("no event in '{0}' carries a {1}", eventsPath,
+                          extractKindName(*kind)));
+    if (candidates.size() > 1)
+      errs() << formatv(
+          "tessera-prof: note: {0} events carry a {1} (indices "
+          "{2}); extracting event {3}, choose with --event=N\n",
+          candidates.size(), extractKindName(*kind),
+          join(map_range(candidates, [](size_t i) { return utostr(i); }), ", "),
+          candidates.front());
+    eventIndex = candidates.front();
+  }
+  if (*eventIndex >= events.size())
+    return fail(formatv("event {0} does not exist ('{1}' has {2} events)",
+                        *eventIndex, eventsPath, events.size()));
+
+  StringRef baseDir = sys::path::parent_path(eventsPath);
+  Expected<std::string> bytes =
+      extractBytes(events[*eventIndex], *kind, baseDir);
+  if (!bytes)
+    return fail(toString(bytes.takeError()));
+  if (Error err = writeFileAtomically(outPath, *bytes))
+    return fail(toString(std::move(err)));
+  return 0;
+}
+
+} // namespace tessera::prof

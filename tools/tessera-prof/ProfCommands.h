@@ -1,0 +1,36 @@
+//===- ProfCommands.h - tessera-prof's commands ------------------*- C++
+//-*-===//
+//
+// Each command gets the already-split arguments after the command name and
+// returns the process exit code (0 success, 1 failure; see docs/events.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TOOLS_PROF_PROFCOMMANDS_H
+#define TESSERA_TOOLS_PROF_PROFCOMMANDS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace tessera::prof {
+
+/// `tessera-prof EVENTS events`: one line per event.
+int runEventsCommand(llvm::StringRef eventsPath,
+                     llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof EVENTS extract KIND [--event=N] [-o FILE]`.
+int runExtractCommand(llvm::StringRef eventsPath,
+                      llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof write-sample OUT [--modules=N] [--truncate=BYTES]`: a test
+/// helper writing deterministic events through EventWriter.
+int runWriteSampleCommand(llvm::ArrayRef<std::string> args);
+
+/// Prints "tessera-prof: error: MESSAGE" to stderr and returns 1.
+int fail(const llvm::Twine &message);
+
+} // namespace tessera::prof
+
+#endif // TESSERA_TOOLS_PROF_PROFCOMMANDS_H
