@@ -1,6 +1,7 @@
 //===- OpStats.cpp - tgraph-op-stats --------------------------------------===//
 //
-// Prints per-opcode counts, FLOPs and bytes as JSON. The IR is unchanged.
+// Prints per-opcode counts, FLOPs and bytes as JSON or a text table. The IR
+// is unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,41 +26,66 @@ struct Totals {
   int64_t count = 0, flops = 0, bytes = 0;
 };
 
+struct OpRecord {
+  llvm::StringRef name, opcode;
+  int64_t flops, bytes;
+};
+
 struct TGraphOpStatsPass
     : public tessera::impl::TGraphOpStatsBase<TGraphOpStatsPass> {
   using TGraphOpStatsBase::TGraphOpStatsBase;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    if (format != "json" && format != "text")
+      return emitError(UnknownLoc::get(context))
+             << "tgraph-op-stats: format must be 'json' or 'text', got '"
+             << format << "'";
+    return success();
+  }
+
   void runOnOperation() override {
-    llvm::json::OStream json(llvm::outs(), /*IndentSize=*/2);
     Totals total;
     std::map<std::string, Totals> byOpcode;
-    json.objectBegin();
-    if (perOp)
-      json.attributeBegin("ops"), json.arrayBegin();
+    std::vector<OpRecord> ops;
     getOperation()->walk([&](Operation *op) {
       // Reducer and comparator bodies are part of their op's cost.
       if (!isa<tessera::tgraph::TGraphDialect>(op->getDialect()) ||
           !isa<func::FuncOp>(op->getParentOp()))
         return;
-      llvm::StringRef opcode = op->getName().stripDialect();
-      int64_t flops = tessera::opFlops(op), bytes = tessera::opBytes(op);
-      Totals &t = byOpcode[opcode.str()];
+      OpRecord record{tessera::tgraph::getInstructionName(op),
+                      op->getName().stripDialect(), tessera::opFlops(op),
+                      tessera::opBytes(op)};
+      Totals &t = byOpcode[record.opcode.str()];
       for (Totals *acc : {&t, &total}) {
         ++acc->count;
-        acc->flops += flops;
-        acc->bytes += bytes;
+        acc->flops += record.flops;
+        acc->bytes += record.bytes;
       }
-      if (!perOp)
-        return;
-      json.object([&] {
-        json.attribute("name", tessera::tgraph::getInstructionName(op));
-        json.attribute("opcode", opcode);
-        json.attribute("flops", flops);
-        json.attribute("bytes", bytes);
-      });
+      if (perOp)
+        ops.push_back(record);
     });
+    if (format == "text")
+      printText(byOpcode, total);
+    else
+      printJson(ops, byOpcode, total);
+    markAllAnalysesPreserved();
+  }
+
+  void printJson(llvm::ArrayRef<OpRecord> ops,
+                 const std::map<std::string, Totals> &byOpcode,
+                 const Totals &total) {
+    llvm::json::OStream json(llvm::outs(), /*IndentSize=*/2);
+    json.objectBegin();
     if (perOp)
-      json.arrayEnd(), json.attributeEnd();
+      json.attributeArray("ops", [&] {
+        for (const OpRecord &r : ops)
+          json.object([&] {
+            json.attribute("name", r.name);
+            json.attribute("opcode", r.opcode);
+            json.attribute("flops", r.flops);
+            json.attribute("bytes", r.bytes);
+          });
+      });
     json.attributeObject("opcodes", [&] {
       for (auto &[name, t] : byOpcode)
         json.attributeObject(name, [&] { writeTotals(json, t); });
@@ -67,7 +93,29 @@ struct TGraphOpStatsPass
     json.attributeObject("total", [&] { writeTotals(json, total); });
     json.objectEnd();
     llvm::outs() << "\n";
-    markAllAnalysesPreserved();
+  }
+
+  /// A table for terminals, the costliest opcodes first.
+  static void printText(const std::map<std::string, Totals> &byOpcode,
+                        const Totals &total) {
+    std::vector<std::pair<std::string, Totals>> rows(byOpcode.begin(),
+                                                     byOpcode.end());
+    llvm::stable_sort(rows, [](const auto &a, const auto &b) {
+      return a.second.flops > b.second.flops;
+    });
+    llvm::raw_ostream &os = llvm::outs();
+    auto row = [&](llvm::StringRef name, const Totals &t) {
+      os << llvm::left_justify(name, 24) << llvm::right_justify(
+                                                std::to_string(t.count), 8)
+         << llvm::right_justify(std::to_string(t.flops), 16)
+         << llvm::right_justify(std::to_string(t.bytes), 16) << "\n";
+    };
+    os << llvm::left_justify("opcode", 24) << llvm::right_justify("ops", 8)
+       << llvm::right_justify("FLOPs", 16) << llvm::right_justify("bytes", 16)
+       << "\n";
+    for (auto &[name, t] : rows)
+      row(name, t);
+    row("total", total);
   }
 
   static void writeTotals(llvm::json::OStream &json, const Totals &t) {

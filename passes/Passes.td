@@ -37,7 +37,9 @@ def TGraphOpStats : Pass<"tgraph-op-stats", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"perOp", "per-op", "bool", /*default=*/"true",
-           "List every op, not only the per-opcode totals">
+           "List every op, not only the per-opcode totals (JSON only)">,
+    Option<"format", "format", "std::string", /*default=*/"\"json\"",
+           "json | text: a JSON object, or a table for terminals">
   ];
 }
 

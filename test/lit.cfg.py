@@ -15,13 +15,16 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tessera_lib", config.tessera_lib_dir))
 config.substitutions.append(("%tessera_src", config.tessera_src_root))
 config.substitutions.append(("%stock_mlir_opt", config.stock_mlir_opt))
+# `lit --param corpus=DIR` points the conformance tests at another folder.
+config.tessera_corpus_dir = lit_config.params.get("corpus",
+                                                  config.tessera_corpus_dir)
 config.substitutions.append(("%corpus", config.tessera_corpus_dir))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tessera_tools_dir, config.llvm_tools_dir]
-tools = ["tessera-opt", "tessera-translate", "tessera-prof"]
+tools = ["tessera-opt", "tessera-translate", "tessera-prof", "tessera-compile"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Conformance tests read ../shared/corpus; a user's clone has none, so they

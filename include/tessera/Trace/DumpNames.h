@@ -53,7 +53,7 @@ std::string dumpNameAfterOptimizations(int64_t moduleId,
                                        llvm::StringRef suffix = ".mlir");
 
 /// module_XXXX.YYYY.<TARGET>.after_<pass>.before_<next>.<ext>; `ext` is
-/// given without the dot ("mlir", "dot", "pb").
+/// given without the dot ("mlir", "dot", "mlirbc").
 std::string dumpNameForPass(int64_t moduleId, int64_t step,
                             llvm::StringRef target, llvm::StringRef afterPass,
                             llvm::StringRef beforePass, llvm::StringRef ext);

@@ -1,0 +1,92 @@
+//===- Compiler.h - Compile one module: pipeline, sink, dumps ---*- C++ -*-===//
+//
+// The core of tessera-compile, usable from other drivers and tests: runs the
+// compile pipeline on a module through a PassManager carrying the pass
+// timeline, dump and progress instrumentations, then hands the results to
+// the report sink (events, reports) and the dumper. It never writes the
+// compiled output itself: the driver decides where that goes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_COMPILE_COMPILER_H
+#define TESSERA_COMPILE_COMPILER_H
+
+#include "tessera/Compile/Dumper.h"
+#include "tessera/Target/Target.h"
+#include "tessera/Trace/ChromeTrace.h"
+#include "tessera/Trace/ReportSink.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+/// Compile options that are not TESSERA_FLAGS (tessera-compile's own).
+struct CompileOptions {
+  /// --target: a preset name or a JSON file; empty = the default preset.
+  std::string target;
+  /// --host-ops: regex of ops placed on the host.
+  std::string hostOps;
+  /// --compat-fail-on: none | incompatible.
+  std::string compatFailOn = "none";
+  /// Print each pass as it starts (a terminal, or --show_progress_bar).
+  bool showProgress = false;
+};
+
+/// One step of the compile pipeline: its pass name and how to create it.
+struct PipelineStep {
+  std::string name;
+  std::function<std::unique_ptr<mlir::Pass>(const CompileOptions &)> create;
+};
+
+/// The compile pipeline, in order. It grows with the lowering issues
+/// (partition, lower to tile, map tensors, schedule, liveness, ...).
+std::vector<PipelineStep> compilePipeline();
+
+/// The name a module is known by in events, reports and dumps: the HLO
+/// module name the importer records (`tgraph.module_name`), else the
+/// module's symbol name, else `fallback` (the input file's stem).
+std::string moduleNameOf(mlir::ModuleOp module, llvm::StringRef fallback);
+
+/// What a successful compile produced.
+struct CompileOutput {
+  std::string moduleName;
+  int64_t moduleId = 0;
+  std::string serializedProgram;
+};
+
+class Compiler {
+public:
+  Compiler(const TesseraFlags &flags, CompileOptions options,
+           const TargetDescription &target, ReportSink &sink, Dumper &dumper,
+           llvm::raw_ostream &progress);
+
+  /// Compiles `module` in place. On failure the diagnostics were emitted
+  /// through the context and nothing but dumps was written.
+  mlir::FailureOr<CompileOutput> compile(mlir::ModuleOp module,
+                                         llvm::StringRef fallbackName);
+
+  /// One span per compile so far, for --compile_trace.
+  llvm::ArrayRef<CompileSpan> spans() const { return compileSpans; }
+
+private:
+  TesseraFlags flags;
+  CompileOptions options;
+  const TargetDescription &target;
+  ReportSink &sink;
+  Dumper &dumper;
+  llvm::raw_ostream &progress;
+  /// Origin of the compile trace: the first compile's start.
+  std::chrono::steady_clock::time_point origin;
+  std::vector<CompileSpan> compileSpans;
+};
+
+} // namespace tessera
+
+#endif // TESSERA_COMPILE_COMPILER_H

@@ -1,0 +1,131 @@
+//===- Compiler.cpp - Compile one module: pipeline, sink, dumps -----------===//
+
+#include "tessera/Compile/Compiler.h"
+
+#include "tessera/Analysis/CompatReport.h"
+#include "tessera/Compile/CompileReport.h"
+#include "tessera/Compile/PassTimeline.h"
+#include "tessera/Compile/Program.h"
+#include "tessera/Compile/Progress.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using json = nlohmann::ordered_json;
+
+namespace tessera {
+
+std::string moduleNameOf(ModuleOp module, llvm::StringRef fallback) {
+  if (auto name = module->getAttrOfType<StringAttr>("tgraph.module_name"))
+    if (!name.getValue().empty())
+      return name.getValue().str();
+  if (std::optional<llvm::StringRef> name = module.getSymName())
+    return name->str();
+  return fallback.str();
+}
+
+Compiler::Compiler(const TesseraFlags &flags, CompileOptions options,
+                   const TargetDescription &target, ReportSink &sink,
+                   Dumper &dumper, llvm::raw_ostream &progress)
+    : flags(flags), options(std::move(options)), target(target), sink(sink),
+      dumper(dumper), progress(progress),
+      origin(std::chrono::steady_clock::now()) {}
+
+static int64_t nsBetween(std::chrono::steady_clock::time_point a,
+                         std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count();
+}
+
+FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
+                                           llvm::StringRef fallbackName) {
+  MLIRContext *context = module.getContext();
+  CompileBeginInfo info;
+  info.moduleName = moduleNameOf(module, fallbackName);
+  info.moduleId = allocateModuleId();
+  // What the user asked for (a preset name or a file path), so the event
+  // says how to reproduce the compile; reports carry the resolved name.
+  info.target = options.target.empty() ? target.name : options.target;
+
+  auto start = std::chrono::steady_clock::now();
+  if (llvm::Error err = sink.compileBegin(info)) {
+    emitError(module.getLoc()) << llvm::toString(std::move(err));
+    return failure();
+  }
+
+  std::vector<PipelineStep> steps = compilePipeline();
+  std::vector<std::string> names;
+  for (const PipelineStep &step : steps)
+    names.push_back(step.name);
+  dumper.beginModule(info.moduleId, info.moduleName, target.name, names);
+  dumper.dumpBeforeOptimizations(module);
+
+  // Instrumentations run in order before a pass and in reverse after it:
+  // the timeline goes last so it is innermost and times the pass alone, not
+  // the dumps and progress output around it.
+  PassManager pm(context, ModuleOp::getOperationName());
+  if (options.showProgress)
+    pm.addInstrumentation(
+        std::make_unique<ProgressInstrumentation>(progress, steps.size()));
+  if (std::unique_ptr<PassInstrumentation> dumps =
+          dumper.createPassInstrumentation())
+    pm.addInstrumentation(std::move(dumps));
+  auto timelineOwner = std::make_unique<PassTimelineInstrumentation>(start);
+  std::shared_ptr<std::vector<PassTiming>> timeline = timelineOwner->shared();
+  pm.addInstrumentation(std::move(timelineOwner));
+  for (const PipelineStep &step : steps)
+    pm.addPass(step.create(options));
+
+  LogicalResult result = pm.run(module);
+  auto end = std::chrono::steady_clock::now();
+
+  CompileSpan span;
+  span.moduleName = info.moduleName;
+  span.target = target.name;
+  span.moduleId = info.moduleId;
+  span.startNs = nsBetween(origin, start);
+  span.durationNs = nsBetween(start, end);
+  span.failed = failed(result);
+  span.passes = *timeline;
+  compileSpans.push_back(span);
+  if (failed(result))
+    return failure();
+
+  // The analyses' results, as named reports for the sink. Building them
+  // costs a walk; skip it when no report will be written.
+  CompileEndInfo endInfo;
+  endInfo.durationNs = span.durationNs;
+  endInfo.passes = *timeline;
+  json compat = buildCompatReport(module, target.name);
+  json compilation = buildCompilationReport(module, info.moduleName,
+                                            info.moduleId, target, compat);
+  if (sink.options().writesReports()) {
+    endInfo.reports.push_back(
+        {ReportKind::Compilation, compilation, writeCompilationReportText});
+    endInfo.reports.push_back({ReportKind::Compatibility, compat, nullptr});
+  }
+  CompileOutput output;
+  output.moduleName = info.moduleName;
+  output.moduleId = info.moduleId;
+  output.serializedProgram = serializeProgram(module);
+  endInfo.serializedProgram = output.serializedProgram;
+  if (llvm::Error err = sink.compileEnd(info, endInfo)) {
+    emitError(module.getLoc()) << llvm::toString(std::move(err));
+    return failure();
+  }
+
+  // Beside the final dump: the reports that exist so far. The memory-usage
+  // report and tensor map join them when their analyses land.
+  if (dumper.dumpingModule()) {
+    std::string summary, text;
+    llvm::raw_string_ostream summaryOs(summary), textOs(text);
+    writeCompatSummary(compat, summaryOs);
+    writeCompilationReportText(compilation, textOs);
+    dumper.dumpAfterOptimizations(module, {{"-compat-summary.txt", summary},
+                                           {"-compilation-report.txt", text}});
+  }
+  return output;
+}
+
+} // namespace tessera

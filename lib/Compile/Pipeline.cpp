@@ -1,0 +1,38 @@
+//===- Pipeline.cpp - The compile pipeline --------------------------------===//
+//
+// The list of passes tessera-compile runs, in order. Each later issue
+// appends its steps here (partition/lower to tile, map tensors, schedule,
+// liveness, allocate, padding, cost); the instrumentations, dumps and the
+// pass timeline pick them up without further changes.
+//
+// Each step is one pass on the module: per-pass dumps are taken between
+// steps, named after `name`, which must be the pass's argument (what users
+// match with --dump_pass_re). A function-level pass goes in as a module pass
+// that nests it (e.g. a small pipeline pass); its inner passes then show up
+// nested in the pass timeline and compile trace.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Compile/Compiler.h"
+
+#include "tessera/Passes.h"
+
+namespace tessera {
+
+std::vector<PipelineStep> compilePipeline() {
+  std::vector<PipelineStep> steps;
+  steps.push_back({"tgraph-check-compat", [](const CompileOptions &options) {
+                     TGraphCheckCompatOptions pass;
+                     pass.targetName = options.target;
+                     pass.hostOps = options.hostOps;
+                     pass.failOn = options.compatFailOn;
+                     // Remarks at each incompatible op only when the
+                     // compile fails because of them: they are the
+                     // located errors the user needs then.
+                     pass.remarks = options.compatFailOn == "incompatible";
+                     return createTGraphCheckCompat(pass);
+                   }});
+  return steps;
+}
+
+} // namespace tessera

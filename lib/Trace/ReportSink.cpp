@@ -1,0 +1,243 @@
+//===- ReportSink.cpp - Analysis results to events and report files -------===//
+
+#include "tessera/Trace/ReportSink.h"
+
+#include "tessera/Trace/AtomicFile.h"
+#include "tessera/Trace/DumpNames.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <atomic>
+#include <chrono>
+
+using namespace llvm;
+using json = nlohmann::ordered_json;
+
+namespace tessera {
+
+EventOutput::~EventOutput() = default;
+
+StringRef reportKindDescription(ReportKind kind) {
+  switch (kind) {
+  case ReportKind::Compilation:
+    return "compilation report";
+  case ReportKind::TensorMap:
+    return "tensor map";
+  case ReportKind::InstructionInfo:
+    return "instruction info";
+  case ReportKind::Compatibility:
+    return "compatibility report";
+  }
+  return "report";
+}
+
+ReportSinkOptions ReportSinkOptions::fromFlags(const TesseraFlags &flags) {
+  ReportSinkOptions options;
+  options.profiling = flags.profiling;
+  options.enableEvents = flags.enableEvents;
+  if (flags.reportFormat == "cbor")
+    options.format = REPORT_FORMAT_CBOR;
+  else if (flags.reportFormat == "text")
+    options.format = REPORT_FORMAT_TEXT;
+  else
+    options.format = REPORT_FORMAT_JSON;
+  options.maxReportSize = flags.maxReportSize;
+  options.reportDirectory = flags.reportDirectory;
+  options.serializedGraph = flags.serializedGraph;
+  return options;
+}
+
+int64_t allocateModuleId() {
+  static std::atomic<int64_t> next{1};
+  return next++;
+}
+
+int64_t unixTimeNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Only the compilation report follows report_format; the other reports are
+/// JSON documents with their own schemas (tensor map, compat) and stay JSON,
+/// which is also what the report directory's fixed names promise.
+static ReportFormat effectiveFormat(ReportKind kind, ReportFormat format) {
+  return kind == ReportKind::Compilation ? format : REPORT_FORMAT_JSON;
+}
+
+std::string encodeReport(const NamedReport &report, ReportFormat format) {
+  switch (effectiveFormat(report.kind, format)) {
+  case REPORT_FORMAT_CBOR: {
+    std::vector<uint8_t> bytes = json::to_cbor(report.json);
+    return std::string(bytes.begin(), bytes.end());
+  }
+  case REPORT_FORMAT_TEXT:
+    if (report.renderText) {
+      std::string text;
+      raw_string_ostream os(text);
+      report.renderText(report.json, os);
+      return text;
+    }
+    [[fallthrough]];
+  default:
+    // Names in reports come from user input: replace invalid UTF-8 rather
+    // than let nlohmann throw (which aborts without exceptions).
+    return report.json.dump(2, ' ', false, json::error_handler_t::replace) +
+           "\n";
+  }
+}
+
+std::string reportFileName(ReportKind kind, ReportFormat format) {
+  switch (kind) {
+  case ReportKind::Compilation:
+    switch (format) {
+    case REPORT_FORMAT_CBOR:
+      return "graph.cbor";
+    case REPORT_FORMAT_TEXT:
+      return "graph.txt";
+    default:
+      return "graph.json";
+    }
+  case ReportKind::TensorMap:
+    return "tensor_map.json";
+  case ReportKind::InstructionInfo:
+    return "framework.json";
+  case ReportKind::Compatibility:
+    return "compat.json";
+  }
+  return "report.json";
+}
+
+ReportSink::ReportSink(ReportSinkOptions options, EventOutput *events,
+                       std::string eventFolder, std::string toolName,
+                       raw_ostream &warnings)
+    : opts(std::move(options)), events(events),
+      eventFolder(std::move(eventFolder)), toolName(std::move(toolName)),
+      warnings(warnings) {}
+
+/// Relative to the event file's folder when below it, so a run folder can be
+/// moved as a whole; absolute otherwise (docs/events.md allows both).
+std::string ReportSink::pathForEvent(StringRef file) const {
+  SmallString<256> absFile(file), absBase(eventFolder);
+  sys::fs::make_absolute(absFile);
+  sys::fs::make_absolute(absBase);
+  sys::path::remove_dots(absFile, /*remove_dot_dot=*/true);
+  sys::path::remove_dots(absBase, /*remove_dot_dot=*/true);
+  StringRef rest = absFile;
+  if (rest.consume_front(absBase) && sys::path::is_separator(rest.front()))
+    return rest.drop_front().str();
+  return absFile.str().str();
+}
+
+Error ReportSink::fillReport(const CompileBeginInfo &info,
+                             const NamedReport &report, Report &out) {
+  ReportFormat format = effectiveFormat(report.kind, opts.format);
+  std::string bytes = encodeReport(report, format);
+  out.set_format(format);
+  out.set_size(static_cast<int64_t>(bytes.size()));
+  if (static_cast<int64_t>(bytes.size()) > opts.maxReportSize) {
+    out.set_dropped(true);
+    warnings << formatv("{0}: warning: the {1} of module '{2}' is {3} bytes, "
+                        "more than --max_report_size={4}; it is dropped\n",
+                        toolName, reportKindDescription(report.kind),
+                        info.moduleName, bytes.size(), opts.maxReportSize);
+    return Error::success();
+  }
+  if (opts.reportDirectory.empty()) {
+    out.set_data(std::move(bytes));
+    return Error::success();
+  }
+  // One folder per module, named like the dumps: a hostile module name stays
+  // a single component inside the report directory.
+  SmallString<256> folder(opts.reportDirectory);
+  sys::path::append(folder, sanitizeFileComponent(info.moduleName));
+  if (!sys::fs::exists(folder)) {
+    // Remember every folder this creates (outermost first), so a failed
+    // compile can take them all back.
+    std::vector<std::string> missing;
+    for (StringRef dir = folder; !dir.empty() && !sys::fs::exists(dir);
+         dir = sys::path::parent_path(dir))
+      missing.insert(missing.begin(), dir.str());
+    if (std::error_code ec = sys::fs::create_directories(folder))
+      return createStringError(ec, "cannot create folder '%s': %s",
+                               folder.c_str(), ec.message().c_str());
+    createdDirs.insert(createdDirs.end(), missing.begin(), missing.end());
+  }
+  SmallString<256> file(folder);
+  sys::path::append(file, reportFileName(report.kind, format));
+  if (Error err = writeFileAtomically(file, bytes))
+    return err;
+  written.push_back(file.str().str());
+  out.set_path(pathForEvent(file));
+  return Error::success();
+}
+
+Error ReportSink::compileBegin(const CompileBeginInfo &info) {
+  if (!opts.writesEvents() || !events)
+    return Error::success();
+  TraceEvent event;
+  event.set_timestamp_ns(unixTimeNs());
+  event.set_type(TraceEvent::COMPILE_BEGIN);
+  event.set_module_name(info.moduleName);
+  event.mutable_compile_begin()->set_target(info.target);
+  event.mutable_compile_begin()->set_module_id(info.moduleId);
+  return events->write(event);
+}
+
+static Report *reportField(CompileEnd &end, ReportKind kind) {
+  switch (kind) {
+  case ReportKind::Compilation:
+    return end.mutable_compilation_report();
+  case ReportKind::TensorMap:
+    return end.mutable_tensor_map();
+  case ReportKind::InstructionInfo:
+    return end.mutable_instruction_info();
+  case ReportKind::Compatibility:
+    return end.mutable_compatibility_report();
+  }
+  return nullptr;
+}
+
+Error ReportSink::compileEnd(const CompileBeginInfo &info,
+                             const CompileEndInfo &end) {
+  TraceEvent event;
+  event.set_type(TraceEvent::COMPILE_END);
+  event.set_module_name(info.moduleName);
+  CompileEnd &payload = *event.mutable_compile_end();
+  payload.set_duration_ns(end.durationNs);
+  payload.set_module_id(info.moduleId);
+  // Events-only mode: the events, but no report is even built into bytes.
+  if (opts.writesReports())
+    for (const NamedReport &report : end.reports)
+      if (Error err =
+              fillReport(info, report, *reportField(payload, report.kind)))
+        return err;
+  for (const PassTiming &pass : end.passes) {
+    PassRecord *record = payload.add_pass_timeline();
+    record->set_name(pass.name);
+    record->set_start_ns(pass.startNs);
+    record->set_duration_ns(pass.durationNs);
+    record->set_ops_before(pass.opsBefore);
+    record->set_ops_after(pass.opsAfter);
+  }
+  if (opts.serializedGraph)
+    payload.set_serialized_program(end.serializedProgram);
+  if (!opts.writesEvents() || !events)
+    return Error::success();
+  event.set_timestamp_ns(unixTimeNs());
+  return events->write(event);
+}
+
+void ReportSink::removeWrittenFiles() {
+  for (const std::string &file : written)
+    sys::fs::remove(file);
+  written.clear();
+  // Innermost first; remove() of a non-empty folder fails and keeps it.
+  for (auto it = createdDirs.rbegin(); it != createdDirs.rend(); ++it)
+    sys::fs::remove(*it);
+  createdDirs.clear();
+}
+
+} // namespace tessera
