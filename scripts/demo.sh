@@ -3,7 +3,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TESSERA_BUILD_DIR:-$root/build}
-bash "$root/scripts/build.sh" tessera-opt tessera-translate
+bash "$root/scripts/build.sh" tessera-opt tessera-translate tessera-compile \
+  tessera-prof
 bin="$build/bin"
 model=${1:-$root/examples/mlp.hlo}
 
@@ -19,3 +20,16 @@ echo
 echo "== compatibility with the default target"
 "$bin/tessera-opt" "$model" -o /dev/null \
   --pass-pipeline='builtin.module(tgraph-check-compat{print=text})'
+
+echo
+echo "== compile with profiling: events, dumps and a compile trace in ${build#"$root"/}/demo"
+out="$build/demo"
+rm -rf "$out" && mkdir -p "$out"
+name=$(basename "$model" .hlo)
+"$bin/tessera-compile" "$model" -o "$out/$name.mlirbc" --profiling \
+  --dump_to="$out/dumps" --compile_trace="$out/compile-trace.json"
+ls "$out" "$out/dumps"
+
+echo
+echo "== tessera-prof $name.mlirbc.events events"
+"$bin/tessera-prof" "$out/$name.mlirbc.events" events

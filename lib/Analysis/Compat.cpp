@@ -99,6 +99,16 @@ bool placedOnHost(Operation *op, const CompatOptions &options,
     why = "tgraph.device = \"host\"";
     return true;
   }
+  // XLA's host offloading (JAX `compute_on("device_host")`) marks host
+  // computations with this frontend attribute.
+  if (auto frontend =
+          op->getAttrOfType<DictionaryAttr>("tgraph.frontend_attributes")) {
+    if (auto type = frontend.getAs<StringAttr>("_xla_compute_type");
+        type && type.getValue() == "host") {
+      why = "frontend attribute _xla_compute_type = \"host\"";
+      return true;
+    }
+  }
   if (!options.hostOps)
     return false;
   for (llvm::StringRef name :
