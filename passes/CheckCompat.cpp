@@ -33,8 +33,8 @@ struct TGraphCheckCompatPass
         targetName.empty() ? defaultTargetName() : llvm::StringRef(targetName);
     llvm::Expected<TargetDescription> resolved = resolveTarget(name);
     if (!resolved)
-      return emitError(loc) << "tgraph-check-compat: "
-                            << llvm::toString(resolved.takeError());
+      return emitError(loc)
+             << "tgraph-check-compat: " << llvm::toString(resolved.takeError());
     target = std::move(*resolved);
     if (!hostOps.empty()) {
       hostRegex = std::make_shared<llvm::Regex>(hostOps);
@@ -68,10 +68,9 @@ struct TGraphCheckCompatPass
         return;
       ++incompatible;
       if (remarks) {
-        InFlightDiagnostic remark = op->emitRemark()
-                                    << "incompatible with " << target.name
-                                    << ": " << verdict.reason << ": "
-                                    << verdict.detail;
+        InFlightDiagnostic remark =
+            op->emitRemark() << "incompatible with " << target.name << ": "
+                             << verdict.reason << ": " << verdict.detail;
         if (!verdict.hint.empty())
           remark << " (fix: " << verdict.hint << ")";
       }
@@ -82,9 +81,9 @@ struct TGraphCheckCompatPass
     if (print != "none" || (failOn == "incompatible" && incompatible)) {
       nlohmann::ordered_json report = buildCompatReport(module, target.name);
       if (print == "json")
-        llvm::outs() << report.dump(2, ' ', false,
-                                    nlohmann::ordered_json::error_handler_t::
-                                        replace)
+        llvm::outs() << report.dump(
+                            2, ' ', false,
+                            nlohmann::ordered_json::error_handler_t::replace)
                      << "\n";
       else if (print == "dot")
         writeCompatDot(report, module, dotDepth, llvm::outs());

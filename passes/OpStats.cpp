@@ -105,8 +105,8 @@ struct TGraphOpStatsPass
     });
     llvm::raw_ostream &os = llvm::outs();
     auto row = [&](llvm::StringRef name, const Totals &t) {
-      os << llvm::left_justify(name, 24) << llvm::right_justify(
-                                                std::to_string(t.count), 8)
+      os << llvm::left_justify(name, 24)
+         << llvm::right_justify(std::to_string(t.count), 8)
          << llvm::right_justify(std::to_string(t.flops), 16)
          << llvm::right_justify(std::to_string(t.bytes), 16) << "\n";
     };

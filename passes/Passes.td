@@ -85,4 +85,111 @@ def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
   ];
 }
 
+def ConvertTosaToTGraph : Pass<"convert-tosa-to-tgraph", "mlir::ModuleOp"> {
+  let summary = "Import TOSA ops as tgraph ops (one pattern per op family)";
+  let description = [{
+    Rewrites every TOSA op into the tgraph ops HLO would use for it: conv2d
+    becomes a convolution with `dim_labels = "b01f_o01i->b01f"` plus a
+    broadcast bias add, pooling becomes reduce_window, reduce_* becomes a
+    reduce plus a reshape that restores TOSA's kept dimension, and TOSA's
+    implicit broadcasting becomes explicit broadcast_in_dim. A TOSA op
+    without a pattern, with quantized types, or whose semantics tgraph cannot
+    express (resize, rescale, mul with a shift) becomes `tgraph.unknown`
+    carrying the TOSA op name, its attributes as strings and a `reason`, so
+    tgraph-check-compat reports it (`unknown-op`); nothing is dropped and the
+    pass never fails on an op it does not know. Locations are kept, so
+    results keep the TOSA op's NameLoc.
+
+    Before:
+    ```mlir
+    %0 = "tosa.add"(%a, %b) : (tensor<2x3xf32>, tensor<1x3xf32>)
+         -> tensor<2x3xf32> loc("sum")
+    ```
+    After (helper ops are named after the TOSA op):
+    ```mlir
+    %sum.broadcast_in_dim = tgraph.broadcast_in_dim %b, dims = [0, 1]
+         : (tensor<1x3xf32>) -> tensor<2x3xf32>
+    %sum = tgraph.add %a, %sum.broadcast_in_dim : tensor<2x3xf32>
+    ```
+  }];
+  let dependentDialects = ["tessera::tgraph::TGraphDialect"];
+}
+
+def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
+  let summary = "Lower the entry function to a tile program over the chip";
+  let description = [{
+    Lowers `@main` of a module checked by tgraph-check-compat into a
+    `tile.program @main.tile` appended to the module (the tgraph functions
+    stay, so reports can refer back to them; the program's `entry` names the
+    function). Every tensor becomes a `tile.var` with a mapping chosen by the
+    mapping planner (its `why` says which policy and why); every op becomes
+    compute sets, exchanges and syncs. Ops the checker marked incompatible,
+    ops placed on the host, and ops this lowering does not handle yet become
+    `tile.host_compute` (reason: the checker's code, `placed-on-host` or
+    `not-lowered`) between an outfeed of their inputs and an infeed of their
+    results. See docs/tile-dialect.md, "Lowering and mapping policy".
+
+    Before (`--tgraph-check-compat=target=core-8`):
+    ```mlir
+    func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
+      %n = tgraph.negate %x : tensor<64xf32> loc("negate.1")
+      return %n : tensor<64xf32>
+    }
+    ```
+    After (added to the module):
+    ```mlir
+    tile.program @main.tile target "core-8" tiles 8 attributes {entry = @main} {
+      %0 = tile.var "x" parameter mapping<[0, 1] x 32 from 0> {hlo = "x",
+           why = "linear: 32 per tile (grain 32, reduced from 1024 to spread
+           over more than one tile) over 2 tiles"} : !tile.buffer<64xf32>
+      tile.host_copy infeed %0 : !tile.buffer<64xf32>
+      %1 = tile.var "negate.1" output mapping<[0, 1] x 32 from 0>
+           {hlo = "negate.1", why = "in place: same layout as operand 0 ('x')"}
+           : !tile.buffer<64xf32>
+      tile.sync
+      tile.compute_set "negate.1" kind "elementwise.negate" tiles [0, 1]
+          ins(%0 : !tile.buffer<64xf32>) outs(%1 : !tile.buffer<64xf32>)
+      tile.sync
+      tile.host_copy outfeed %1 : !tile.buffer<64xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::tessera::tile::TileDialect"];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target preset or JSON file (default: the module's tgraph.target, "
+           "set by tgraph-check-compat)">,
+    Option<"printStats", "print-stats", "bool", /*default=*/"false",
+           "Print one line of counts (tiles used, vars, compute sets, "
+           "exchanges, host_compute per reason) to stdout">
+  ];
+}
+
+def TileMapTensors : Pass<"tile-map-tensors", "mlir::ModuleOp"> {
+  let summary = "Print the tensor map: the tiles holding each tensor";
+  let description = [{
+    For every `tile.program` (keyed by the function it was lowered from),
+    lists each buffer holding an HLO instruction's data as
+    `[hlo_instruction, output_index, shape, dtype, has_constant, has_alias,
+    total_elements, [[tile, elements], ...], tensor_name]`, only tiles
+    holding elements listed. The IR is unchanged.
+
+    Before (after `tgraph-to-tile` on core-8):
+    ```mlir
+    tile.program @main.tile target "core-8" tiles 8 attributes {entry = @main} {
+      %0 = tile.var "x" parameter mapping<[0, 1] x 32 from 0> {hlo = "x"}
+           : !tile.buffer<64xf32>
+    }
+    ```
+    Printed:
+    ```json
+    {"mappings":{"main":[["x",0,[64],"f32",false,false,64,[[0,32],[1,32]],"x"]]}}
+    ```
+  }];
+  let options = [
+    Option<"pretty", "pretty", "bool", /*default=*/"false",
+           "Indent the JSON">
+  ];
+}
+
 #endif // TESSERA_PASSES

@@ -68,7 +68,8 @@ CompatVerdict incompatible(llvm::StringRef reason, std::string detail,
 }
 
 /// Every tensor type among an op's operands and results (tuples flattened).
-void collectTensorTypes(Type type, llvm::SmallVectorImpl<RankedTensorType> &out) {
+void collectTensorTypes(Type type,
+                        llvm::SmallVectorImpl<RankedTensorType> &out) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     out.push_back(tensor);
   else if (auto tuple = dyn_cast<TupleType>(type))
@@ -175,10 +176,10 @@ std::optional<CompatVerdict> checkAttributes(Operation *op,
     return values && llvm::any_of(*values, [](int64_t v) { return v > 1; });
   };
   auto list = [](llvm::ArrayRef<int64_t> values) {
-    return "[" + llvm::join(llvm::map_range(values, [](int64_t v) {
-                              return std::to_string(v);
-                            }),
-                            ", ") +
+    return "[" +
+           llvm::join(llvm::map_range(
+                          values, [](int64_t v) { return std::to_string(v); }),
+                      ", ") +
            "]";
   };
 
@@ -199,24 +200,24 @@ std::optional<CompatVerdict> checkAttributes(Operation *op,
                                  "spatial dimensions")))
           return;
         if (anyAbove1(conv.getLhsDilation()) &&
-            (verdict = notAllowed("allow_lhs_dilation", true,
-                                  "lhs_dilation = " +
-                                      list(*conv.getLhsDilation()))))
+            (verdict =
+                 notAllowed("allow_lhs_dilation", true,
+                            "lhs_dilation = " + list(*conv.getLhsDilation()))))
           return;
         if (anyAbove1(conv.getRhsDilation()) &&
-            (verdict = notAllowed("allow_rhs_dilation", true,
-                                  "rhs_dilation = " +
-                                      list(*conv.getRhsDilation()))))
+            (verdict =
+                 notAllowed("allow_rhs_dilation", true,
+                            "rhs_dilation = " + list(*conv.getRhsDilation()))))
           return;
         if ((verdict = notAllowed(
                  "allow_feature_groups", conv.getFeatureGroupCount() > 1,
                  "feature_group_count = " +
                      std::to_string(conv.getFeatureGroupCount()))))
           return;
-        if ((verdict = notAllowed(
-                 "allow_batch_groups", conv.getBatchGroupCount() > 1,
-                 "batch_group_count = " +
-                     std::to_string(conv.getBatchGroupCount()))))
+        if ((verdict =
+                 notAllowed("allow_batch_groups", conv.getBatchGroupCount() > 1,
+                            "batch_group_count = " +
+                                std::to_string(conv.getBatchGroupCount()))))
           return;
         auto reversal = conv.getWindowReversal();
         verdict = notAllowed("allow_window_reversal",
@@ -227,8 +228,8 @@ std::optional<CompatVerdict> checkAttributes(Operation *op,
         auto window = rw.getWindowDimensions();
         int64_t maxWindow = window.empty() ? 0 : *llvm::max_element(window);
         if ((verdict = overLimit("max_window", maxWindow, "window size")) ||
-            (verdict = overLimit("max_operands", rw.getInputs().size(),
-                                 "operands")))
+            (verdict =
+                 overLimit("max_operands", rw.getInputs().size(), "operands")))
           return;
         if (anyAbove1(rw.getBaseDilations()) &&
             (verdict = notAllowed("allow_base_dilation", true,
@@ -264,18 +265,18 @@ std::optional<CompatVerdict> checkAttributes(Operation *op,
         auto negative = [](int64_t v) { return v < 0; };
         bool cropping = llvm::any_of(pad.getEdgePaddingLow(), negative) ||
                         llvm::any_of(pad.getEdgePaddingHigh(), negative);
-        verdict = notAllowed("allow_negative_padding", cropping,
-                             "negative edge padding (low = " +
-                                 list(pad.getEdgePaddingLow()) + ", high = " +
-                                 list(pad.getEdgePaddingHigh()) + ")");
+        verdict = notAllowed(
+            "allow_negative_padding", cropping,
+            "negative edge padding (low = " + list(pad.getEdgePaddingLow()) +
+                ", high = " + list(pad.getEdgePaddingHigh()) + ")");
       })
       .Case([&](ScatterOp scatter) {
         if ((verdict = overLimit("max_operands", scatter.getInputs().size(),
                                  "operands")))
           return;
-        verdict = notAllowed("allow_non_unique_indices",
-                             !scatter.getUniqueIndices(),
-                             "scatter without unique_indices");
+        verdict =
+            notAllowed("allow_non_unique_indices", !scatter.getUniqueIndices(),
+                       "scatter without unique_indices");
       })
       .Case([&](SortOp sort) {
         if ((verdict = overLimit("max_operands", sort.getInputs().size(),
@@ -285,9 +286,9 @@ std::optional<CompatVerdict> checkAttributes(Operation *op,
                                   "is_stable = true")))
           return;
         auto type = cast<RankedTensorType>(sort.getInputs()[0].getType());
-        verdict = overLimit("max_sort_size",
-                            type.getDimSize(sort.getDimension()),
-                            "sorted dimension size");
+        verdict =
+            overLimit("max_sort_size", type.getDimSize(sort.getDimension()),
+                      "sorted dimension size");
       })
       .Case([&](ReduceOp reduce) {
         verdict =
@@ -312,11 +313,11 @@ CompatVerdict tessera::checkOp(Operation *op, const TargetDescription &target,
     return {CompatStatus::NotAssessed, "placed-on-host", hostWhy, ""};
 
   if (auto unknown = dyn_cast<UnknownOp>(op))
-    return incompatible(compat_reason::UnknownOp,
-                        ("HLO opcode '" + unknown.getOpcode() +
-                         "' has no tgraph equivalent")
-                            .str(),
-                        "place on host");
+    return incompatible(
+        compat_reason::UnknownOp,
+        ("HLO opcode '" + unknown.getOpcode() + "' has no tgraph equivalent")
+            .str(),
+        "place on host");
   llvm::StringRef opName = op->getName().stripDialect();
   const OpConstraint *constraint = target.opConstraint(opName);
   if (auto call = dyn_cast<CustomCallOp>(op)) {
@@ -328,11 +329,10 @@ CompatVerdict tessera::checkOp(Operation *op, const TargetDescription &target,
                               .str(),
                           "place on host");
   } else if (!constraint) {
-    return incompatible(compat_reason::UnsupportedOp,
-                        ("tgraph." + opName + " is not supported by " +
-                         target.name)
-                            .str(),
-                        "place on host");
+    return incompatible(
+        compat_reason::UnsupportedOp,
+        ("tgraph." + opName + " is not supported by " + target.name).str(),
+        "place on host");
   }
 
   llvm::SmallVector<RankedTensorType> tensors = tensorTypesOf(op);
@@ -373,8 +373,8 @@ CompatVerdict tessera::checkOp(Operation *op, const TargetDescription &target,
 void tessera::setVerdict(Operation *op, const CompatVerdict &verdict) {
   Builder b(op->getContext());
   llvm::SmallVector<NamedAttribute, 4> fields;
-  fields.push_back(b.getNamedAttr("status", b.getStringAttr(statusName(
-                                                verdict.status))));
+  fields.push_back(
+      b.getNamedAttr("status", b.getStringAttr(statusName(verdict.status))));
   if (!verdict.reason.empty())
     fields.push_back(b.getNamedAttr("reason", b.getStringAttr(verdict.reason)));
   if (!verdict.detail.empty())

@@ -111,12 +111,12 @@ json tessera::buildCompatReport(ModuleOp module, llvm::StringRef targetName) {
   json report;
   report["target"] = targetName.str();
   int64_t assessed = totals.compatible + totals.incompatible;
-  report["totals"] = {{"ops", totals.total()},
-                      {"compatible", totals.compatible},
-                      {"incompatible", totals.incompatible},
-                      {"not_assessed", totals.notAssessed},
-                      {"compatible_percent",
-                       percent(totals.compatible, assessed)}};
+  report["totals"] = {
+      {"ops", totals.total()},
+      {"compatible", totals.compatible},
+      {"incompatible", totals.incompatible},
+      {"not_assessed", totals.notAssessed},
+      {"compatible_percent", percent(totals.compatible, assessed)}};
   report["by_reason"] = json::object();
   for (auto &[reason, n] : byReason)
     report["by_reason"][reason] = n;
@@ -215,8 +215,8 @@ void tessera::writeCompatDot(const json &report, ModuleOp module,
       }
 
   os << "digraph compat {\n";
-  os << "  label=" << dotQuote("compatibility with " +
-                               report.value("target", std::string()))
+  os << "  label="
+     << dotQuote("compatibility with " + report.value("target", std::string()))
      << ";\n";
   os << "  rankdir=TB;\n";
   os << "  node [shape=box, fontname=\"Helvetica\"];\n";
@@ -249,8 +249,8 @@ void tessera::writeCompatDot(const json &report, ModuleOp module,
     os << "  " << dotQuote(node) << " [label=\"";
     for (char ch : label) // `\n` sequences are already DOT escapes.
       os << (ch == '"' ? "\\\"" : std::string(1, ch));
-    os << "\", style=" << (used > 1 ? "striped" : "filled")
-       << ", fillcolor=\"" << fill << "\"];\n";
+    os << "\", style=" << (used > 1 ? "striped" : "filled") << ", fillcolor=\""
+       << fill << "\"];\n";
   }
   for (auto &[edge, n] : edges)
     os << "  " << dotQuote(edge.first) << " -> " << dotQuote(edge.second)
@@ -268,8 +268,8 @@ void tessera::writeCompatSummary(const json &report, llvm::raw_ostream &os,
   int64_t ops = t["ops"], ok = t["compatible"], bad = t["incompatible"],
           host = t["not_assessed"];
   os << "Compatibility with " << report.value("target", std::string()) << ": "
-     << llvm::format("%.1f", t["compatible_percent"].get<double>())
-     << "% of " << (ok + bad) << " assessed ops (" << ok << " ok, " << bad
+     << llvm::format("%.1f", t["compatible_percent"].get<double>()) << "% of "
+     << (ok + bad) << " assessed ops (" << ok << " ok, " << bad
      << " incompatible, " << host << " placed on host; " << ops
      << " ops in all)\n";
   if (bad == 0)

@@ -21,6 +21,11 @@ namespace tessera {
 
 std::vector<PipelineStep> compilePipeline() {
   std::vector<PipelineStep> steps;
+  // TOSA input (TFLite converter, torch-mlir) becomes tgraph first; on a
+  // module without TOSA ops the pass changes nothing.
+  steps.push_back({"convert-tosa-to-tgraph", [](const CompileOptions &) {
+                     return createConvertTosaToTGraph();
+                   }});
   steps.push_back({"tgraph-check-compat", [](const CompileOptions &options) {
                      TGraphCheckCompatOptions pass;
                      pass.targetName = options.target;

@@ -13,9 +13,8 @@
 
 void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tgraph::TGraphDialect, tile::TileDialect,
-                  mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
-                  mlir::tosa::TosaDialect>();
+                  mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                  mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
 }
 
 void tessera::registerAllPasses() { registerTesseraPasses(); }

@@ -1,4 +1,5 @@
-//===- Compat.h - will this op run on the target? ----------------*- C++ -*-===//
+//===- Compat.h - will this op run on the target? ----------------*- C++
+//-*-===//
 //
 // The per-op rules of the compatibility checker. A verdict is computed from
 // the op and the target description alone, recorded on the op as the

@@ -1,4 +1,5 @@
-//===- CompatReport.h - compatibility reports --------------------*- C++ -*-===//
+//===- CompatReport.h - compatibility reports --------------------*- C++
+//-*-===//
 //
 // Builds the compatibility report of a module whose ops carry verdicts (run
 // tgraph-check-compat first): totals, per name-scope node counts, the list of
@@ -24,7 +25,7 @@ llvm::SmallVector<std::string> nameScopes(llvm::StringRef opName);
 
 /// The JSON report (schema in docs/compat.md).
 nlohmann::ordered_json buildCompatReport(mlir::ModuleOp module,
-                                 llvm::StringRef targetName);
+                                         llvm::StringRef targetName);
 
 /// The name-scope graph at `depth` (0: the first depth with two or more
 /// nodes) with each node filled by its compatible / incompatible /
@@ -33,8 +34,8 @@ void writeCompatDot(const nlohmann::ordered_json &report, mlir::ModuleOp module,
                     unsigned depth, llvm::raw_ostream &os);
 
 /// A short summary for terminals.
-void writeCompatSummary(const nlohmann::ordered_json &report, llvm::raw_ostream &os,
-                        unsigned maxListed = 10);
+void writeCompatSummary(const nlohmann::ordered_json &report,
+                        llvm::raw_ostream &os, unsigned maxListed = 10);
 
 } // namespace tessera
 

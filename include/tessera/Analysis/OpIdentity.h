@@ -1,4 +1,5 @@
-//===- OpIdentity.h - how reports name an op ---------------------*- C++ -*-===//
+//===- OpIdentity.h - how reports name an op ---------------------*- C++
+//-*-===//
 //
 // Every report names an op the way its user knows it: the HLO instruction,
 // the framework op name and type from HLO metadata, where it is in the HLO

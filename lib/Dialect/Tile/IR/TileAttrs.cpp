@@ -4,8 +4,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
 
@@ -93,7 +93,8 @@ void MappingAttr::forEachInterval(
   }
 }
 
-llvm::SmallVector<int64_t> MappingAttr::elementsPerTile(int64_t numTiles) const {
+llvm::SmallVector<int64_t>
+MappingAttr::elementsPerTile(int64_t numTiles) const {
   llvm::SmallVector<int64_t> counts(numTiles, 0);
   for (size_t i = 0, e = getNumRuns(); i < e; ++i) {
     Run r = getRun(i);
@@ -150,14 +151,13 @@ std::string MappingAttr::checkCovers(int64_t numElements,
              std::to_string(numTiles) + " tiles";
     spans.push_back({r.firstElement, r.firstElement + r.numElements(), i});
   }
-  llvm::sort(spans, [](const Span &a, const Span &b) {
-    return a.begin < b.begin;
-  });
+  llvm::sort(spans,
+             [](const Span &a, const Span &b) { return a.begin < b.begin; });
   int64_t next = 0;
   for (const Span &s : spans) {
     if (s.begin < next)
-      return "element " + std::to_string(s.begin) +
-             " is mapped twice (run " + std::to_string(s.run) + ")";
+      return "element " + std::to_string(s.begin) + " is mapped twice (run " +
+             std::to_string(s.run) + ")";
     if (s.begin > next)
       return "elements [" + std::to_string(next) + ", " +
              std::to_string(s.begin) + ") are not mapped to any tile";

@@ -14,8 +14,8 @@ using namespace tessera::tile;
 //===----------------------------------------------------------------------===//
 
 /// `16x64xf32`: the buffer's static shape and element type.
-static ParseResult parseShape(AsmParser &parser,
-                              SmallVector<int64_t> &shape, Type &elementType) {
+static ParseResult parseShape(AsmParser &parser, SmallVector<int64_t> &shape,
+                              Type &elementType) {
   if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType))
@@ -89,8 +89,8 @@ static void printTileRange(OpAsmPrinter &printer, Operation *,
 static ParseResult parseMapping(OpAsmParser &parser, MappingAttr &mapping) {
   if (parser.parseKeyword("mapping"))
     return failure();
-  mapping = llvm::dyn_cast_or_null<MappingAttr>(
-      MappingAttr::parse(parser, Type()));
+  mapping =
+      llvm::dyn_cast_or_null<MappingAttr>(MappingAttr::parse(parser, Type()));
   return success(mapping != nullptr);
 }
 static void printMapping(OpAsmPrinter &printer, Operation *,
@@ -99,8 +99,8 @@ static void printMapping(OpAsmPrinter &printer, Operation *,
   mapping.print(printer);
 }
 
-#include "tessera/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
 #include "tessera/Dialect/Tile/IR/TileEnums.cpp.inc"
+#include "tessera/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tessera/Dialect/Tile/IR/TileOpsTypes.cpp.inc"

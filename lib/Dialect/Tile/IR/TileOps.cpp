@@ -25,11 +25,11 @@ LogicalResult VarOp::verify() {
   ProgramOp program = enclosingProgram(*this);
   if (!program)
     return emitOpError("must be inside a tile.program");
-  std::string problem = getMapping().checkCovers(
-      getType().getNumElements(), program.getTiles());
+  std::string problem =
+      getMapping().checkCovers(getType().getNumElements(), program.getTiles());
   if (!problem.empty())
-    return emitOpError("mapping of '") << getName() << "' is invalid: "
-                                       << problem;
+    return emitOpError("mapping of '")
+           << getName() << "' is invalid: " << problem;
   return success();
 }
 

@@ -1,4 +1,5 @@
-//===- Tile.h - tile dialect -------------------------------------*- C++ -*-===//
+//===- Tile.h - tile dialect -------------------------------------*- C++
+//-*-===//
 //
 // Bulk-synchronous tile programs: buffers mapped to tiles and the steps that
 // compute on them and move them (docs/tile-dialect.md).
@@ -17,8 +18,8 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "tessera/Dialect/Tile/IR/TileOpsDialect.h.inc"
 #include "tessera/Dialect/Tile/IR/TileEnums.h.inc"
+#include "tessera/Dialect/Tile/IR/TileOpsDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tessera/Dialect/Tile/IR/TileOpsTypes.h.inc"

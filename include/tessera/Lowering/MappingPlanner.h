@@ -1,0 +1,97 @@
+//===- MappingPlanner.h - where each tensor's elements live ------*- C++
+//-*-===//
+//
+// The mapping planner chooses a tile mapping for every buffer the lowering
+// creates. Its functions are pure: they take sizes and other mappings and
+// return the flat runs of a #tile.mapping (first tile, end tile, elements per
+// tile, first element) together with a `why` string that the lowering
+// records on the tile.var, so a user can ask why a tensor sits where it sits.
+//
+// Policies (docs/tile-dialect.md, "Mapping policy"):
+//  - linear: consecutive elements, a grain from the target's vector width per
+//    tile, spread over as many tiles as useful;
+//  - same as input: an in-place elementwise result takes its operand's runs;
+//  - follow: each result element goes to the tile holding the source
+//    element it is copied from (slices keep their source's layout).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LOWERING_MAPPINGPLANNER_H
+#define TESSERA_LOWERING_MAPPINGPLANNER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tessera {
+
+struct TargetDescription;
+
+/// A planned mapping: flat #tile.mapping runs and the reason for them.
+struct PlannedMapping {
+  llvm::SmallVector<int64_t> runs;
+  std::string why;
+};
+
+/// Tensors of at most this many elements may sit on one tile; larger ones are
+/// always spread over at least two tiles when the target has more than one
+/// (the IPU rule: a single tile must not serialise a whole tensor).
+inline constexpr int64_t kSingleTileMaxElements = 16;
+
+/// The mapping grain for `dtype` (HLO name) on `target`: the vector width, so
+/// every tile's share fills whole vectors; 1 when the target gives none.
+int64_t mappingGrain(const TargetDescription &target, llvm::StringRef dtype);
+
+/// Linear mapping of `numElements` over tiles [0, numTiles): each tile gets
+/// ceil(n / numTiles) rounded up to `grain`, the last used tile the rest. The
+/// grain is halved as long as it would put a tensor of more than
+/// kSingleTileMaxElements elements on a single tile.
+PlannedMapping planLinear(int64_t numElements, int64_t numTiles, int64_t grain);
+
+/// An in-place result: the runs of its operand `inputName`.
+PlannedMapping planSameAs(llvm::ArrayRef<int64_t> inputRuns,
+                          llvm::StringRef inputName);
+
+/// Compresses per-tile element intervals (tile, begin, end), listed in
+/// element order, into runs: consecutive intervals on consecutive tiles with
+/// the same length become one run.
+llvm::SmallVector<int64_t>
+compressIntervals(llvm::ArrayRef<std::array<int64_t, 3>> intervals);
+
+/// Finds which tile holds each element of a mapping (binary search over its
+/// intervals); -1 for an unmapped element.
+class TileLookup {
+public:
+  explicit TileLookup(llvm::ArrayRef<int64_t> runs);
+  int64_t tileOf(int64_t element) const;
+  /// End (exclusive) of the interval holding `element` on its tile.
+  int64_t intervalEnd(int64_t element) const;
+
+private:
+  struct Interval {
+    int64_t begin, end, tile;
+  };
+  const Interval *find(int64_t element) const;
+  llvm::SmallVector<Interval> intervals;
+};
+
+/// A result that follows its source: result element i goes to the tile that
+/// holds source element `sourceIndex(i)` (the slice/reverse policy, so the
+/// copy stays on each tile). Nullopt when that would take more than
+/// `maxIntervals` per-tile intervals (a fragmented layout is worse than an
+/// exchange into a linear one).
+std::optional<PlannedMapping>
+planFollow(llvm::ArrayRef<int64_t> sourceRuns, llvm::StringRef sourceName,
+           int64_t numElements,
+           llvm::function_ref<int64_t(int64_t)> sourceIndex,
+           int64_t maxIntervals);
+
+} // namespace tessera
+
+#endif // TESSERA_LOWERING_MAPPINGPLANNER_H

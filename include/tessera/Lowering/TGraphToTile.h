@@ -1,0 +1,55 @@
+//===- TGraphToTile.h - lower a tgraph entry function to tiles ---*- C++
+//-*-===//
+//
+// The lowering behind the `tgraph-to-tile` pass, as a library function so
+// tools and tests can call it without a pass manager. It reads the
+// compatibility verdicts left by tgraph-check-compat and never fails on an op
+// it cannot lower: such ops become tile.host_compute steps (reason: the
+// checker's reason code, or "not-lowered"), so every model produces a program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LOWERING_TGRAPHTOTILE_H
+#define TESSERA_LOWERING_TGRAPHTOTILE_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace tessera {
+
+struct TargetDescription;
+
+/// What a lowering produced, for reports and the conformance test.
+struct TileLoweringStats {
+  int64_t vars = 0;
+  int64_t computeSets = 0;
+  int64_t exchanges = 0;
+  int64_t syncs = 0;
+  int64_t hostCopies = 0;
+  int64_t hostComputes = 0;
+  int64_t tilesUsed = 0; ///< tiles holding at least one element of a buffer
+  /// host_compute count per reason ("unsupported-dtype", "not-lowered", ...).
+  std::map<std::string, int64_t> hostReasons;
+  /// Ops left "not-lowered", per tgraph op name, so the next increment knows
+  /// what to do first.
+  std::map<std::string, int64_t> notLowered;
+};
+
+/// Name of the tile.program created for entry function @main: the module's
+/// symbol table already holds @main (the tgraph function, kept so reports can
+/// refer back to it).
+inline constexpr llvm::StringLiteral kTileProgramName = "main.tile";
+
+/// Lowers the public entry function `@main` of `module` into a tile.program
+/// named kTileProgramName appended to the module. Fails (with a diagnostic)
+/// only when there is no @main or a program of that name already exists.
+mlir::LogicalResult lowerEntryToTile(mlir::ModuleOp module,
+                                     const TargetDescription &target,
+                                     TileLoweringStats *stats = nullptr);
+
+} // namespace tessera
+
+#endif // TESSERA_LOWERING_TGRAPHTOTILE_H

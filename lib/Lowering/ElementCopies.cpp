@@ -1,0 +1,132 @@
+//===- ElementCopies.cpp - exchange runs from an index mapping ------------===//
+
+#include "tessera/Lowering/ElementCopies.h"
+
+#include "tessera/Lowering/MappingPlanner.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <array>
+
+using namespace tessera;
+
+namespace {
+/// One copy being grown element by element.
+struct Pending {
+  int source = -1;
+  int64_t srcTile = 0, dstTile = 0, srcElement = 0, dstElement = 0, length = 0;
+};
+} // namespace
+
+/// Appends a copy to `runs`, folding it into the last run when it continues
+/// that run's tile and element strides.
+static void appendCopy(llvm::SmallVector<int64_t> &runs, const Pending &p) {
+  size_t n = runs.size();
+  if (n >= 8) {
+    int64_t *r = &runs[n - 8];
+    int64_t count = r[2];
+    if (r[3] == p.length && p.srcTile == r[0] + count &&
+        p.dstTile == r[1] + count) {
+      if (count == 1) {
+        r[5] = p.srcElement - r[4];
+        r[7] = p.dstElement - r[6];
+        r[2] = 2;
+        return;
+      }
+      if (p.srcElement == r[4] + count * r[5] &&
+          p.dstElement == r[6] + count * r[7]) {
+        r[2] = count + 1;
+        return;
+      }
+    }
+  }
+  runs.append(
+      {p.srcTile, p.dstTile, 1, p.length, p.srcElement, 0, p.dstElement, 0});
+}
+
+std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>>
+tessera::planElementCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
+                           llvm::ArrayRef<int64_t> destRuns,
+                           int64_t numElements,
+                           llvm::function_ref<ElementSource(int64_t)> sourceOf,
+                           int64_t maxRuns) {
+  llvm::SmallVector<TileLookup> sources;
+  for (llvm::ArrayRef<int64_t> runs : sourceRuns)
+    sources.emplace_back(runs);
+  TileLookup dest(destRuns);
+  llvm::SmallVector<llvm::SmallVector<int64_t>> copies(sourceRuns.size());
+  int64_t totalRuns = 0;
+  Pending p;
+  auto flush = [&]() -> bool {
+    if (p.source < 0 || p.length == 0)
+      return true;
+    size_t before = copies[p.source].size();
+    appendCopy(copies[p.source], p);
+    totalRuns += (copies[p.source].size() - before) / 8;
+    p = Pending();
+    return totalRuns <= maxRuns;
+  };
+  for (int64_t i = 0; i < numElements; ++i) {
+    auto [k, s] = sourceOf(i);
+    if (k < 0 || k >= static_cast<int>(sources.size())) {
+      if (!flush())
+        return std::nullopt;
+      continue;
+    }
+    int64_t srcTile = sources[k].tileOf(s), dstTile = dest.tileOf(i);
+    if (srcTile < 0 || dstTile < 0)
+      return std::nullopt;
+    if (p.source == k && p.srcTile == srcTile && p.dstTile == dstTile &&
+        p.srcElement + p.length == s && p.dstElement + p.length == i) {
+      ++p.length;
+      continue;
+    }
+    if (!flush())
+      return std::nullopt;
+    p = {k, srcTile, dstTile, s, i, 1};
+  }
+  if (!flush())
+    return std::nullopt;
+  return copies;
+}
+
+/// The per-tile intervals of a mapping in element order.
+static llvm::SmallVector<std::array<int64_t, 3>>
+sortedIntervals(llvm::ArrayRef<int64_t> runs) {
+  llvm::SmallVector<std::array<int64_t, 3>> intervals; // begin, end, tile
+  for (size_t i = 0; i + 3 < runs.size(); i += 4)
+    for (int64_t t = runs[i]; t < runs[i + 1]; ++t) {
+      int64_t b = runs[i + 3] + (t - runs[i]) * runs[i + 2];
+      intervals.push_back({b, b + runs[i + 2], t});
+    }
+  llvm::sort(intervals);
+  return intervals;
+}
+
+llvm::SmallVector<int64_t>
+tessera::planIdentityCopies(llvm::ArrayRef<int64_t> sourceRuns,
+                            llvm::ArrayRef<int64_t> destRuns) {
+  auto src = sortedIntervals(sourceRuns), dst = sortedIntervals(destRuns);
+  llvm::SmallVector<int64_t> copies;
+  // Walk both interval lists in element order; every overlap is one copy.
+  size_t i = 0, j = 0;
+  while (i < src.size() && j < dst.size()) {
+    int64_t begin = std::max(src[i][0], dst[j][0]);
+    int64_t end = std::min(src[i][1], dst[j][1]);
+    if (begin < end) {
+      Pending p;
+      p.source = 0;
+      p.srcTile = src[i][2];
+      p.dstTile = dst[j][2];
+      p.srcElement = p.dstElement = begin;
+      p.length = end - begin;
+      appendCopy(copies, p);
+    }
+    if (src[i][1] <= dst[j][1])
+      ++i;
+    else
+      ++j;
+  }
+  return copies;
+}

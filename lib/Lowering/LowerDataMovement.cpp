@@ -1,0 +1,171 @@
+//===- LowerDataMovement.cpp - broadcast, transpose, slice, ... -----------===//
+//
+// Data-movement ops as a result mapping plus exchange copies computed from
+// the index mapping (ElementCopies.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerer.h"
+
+#include "tessera/Analysis/Compat.h"
+#include "tessera/Lowering/ElementCopies.h"
+
+#include <functional>
+#include <optional>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::lowering;
+namespace tg = tessera::tgraph;
+
+bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
+  if (!isa<tg::BroadcastInDimOp, tg::TransposeOp, tg::ReverseOp, tg::SliceOp,
+           tg::ConcatenateOp, tg::PadOp>(op))
+    return false;
+  RankedTensorType outType = bufferableTensor(op->getResult(0).getType());
+  if (!outType)
+    return false;
+  SmallVector<Value> srcs;
+  SmallVector<ArrayRef<int64_t>> srcShapes;
+  for (Value v : op->getOperands()) {
+    auto it = buffers.find(v);
+    if (it == buffers.end() || it->second.size() != 1 || !it->second[0])
+      return false;
+    srcs.push_back(it->second[0]);
+    srcShapes.push_back(
+        cast<tile::BufferType>(srcs.back().getType()).getShape());
+  }
+  ArrayRef<int64_t> shape = outType.getShape();
+  int64_t n = outType.getNumElements();
+  if (n > kMaxCopyElements) {
+    detail = "more than " + std::to_string(kMaxCopyElements) +
+             " elements for exact per-element copy planning";
+    return false;
+  }
+  SmallVector<int64_t> srcStrides = stridesOf(srcShapes[0]);
+  SmallVector<int64_t> idx;
+  // sourceOf(i): which operand element result element i copies.
+  std::function<ElementSource(int64_t)> sourceOf;
+  if (auto b = dyn_cast<tg::BroadcastInDimOp>(op)) {
+    ArrayRef<int64_t> dims = b.getBroadcastDimensions();
+    sourceOf = [&, dims](int64_t i) {
+      unravel(i, shape, idx);
+      int64_t s = 0;
+      for (auto [d, rd] : llvm::enumerate(dims))
+        s += (srcShapes[0][d] == 1 ? 0 : idx[rd]) * srcStrides[d];
+      return ElementSource{0, s};
+    };
+  } else if (auto t = dyn_cast<tg::TransposeOp>(op)) {
+    ArrayRef<int64_t> perm = t.getPermutation();
+    sourceOf = [&, perm](int64_t i) {
+      unravel(i, shape, idx);
+      int64_t s = 0;
+      for (auto [r, d] : llvm::enumerate(perm))
+        s += idx[r] * srcStrides[d];
+      return ElementSource{0, s};
+    };
+  } else if (auto r = dyn_cast<tg::ReverseOp>(op)) {
+    ArrayRef<int64_t> rev = r.getDimensions();
+    sourceOf = [&, rev](int64_t i) {
+      unravel(i, shape, idx);
+      for (int64_t d : rev)
+        idx[d] = shape[d] - 1 - idx[d];
+      int64_t s = 0;
+      for (auto [d, v] : llvm::enumerate(idx))
+        s += v * srcStrides[d];
+      return ElementSource{0, s};
+    };
+  } else if (auto sl = dyn_cast<tg::SliceOp>(op)) {
+    ArrayRef<int64_t> start = sl.getStartIndices(), step = sl.getStrides();
+    sourceOf = [&, start, step](int64_t i) {
+      unravel(i, shape, idx);
+      int64_t s = 0;
+      for (auto [d, v] : llvm::enumerate(idx))
+        s += (start[d] + v * step[d]) * srcStrides[d];
+      return ElementSource{0, s};
+    };
+  } else if (auto c = dyn_cast<tg::ConcatenateOp>(op)) {
+    int64_t dim = c.getDimension();
+    SmallVector<SmallVector<int64_t>> strides;
+    for (ArrayRef<int64_t> s : srcShapes)
+      strides.push_back(stridesOf(s));
+    sourceOf = [&, dim, strides](int64_t i) {
+      unravel(i, shape, idx);
+      int k = 0;
+      int64_t along = idx[dim];
+      while (k < int(srcShapes.size()) && along >= srcShapes[k][dim])
+        along -= srcShapes[k++][dim];
+      if (k == int(srcShapes.size()))
+        return ElementSource{-1, 0};
+      idx[dim] = along;
+      int64_t s = 0;
+      for (auto [d, v] : llvm::enumerate(idx))
+        s += v * strides[k][d];
+      return ElementSource{k, s};
+    };
+  } else if (auto p = dyn_cast<tg::PadOp>(op)) {
+    ArrayRef<int64_t> low = p.getEdgePaddingLow(),
+                      interior = p.getInteriorPadding();
+    sourceOf = [&, low, interior](int64_t i) {
+      unravel(i, shape, idx);
+      int64_t s = 0;
+      for (auto [d, v] : llvm::enumerate(idx)) {
+        int64_t q = v - low[d];
+        if (q < 0 || q % (interior[d] + 1) != 0)
+          return ElementSource{-1, 0};
+        q /= interior[d] + 1;
+        if (q >= srcShapes[0][d])
+          return ElementSource{-1, 0};
+        s += q * srcStrides[d];
+      }
+      return ElementSource{0, s};
+    };
+  }
+  // Layout: slices and reverses follow their source (each element stays on
+  // its tile); everything else is linear.
+  Location loc = op->getLoc();
+  std::optional<PlannedMapping> plan;
+  if (isa<tg::SliceOp, tg::ReverseOp>(op))
+    plan = planFollow(
+        runsOf(srcs[0]),
+        "'" + srcs[0].getDefiningOp<tile::VarOp>().getName().str() + "'", n,
+        [&](int64_t i) { return sourceOf(i).second; }, 4 * numTiles);
+  if (!plan)
+    plan = planLinear(
+        n, numTiles,
+        mappingGrain(target, hloDtypeName(outType.getElementType())));
+  SmallVector<ArrayRef<int64_t>> srcRuns;
+  for (Value s : srcs)
+    srcRuns.push_back(runsOf(s));
+  // A scalar broadcast would be one copy per element; replicate the scalar
+  // per tile and fill instead. Pad fills its padding value the same way.
+  bool fillFromScalar =
+      isa<tg::BroadcastInDimOp>(op) && elementsOf(srcs[0]) == 1;
+  std::optional<SmallVector<SmallVector<int64_t>>> copies;
+  if (!fillFromScalar) {
+    copies = planElementCopies(srcRuns, plan->runs, n, sourceOf, kMaxCopyRuns);
+    if (!copies) {
+      detail = "needs more than " + std::to_string(kMaxCopyRuns) +
+               " exchange copy runs";
+      return false;
+    }
+  }
+  Value out = makeVar(loc, name, resultCategory(op->getResult(0)), *plan, shape,
+                      outType.getElementType(), name);
+  buffers[op->getResult(0)] = {out};
+  if (n == 0)
+    return true;
+  if (fillFromScalar || isa<tg::PadOp>(op)) {
+    Value scalar = srcs[fillFromScalar ? 0 : 1];
+    if (elementsOf(scalar) != 1)
+      return true; // verifier-rejected IR; nothing sensible to fill
+    Value rep = replicateScalar(loc, name, scalar, out);
+    emitComputeSet(loc, name, "fill", rep, out,
+                   builder.getNamedAttr("scalar_operands",
+                                        builder.getDenseI64ArrayAttr({0})));
+  }
+  if (copies)
+    for (auto [k, runs] : llvm::enumerate(*copies))
+      emitExchange(loc, name, srcs[k], out, runs);
+  return true;
+}

@@ -1,0 +1,179 @@
+//===- LowerReduce.cpp - reduce as partials + cross-tile reduce -----------===//
+//
+// reduce: per-tile partials, an exchange to the owning tiles, a final
+// reduce with the init value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerer.h"
+
+#include "tessera/Analysis/Compat.h"
+#include "tessera/Lowering/ElementCopies.h"
+
+#include <array>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::lowering;
+namespace tg = tessera::tgraph;
+
+/// The vertex kind of a reducer region made of one known binary op on its
+/// two arguments ("add", "maximum", ...), or "" for anything else.
+static std::string reducerKind(Region &body) {
+  if (!body.hasOneBlock())
+    return "";
+  Block &block = body.front();
+  if (block.getNumArguments() != 2 || block.getOperations().size() != 2)
+    return "";
+  Operation &op = block.front();
+  if (!isa<tg::AddOp, tg::MulOp, tg::MaxOp, tg::MinOp, tg::AndOp, tg::OrOp>(op))
+    return "";
+  auto ret = dyn_cast<tg::ReturnOp>(block.getTerminator());
+  if (!ret || ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult(0))
+    return "";
+  DenseSet<Value> args(block.args_begin(), block.args_end());
+  if (!args.contains(op.getOperand(0)) || !args.contains(op.getOperand(1)))
+    return "";
+  return op.getName().stripDialect().str();
+}
+
+/// reduce with one input and a known reducer, in two steps:
+///  1. every tile holding input elements reduces them into per-tile partials
+///     (`partials` buffer, tile-major: tile t's slots are one per output
+///     element it contributes to, in output order);
+///  2. an exchange brings each output's partials to the tile owning that
+///     output (`gathered`, owner-major, then output, then source tile), and
+///     a second compute set reduces them with the init value.
+/// Per-tile work is proportional to the tile's elements; the exchange moves
+/// one element per (tile, output) pair, never the input itself.
+bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
+  auto reduce = dyn_cast<tg::ReduceOp>(op);
+  if (!reduce || reduce.getInputs().size() != 1 ||
+      reduce.getInitValues().size() != 1)
+    return false;
+  std::string kind = reducerKind(reduce.getBody());
+  RankedTensorType outType = bufferableTensor(reduce.getType());
+  auto inIt = buffers.find(reduce.getInputs()[0]);
+  auto initIt = buffers.find(reduce.getInitValues()[0]);
+  if (kind.empty() || !outType || inIt == buffers.end() ||
+      initIt == buffers.end() || inIt->second.size() != 1 ||
+      initIt->second.size() != 1 || !inIt->second[0] || !initIt->second[0] ||
+      elementsOf(initIt->second[0]) != 1)
+    return false;
+  Value input = inIt->second[0], init = initIt->second[0];
+  auto inType = cast<tile::BufferType>(input.getType());
+  ArrayRef<int64_t> inShape = inType.getShape();
+  int64_t nIn = inType.getNumElements(), nOut = outType.getNumElements();
+  if (nIn > kMaxCopyElements) {
+    detail = "more than " + std::to_string(kMaxCopyElements) +
+             " input elements for exact partial planning";
+    return false;
+  }
+  // Output element of each input element: drop the reduced dimensions.
+  SmallVector<bool> reduced(inShape.size(), false);
+  for (int64_t d : reduce.getDimensions())
+    if (d >= 0 && d < int64_t(inShape.size()))
+      reduced[d] = true;
+  SmallVector<int64_t> outStrides = stridesOf(outType.getShape());
+  SmallVector<int64_t> idx;
+  auto outOf = [&](int64_t i) {
+    unravel(i, inShape, idx);
+    int64_t o = 0, k = 0;
+    for (auto [d, v] : llvm::enumerate(idx))
+      if (!reduced[d])
+        o += v * outStrides[k++];
+    return o;
+  };
+  // (tile, output) pairs, in input-interval order; one slot each.
+  TileLookup inLookup(runsOf(input));
+  SmallVector<std::vector<int64_t>> outputsOfTile(numTiles);
+  SmallVector<llvm::DenseMap<int64_t, int64_t>> slotOf(numTiles);
+  for (int64_t i = 0; i < nIn; ++i) {
+    int64_t t = inLookup.tileOf(i), o = outOf(i);
+    if (t < 0)
+      return false;
+    if (slotOf[t].try_emplace(o, outputsOfTile[t].size()).second)
+      outputsOfTile[t].push_back(o);
+  }
+  // Partials: tile-major.
+  SmallVector<std::array<int64_t, 3>> pIntervals;
+  SmallVector<int64_t> pBase(numTiles, 0);
+  int64_t nPartials = 0;
+  for (int64_t t = 0; t < numTiles; ++t) {
+    pBase[t] = nPartials;
+    int64_t c = outputsOfTile[t].size();
+    if (c > 0)
+      pIntervals.push_back({t, nPartials, nPartials + c});
+    nPartials += c;
+  }
+  PlannedMapping outPlan =
+      planLinear(nOut, numTiles,
+                 mappingGrain(target, hloDtypeName(outType.getElementType())));
+  TileLookup outLookup(outPlan.runs);
+  // Gathered: owner-major, then output, then source tile.
+  struct Slot {
+    int64_t owner, output, tile;
+  };
+  std::vector<Slot> slots;
+  slots.reserve(nPartials);
+  for (int64_t t = 0; t < numTiles; ++t)
+    for (int64_t o : outputsOfTile[t])
+      slots.push_back({outLookup.tileOf(o), o, t});
+  llvm::sort(slots, [](const Slot &a, const Slot &b) {
+    return std::tie(a.owner, a.output, a.tile) <
+           std::tie(b.owner, b.output, b.tile);
+  });
+  SmallVector<std::array<int64_t, 3>> gIntervals;
+  for (auto [g, slot] : llvm::enumerate(slots)) {
+    if (slot.owner < 0)
+      return false;
+    if (!gIntervals.empty() && gIntervals.back()[0] == slot.owner)
+      gIntervals.back()[2] = g + 1;
+    else
+      gIntervals.push_back({slot.owner, int64_t(g), int64_t(g) + 1});
+  }
+  // Every output needs a partial (else its tile would have none to reduce):
+  // true unless a reduced dimension is empty, which is left to the host.
+  if (nIn == 0 || nOut == 0) {
+    detail = "empty reduction";
+    return false;
+  }
+  std::vector<ElementSource> sourceOfG(slots.size());
+  for (auto [g, slot] : llvm::enumerate(slots))
+    sourceOfG[g] = {0,
+                    pBase[slot.tile] + slotOf[slot.tile].lookup(slot.output)};
+  PlannedMapping pPlan{compressIntervals(pIntervals),
+                       "partials: one slot per (tile, output) on the tile "
+                       "holding the input elements"};
+  PlannedMapping gPlan{compressIntervals(gIntervals),
+                       "partials gathered on the tile owning each output"};
+  auto copies = planElementCopies(
+      {pPlan.runs}, gPlan.runs, nPartials,
+      [&](int64_t g) { return sourceOfG[g]; }, kMaxCopyRuns);
+  if (!copies) {
+    detail = "needs more than " + std::to_string(kMaxCopyRuns) +
+             " exchange copy runs for its partials";
+    return false;
+  }
+  Location loc = op->getLoc();
+  Type elt = outType.getElementType();
+  Value partials =
+      makeVar(loc, (name + ".partials").str(), tile::Category::Partials, pPlan,
+              {nPartials}, elt, name);
+  Value gathered =
+      makeVar(loc, (name + ".gathered").str(), tile::Category::Partials, gPlan,
+              {nPartials}, elt, name);
+  Value out = makeVar(loc, name, resultCategory(reduce.getResult()), outPlan,
+                      outType.getShape(), elt, name);
+  buffers[reduce.getResult()] = {out};
+  auto dims = builder.getNamedAttr("dimensions", reduce.getDimensionsAttr());
+  emitComputeSet(loc, (name + ".partial").str(), "reduce-partial." + kind,
+                 input, partials, dims);
+  emitExchange(loc, (name + ".gather").str(), partials, gathered, (*copies)[0]);
+  Value initRep = replicateScalar(loc, name, init, out);
+  emitComputeSet(
+      loc, name, "reduce." + kind, ValueRange{gathered, initRep}, out,
+      {dims, builder.getNamedAttr("scalar_operands",
+                                  builder.getDenseI64ArrayAttr({1}))});
+  return true;
+}

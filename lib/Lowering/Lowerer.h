@@ -1,0 +1,110 @@
+//===- Lowerer.h - the tgraph-to-tile lowering's internals -------*- C++
+//-*-===//
+//
+// Private to lib/Lowering: the Lowerer walks @main and emits buffers and
+// steps; its per-family methods live in one file each (TGraphToTile.cpp:
+// driver, buffers, steps, elementwise, host; LowerDataMovement.cpp;
+// LowerReduce.cpp; LowerDot.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LIB_LOWERING_LOWERER_H
+#define TESSERA_LIB_LOWERING_LOWERER_H
+
+#include "tessera/Dialect/TGraph/IR/TGraph.h"
+#include "tessera/Dialect/Tile/IR/Tile.h"
+#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Lowering/TGraphToTile.h"
+#include "tessera/Target/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tessera::lowering {
+
+using namespace mlir;
+
+/// Budgets that keep the exact per-element copy planning bounded; an op over
+/// them is left on the host as "not-lowered" (with the budget in `detail`)
+/// until block-wise copy planning exists.
+inline constexpr int64_t kMaxCopyElements = int64_t(1) << 24;
+inline constexpr int64_t kMaxCopyRuns = int64_t(1) << 16;
+
+/// Tensor leaves of a type, in tuple order: tokens have none, tuples recurse.
+void flattenLeaves(Type type, SmallVectorImpl<Type> &leaves);
+int64_t numLeaves(Type type);
+/// Static-shape ranked tensors get buffers; anything else stays on the host.
+RankedTensorType bufferableTensor(Type type);
+/// The mapping runs / element count of a buffer (a tile.var result).
+ArrayRef<int64_t> runsOf(Value buffer);
+int64_t elementsOf(Value buffer);
+/// Row-major strides of a shape, and a flat index as coordinates.
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
+void unravel(int64_t index, ArrayRef<int64_t> shape,
+             SmallVectorImpl<int64_t> &out);
+
+class Lowerer {
+public:
+  Lowerer(ModuleOp module, const TargetDescription &target)
+      : module(module), target(target), builder(module.getContext()),
+        numTiles(target.totalTiles()) {}
+
+  LogicalResult run(func::FuncOp entry, TileLoweringStats &stats);
+
+private:
+  // Buffers and names.
+  std::string uniqueName(StringRef base);
+  Value makeVar(Location loc, StringRef name, tile::Category category,
+                const PlannedMapping &plan, ArrayRef<int64_t> shape,
+                Type elementType, StringRef hlo);
+  Value makeLinearVar(Location loc, StringRef name, tile::Category category,
+                      RankedTensorType type, StringRef hlo);
+  tile::Category resultCategory(Value result) const {
+    return returned.contains(result) ? tile::Category::Output
+                                     : tile::Category::Temporary;
+  }
+
+  // Steps; each keeps the sync bookkeeping.
+  void syncBeforeReading(ValueRange reads);
+  void emitComputeSet(Location loc, StringRef name, StringRef kind,
+                      ValueRange ins, ValueRange outs,
+                      ArrayRef<NamedAttribute> attrs = {});
+  void emitExchange(Location loc, StringRef name, Value src, Value dst,
+                    ArrayRef<int64_t> copies);
+  void emitHostCopy(Location loc, tile::HostDirection direction, Value buffer);
+  Value replicateScalar(Location loc, StringRef name, Value scalar, Value like);
+
+  // Per-op lowerings. Each returns false, having emitted nothing, when it
+  // cannot lower the op; the caller then leaves the op on the host.
+  void lowerOp(Operation *op, StringRef name);
+  void lowerOnHost(Operation *op, StringRef name, StringRef reason,
+                   StringRef detail);
+  bool lowerElementwise(Operation *op, StringRef name);
+  bool lowerAlias(Operation *op, StringRef name);
+  bool lowerCopyOp(Operation *op, StringRef name, std::string &detail);
+  bool lowerBookkeeping(Operation *op);
+  bool lowerReduce(Operation *op, StringRef name, std::string &detail);
+  bool lowerDot(Operation *op, StringRef name, std::string &detail);
+  void lowerOutputs(func::ReturnOp ret);
+
+  ModuleOp module;
+  const TargetDescription &target;
+  OpBuilder builder;
+  int64_t numTiles;
+  TileLoweringStats *stats = nullptr;
+  /// Buffers of each tgraph value, one per tensor leaf (null: no buffer, e.g.
+  /// a dynamic shape).
+  DenseMap<Value, SmallVector<Value>> buffers;
+  /// tgraph values the entry returns (their buffers are outputs).
+  DenseSet<Value> returned;
+  /// Buffers written since the last tile.sync, and those of them written by
+  /// a compute set (an exchange into one must wait for its vertices).
+  DenseSet<Value> dirty, computeDirty;
+  llvm::StringMap<int64_t> names;
+};
+
+} // namespace tessera::lowering
+
+#endif // TESSERA_LIB_LOWERING_LOWERER_H

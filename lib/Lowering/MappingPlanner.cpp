@@ -1,0 +1,148 @@
+//===- MappingPlanner.cpp - linear / same-as / follow mappings ------------===//
+
+#include "tessera/Lowering/MappingPlanner.h"
+
+#include "tessera/Target/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace tessera;
+
+int64_t tessera::mappingGrain(const TargetDescription &target,
+                              llvm::StringRef dtype) {
+  int64_t width = target.vectorWidthFor(dtype);
+  return width > 0 ? width : 1;
+}
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+PlannedMapping tessera::planLinear(int64_t numElements, int64_t numTiles,
+                                   int64_t grain) {
+  PlannedMapping plan;
+  if (numElements <= 0) {
+    plan.why = "empty tensor";
+    return plan;
+  }
+  numTiles = std::max<int64_t>(numTiles, 1);
+  grain = std::max<int64_t>(grain, 1);
+  if (numTiles == 1 || numElements <= kSingleTileMaxElements) {
+    plan.runs = {0, 1, numElements, 0};
+    plan.why = numTiles == 1 ? "linear: the target has one tile"
+                             : "linear: small tensor (<= " +
+                                   std::to_string(kSingleTileMaxElements) +
+                                   " elements) on one tile";
+    return plan;
+  }
+  // A wide vector unit (core-8: 1,024 f32) would put every tensor below a
+  // vector on one tile; halve the grain until at least two tiles are used.
+  int64_t requested = grain;
+  int64_t perTile = roundUp(ceilDiv(numElements, numTiles), grain);
+  while (perTile >= numElements && grain > 1) {
+    grain = std::max<int64_t>(grain / 2, 1);
+    perTile = roundUp(ceilDiv(numElements, numTiles), grain);
+  }
+  if (perTile >= numElements) // grain 1 and still one tile: cannot happen
+    perTile = ceilDiv(numElements, 2); // with numTiles >= 2, kept for safety
+  int64_t fullTiles = numElements / perTile;
+  int64_t rest = numElements - fullTiles * perTile;
+  plan.runs = {0, fullTiles, perTile, 0};
+  if (rest > 0)
+    plan.runs.append({fullTiles, fullTiles + 1, rest, fullTiles * perTile});
+  int64_t used = fullTiles + (rest > 0 ? 1 : 0);
+  plan.why = "linear: " + std::to_string(perTile) + " per tile (grain " +
+             std::to_string(grain);
+  if (grain != requested)
+    plan.why += ", reduced from " + std::to_string(requested) +
+                " to spread over more than one tile";
+  plan.why += ") over " + std::to_string(used) + " tiles";
+  return plan;
+}
+
+PlannedMapping tessera::planSameAs(llvm::ArrayRef<int64_t> inputRuns,
+                                   llvm::StringRef inputName) {
+  PlannedMapping plan;
+  plan.runs.assign(inputRuns.begin(), inputRuns.end());
+  plan.why = "in place: same layout as " + inputName.str();
+  return plan;
+}
+
+llvm::SmallVector<int64_t>
+tessera::compressIntervals(llvm::ArrayRef<std::array<int64_t, 3>> intervals) {
+  llvm::SmallVector<int64_t> runs;
+  for (const auto &[tile, begin, end] : intervals) {
+    int64_t len = end - begin;
+    if (len <= 0)
+      continue;
+    size_t n = runs.size();
+    // Extend the last run when this interval is its natural next one.
+    if (n >= 4 && runs[n - 3 + 0] == tile && runs[n - 2] == len &&
+        runs[n - 1] + (runs[n - 3] - runs[n - 4]) * len == begin) {
+      runs[n - 3] = tile + 1;
+      continue;
+    }
+    runs.append({tile, tile + 1, len, begin});
+  }
+  return runs;
+}
+
+TileLookup::TileLookup(llvm::ArrayRef<int64_t> runs) {
+  for (size_t i = 0; i + 3 < runs.size(); i += 4)
+    for (int64_t t = runs[i]; t < runs[i + 1]; ++t) {
+      int64_t b = runs[i + 3] + (t - runs[i]) * runs[i + 2];
+      intervals.push_back({b, b + runs[i + 2], t});
+    }
+  llvm::sort(intervals, [](const Interval &a, const Interval &b) {
+    return a.begin < b.begin;
+  });
+}
+
+const TileLookup::Interval *TileLookup::find(int64_t element) const {
+  auto it =
+      llvm::upper_bound(intervals, element, [](int64_t e, const Interval &iv) {
+        return e < iv.begin;
+      });
+  if (it == intervals.begin())
+    return nullptr;
+  --it;
+  return element < it->end ? &*it : nullptr;
+}
+
+int64_t TileLookup::tileOf(int64_t element) const {
+  const Interval *iv = find(element);
+  return iv ? iv->tile : -1;
+}
+
+int64_t TileLookup::intervalEnd(int64_t element) const {
+  const Interval *iv = find(element);
+  return iv ? iv->end : element;
+}
+
+std::optional<PlannedMapping>
+tessera::planFollow(llvm::ArrayRef<int64_t> sourceRuns,
+                    llvm::StringRef sourceName, int64_t numElements,
+                    llvm::function_ref<int64_t(int64_t)> sourceIndex,
+                    int64_t maxIntervals) {
+  TileLookup lookup(sourceRuns);
+  llvm::SmallVector<std::array<int64_t, 3>> intervals;
+  for (int64_t i = 0; i < numElements; ++i) {
+    int64_t tile = lookup.tileOf(sourceIndex(i));
+    if (tile < 0)
+      return std::nullopt;
+    if (!intervals.empty() && intervals.back()[0] == tile &&
+        intervals.back()[2] == i) {
+      intervals.back()[2] = i + 1;
+      continue;
+    }
+    if (static_cast<int64_t>(intervals.size()) >= maxIntervals)
+      return std::nullopt;
+    intervals.push_back({tile, i, i + 1});
+  }
+  PlannedMapping plan;
+  plan.runs = compressIntervals(intervals);
+  plan.why = "follows " + sourceName.str() +
+             ": each element stays on the tile of its source element";
+  return plan;
+}

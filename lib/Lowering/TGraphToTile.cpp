@@ -1,0 +1,620 @@
+//===- TGraphToTile.cpp - tgraph @main -> tile.program
+//---------------------===//
+//
+// Walks the entry function in order and emits, per op, buffers (tile.var
+// with a planned mapping) and steps. The step order is the op order; a
+// tile.sync is placed before any step that reads a buffer written since the
+// last sync, which is exactly "between steps that depend on each other".
+//
+// This file holds the driver, buffers and steps, and the small families:
+//  - parameters, constants, iota, outputs;
+//  - elementwise (unary, binary, compare, select, clamp, convert, ...):
+//    in place on the layout of a same-size operand, other operands
+//    exchanged into that layout, scalars replicated one per tile;
+//  - reshape / bitcast: a new buffer with the same mapping (no movement);
+//  - tuple / get_tuple_element / after_all: bookkeeping only;
+//  - host_compute for incompatible, host-placed and not-lowered ops.
+// Larger families have their own files: LowerDataMovement.cpp (broadcast,
+// transpose, reverse, slice, concatenate, pad), LowerReduce.cpp,
+// LowerDot.cpp. Each returns false having emitted nothing when it cannot
+// lower an op, which then goes to the host as "not-lowered".
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerer.h"
+
+#include "tessera/Analysis/Compat.h"
+#include "tessera/Analysis/OpIdentity.h"
+#include "tessera/Lowering/ElementCopies.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::lowering;
+namespace tg = tessera::tgraph;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers (Lowerer.h)
+//===----------------------------------------------------------------------===//
+
+namespace tessera::lowering {
+
+/// Tensor leaves of a type, in tuple order: tokens have none, tuples recurse.
+void flattenLeaves(Type type, SmallVectorImpl<Type> &leaves) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    for (Type t : tuple.getTypes())
+      flattenLeaves(t, leaves);
+    return;
+  }
+  if (isa<TensorType>(type))
+    leaves.push_back(type);
+}
+
+int64_t numLeaves(Type type) {
+  SmallVector<Type> leaves;
+  flattenLeaves(type, leaves);
+  return leaves.size();
+}
+
+/// Static-shape ranked tensors get buffers; anything else stays on the host.
+RankedTensorType bufferableTensor(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && t.hasStaticShape() ? t : RankedTensorType();
+}
+
+ArrayRef<int64_t> runsOf(Value buffer) {
+  return buffer.getDefiningOp<tile::VarOp>().getMapping().getRuns();
+}
+
+int64_t elementsOf(Value buffer) {
+  return cast<tile::BufferType>(buffer.getType()).getNumElements();
+}
+
+/// Row-major strides of a shape.
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+void unravel(int64_t index, ArrayRef<int64_t> shape,
+             SmallVectorImpl<int64_t> &out) {
+  out.resize(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    int64_t n = std::max<int64_t>(shape[d], 1);
+    out[d] = index % n;
+    index /= n;
+  }
+}
+
+} // namespace tessera::lowering
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+std::string Lowerer::uniqueName(StringRef base) {
+  int64_t &n = names[base];
+  std::string name = n == 0 ? base.str() : (base + "." + Twine(n)).str();
+  ++n;
+  return name;
+}
+
+Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
+                       const PlannedMapping &plan, ArrayRef<int64_t> shape,
+                       Type elementType, StringRef hlo) {
+  MLIRContext *ctx = builder.getContext();
+  auto type = tile::BufferType::get(ctx, shape, elementType);
+  auto var = builder.create<tile::VarOp>(
+      loc, type, builder.getStringAttr(uniqueName(name)),
+      tile::CategoryAttr::get(ctx, category),
+      tile::MappingAttr::get(ctx, plan.runs));
+  if (!hlo.empty())
+    var->setAttr("hlo", builder.getStringAttr(hlo));
+  var->setAttr("why", builder.getStringAttr(plan.why));
+  ++stats->vars;
+  return var.getResult();
+}
+
+Value Lowerer::makeLinearVar(Location loc, StringRef name,
+                             tile::Category category, RankedTensorType type,
+                             StringRef hlo) {
+  int64_t grain = mappingGrain(target, hloDtypeName(type.getElementType()));
+  return makeVar(loc, name, category,
+                 planLinear(type.getNumElements(), numTiles, grain),
+                 type.getShape(), type.getElementType(), hlo);
+}
+
+//===----------------------------------------------------------------------===//
+// Steps
+//===----------------------------------------------------------------------===//
+
+void Lowerer::syncBeforeReading(ValueRange reads) {
+  if (llvm::none_of(reads, [&](Value v) { return dirty.contains(v); }))
+    return;
+  builder.create<tile::SyncOp>(builder.getUnknownLoc());
+  ++stats->syncs;
+  dirty.clear();
+  computeDirty.clear();
+}
+
+/// Tiles holding elements of every buffer, as maximal contiguous ranges: a
+/// compute set may only run where each of its operands has data.
+static SmallVector<std::pair<int64_t, int64_t>>
+commonTileRanges(ValueRange buffers, int64_t numTiles) {
+  SmallVector<bool> common(numTiles, true);
+  for (Value b : buffers) {
+    SmallVector<int64_t> perTile =
+        b.getDefiningOp<tile::VarOp>().getMapping().elementsPerTile(numTiles);
+    for (int64_t t = 0; t < numTiles; ++t)
+      common[t] = common[t] && perTile[t] > 0;
+  }
+  SmallVector<std::pair<int64_t, int64_t>> ranges;
+  for (int64_t t = 0; t < numTiles; ++t) {
+    if (!common[t])
+      continue;
+    if (!ranges.empty() && ranges.back().second == t)
+      ranges.back().second = t + 1;
+    else
+      ranges.push_back({t, t + 1});
+  }
+  return ranges;
+}
+
+void Lowerer::emitComputeSet(Location loc, StringRef name, StringRef kind,
+                             ValueRange ins, ValueRange outs,
+                             ArrayRef<NamedAttribute> attrs) {
+  SmallVector<Value> all(ins);
+  all.append(outs.begin(), outs.end());
+  // Outputs too: a fill followed by a compute set into the same buffer, or
+  // an exchange still writing it, must finish first.
+  syncBeforeReading(all);
+  for (auto [first, end] : commonTileRanges(all, numTiles)) {
+    auto cs = builder.create<tile::ComputeSetOp>(
+        loc, builder.getStringAttr(name), builder.getStringAttr(kind),
+        builder.getI64IntegerAttr(first), builder.getI64IntegerAttr(end),
+        builder.getI64IntegerAttr(1), ins, outs);
+    for (NamedAttribute a : attrs)
+      cs->setAttr(a.getName(), a.getValue());
+    ++stats->computeSets;
+  }
+  for (Value v : outs) {
+    dirty.insert(v);
+    computeDirty.insert(v);
+  }
+}
+
+void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
+                           ArrayRef<int64_t> copies) {
+  if (copies.empty())
+    return;
+  SmallVector<Value> reads{src};
+  if (computeDirty.contains(dst))
+    reads.push_back(dst);
+  syncBeforeReading(reads);
+  builder.create<tile::ExchangeOp>(loc, name, src, dst,
+                                   builder.getDenseI64ArrayAttr(copies));
+  ++stats->exchanges;
+  dirty.insert(dst);
+}
+
+void Lowerer::emitHostCopy(Location loc, tile::HostDirection direction,
+                           Value buffer) {
+  if (direction == tile::HostDirection::Outfeed)
+    syncBeforeReading(buffer);
+  builder.create<tile::HostCopyOp>(
+      loc, tile::HostDirectionAttr::get(builder.getContext(), direction),
+      buffer);
+  ++stats->hostCopies;
+  if (direction == tile::HostDirection::Infeed)
+    dirty.insert(buffer);
+}
+
+/// A scalar operand of an elementwise op: one copy of it on every tile of
+/// `like`, so each vertex reads its own (the exchange format moves data
+/// from consecutive source tiles, so a broadcast from one tile is one run
+/// per destination tile: O(tiles), not O(elements)).
+Value Lowerer::replicateScalar(Location loc, StringRef name, Value scalar,
+                               Value like) {
+  SmallVector<int64_t> perTile =
+      like.getDefiningOp<tile::VarOp>().getMapping().elementsPerTile(numTiles);
+  SmallVector<std::array<int64_t, 3>> intervals;
+  for (int64_t t = 0; t < numTiles; ++t)
+    if (perTile[t] > 0)
+      intervals.push_back(
+          {t, int64_t(intervals.size()), int64_t(intervals.size()) + 1});
+  PlannedMapping plan;
+  plan.runs = compressIntervals(intervals);
+  plan.why = "scalar replicated: one copy per tile of its consumer";
+  auto scalarType = cast<tile::BufferType>(scalar.getType());
+  Value rep =
+      makeVar(loc, (name + ".scalar").str(), tile::Category::Temporary, plan,
+              {int64_t(intervals.size())}, scalarType.getElementType(), "");
+  int64_t srcTile = TileLookup(runsOf(scalar)).tileOf(0);
+  SmallVector<int64_t> copies;
+  for (auto [i, iv] : llvm::enumerate(intervals))
+    copies.append({srcTile, iv[0], 1, 1, 0, 0, int64_t(i), 0});
+  emitExchange(loc, (name + ".bcast").str(), scalar, rep, copies);
+  return rep;
+}
+
+/// Copy runs that re-lay `buffer` out on `runs` (same element count): empty
+/// when the layouts already agree, nullopt when over the run budget.
+/// Interval by interval, so any tensor size is fine.
+static std::optional<SmallVector<int64_t>>
+relayoutCopies(Value buffer, ArrayRef<int64_t> runs) {
+  if (runsOf(buffer) == runs)
+    return SmallVector<int64_t>();
+  SmallVector<int64_t> copies = planIdentityCopies(runsOf(buffer), runs);
+  if (static_cast<int64_t>(copies.size() / 8) > kMaxCopyRuns)
+    return std::nullopt;
+  return copies;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+void Lowerer::lowerOnHost(Operation *op, StringRef name, StringRef reason,
+                          StringRef detail) {
+  Location loc = op->getLoc();
+  SmallVector<Value> ins;
+  for (Value operand : op->getOperands())
+    for (Value b : buffers.lookup(operand))
+      if (b)
+        ins.push_back(b);
+  DenseSet<Value> outfed;
+  for (Value b : ins)
+    if (outfed.insert(b).second)
+      emitHostCopy(loc, tile::HostDirection::Outfeed, b);
+  SmallVector<Value> outs;
+  for (Value result : op->getResults()) {
+    SmallVector<Type> leaves;
+    flattenLeaves(result.getType(), leaves);
+    SmallVector<Value> &bufs = buffers[result];
+    for (Type leaf : leaves) {
+      RankedTensorType t = bufferableTensor(leaf);
+      Value b = t ? makeLinearVar(loc, name, resultCategory(result), t, name)
+                  : Value();
+      bufs.push_back(b);
+      if (b)
+        outs.push_back(b);
+    }
+  }
+  auto hc = builder.create<tile::HostComputeOp>(
+      loc, builder.getStringAttr(name),
+      builder.getStringAttr(op->getName().getStringRef()),
+      builder.getStringAttr(reason), ins, outs);
+  if (!detail.empty())
+    hc->setAttr("detail", builder.getStringAttr(detail));
+  ++stats->hostComputes;
+  ++stats->hostReasons[reason.str()];
+  if (reason == "not-lowered")
+    ++stats->notLowered[op->getName().getStringRef().str()];
+  for (Value b : outs)
+    emitHostCopy(loc, tile::HostDirection::Infeed, b);
+}
+
+bool Lowerer::lowerBookkeeping(Operation *op) {
+  if (auto tuple = dyn_cast<tg::TupleOp>(op)) {
+    SmallVector<Value> leaves;
+    for (Value in : tuple.getInputs()) {
+      auto it = buffers.find(in);
+      if (it == buffers.end())
+        return false;
+      leaves.append(it->second);
+    }
+    buffers[tuple.getResult()] = leaves;
+    return true;
+  }
+  if (auto gte = dyn_cast<tg::GetTupleElementOp>(op)) {
+    auto tupleType = cast<TupleType>(gte.getOperand().getType());
+    int64_t index = gte.getIndex();
+    if (index < 0 || index >= int64_t(tupleType.size()))
+      return false;
+    int64_t offset = 0;
+    for (int64_t i = 0; i < index; ++i)
+      offset += numLeaves(tupleType.getType(i));
+    int64_t count = numLeaves(tupleType.getType(index));
+    auto it = buffers.find(gte.getOperand());
+    if (it == buffers.end() || int64_t(it->second.size()) < offset + count)
+      return false;
+    buffers[gte.getResult()] =
+        SmallVector<Value>(ArrayRef<Value>(it->second).slice(offset, count));
+    return true;
+  }
+  if (isa<tg::AfterAllOp>(op)) {
+    buffers[op->getResult(0)] = {};
+    return true;
+  }
+  return false;
+}
+
+/// Ops computed element by element: same-shape operands (scalars allowed
+/// where HLO allows them: select's predicate, clamp's bounds).
+static bool isElementwiseFamily(Operation *op) {
+  if (isa<tg::SelectOp, tg::ClampOp, tg::ReducePrecisionOp>(op))
+    return true;
+  if (isa<tg::BitcastConvertOp>(op))
+    return false; // may change the shape when widths differ
+  return op->hasTrait<OpTrait::Elementwise>();
+}
+
+bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
+  if (op->getNumResults() != 1)
+    return false;
+  RankedTensorType outType = bufferableTensor(op->getResult(0).getType());
+  if (!outType)
+    return false;
+  int64_t n = outType.getNumElements();
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands()) {
+    auto it = buffers.find(v);
+    if (it == buffers.end() || it->second.size() != 1 || !it->second[0])
+      return false;
+    int64_t m = elementsOf(it->second[0]);
+    if (m != n && m != 1)
+      return false;
+    operands.push_back(it->second[0]);
+  }
+  // In place: the result takes the layout of its first full-size operand, so
+  // a chain of elementwise ops moves no data. Other full-size operands are
+  // exchanged into that layout; the copies are planned before anything is
+  // emitted, so an op over budget leaves no trace but its host_compute.
+  Location loc = op->getLoc();
+  Value like;
+  for (Value v : operands)
+    if (elementsOf(v) == n) {
+      like = v;
+      break;
+    }
+  PlannedMapping plan;
+  if (like) {
+    std::string source =
+        "operand " +
+        std::to_string(llvm::find(operands, like) - operands.begin()) + " ('" +
+        like.getDefiningOp<tile::VarOp>().getName().str() + "')";
+    plan = planSameAs(runsOf(like), source);
+  } else {
+    plan = planLinear(
+        n, numTiles,
+        mappingGrain(target, hloDtypeName(outType.getElementType())));
+  }
+  SmallVector<std::optional<SmallVector<int64_t>>> copies;
+  for (Value v : operands) {
+    copies.emplace_back();
+    if (elementsOf(v) == n) {
+      copies.back() = relayoutCopies(v, plan.runs);
+      if (!copies.back())
+        return false;
+    }
+  }
+  Value out = makeVar(loc, name, resultCategory(op->getResult(0)), plan,
+                      outType.getShape(), outType.getElementType(), name);
+  buffers[op->getResult(0)] = {out};
+  if (n == 0)
+    return true;
+  SmallVector<Value> ins;
+  SmallVector<int64_t> scalarOperands;
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    if (!copies[i]) {
+      ins.push_back(replicateScalar(loc, name, v, out));
+      scalarOperands.push_back(i);
+    } else if (copies[i]->empty()) {
+      ins.push_back(v);
+    } else {
+      auto type = cast<tile::BufferType>(v.getType());
+      Value tmp = makeVar(loc, (name + ".in" + Twine(i)).str(),
+                          tile::Category::Temporary,
+                          planSameAs(plan.runs, "the output of " + name.str()),
+                          type.getShape(), type.getElementType(), "");
+      emitExchange(loc, (name + ".in" + Twine(i)).str(), v, tmp, *copies[i]);
+      ins.push_back(tmp);
+    }
+  }
+  SmallVector<NamedAttribute> attrs;
+  if (!scalarOperands.empty())
+    attrs.push_back(builder.getNamedAttr(
+        "scalar_operands", builder.getDenseI64ArrayAttr(scalarOperands)));
+  if (auto cmp = dyn_cast<tg::CompareOp>(op))
+    attrs.push_back(builder.getNamedAttr(
+        "direction", builder.getStringAttr(tg::stringifyComparisonDirection(
+                         cmp.getComparisonDirection()))));
+  std::string kind = ("elementwise." + op->getName().stripDialect()).str();
+  emitComputeSet(loc, name, kind, ins, out, attrs);
+  return true;
+}
+
+/// reshape and same-size bitcasts keep the row-major element order, so the
+/// result is the operand's elements under another shape: a new buffer with
+/// the same mapping, marked `alias_of`, and no data movement.
+bool Lowerer::lowerAlias(Operation *op, StringRef name) {
+  if (!isa<tg::ReshapeOp, tg::BitcastOp>(op))
+    return false;
+  RankedTensorType outType = bufferableTensor(op->getResult(0).getType());
+  auto it = buffers.find(op->getOperand(0));
+  if (!outType || it == buffers.end() || it->second.size() != 1 ||
+      !it->second[0] || elementsOf(it->second[0]) != outType.getNumElements())
+    return false;
+  Value in = it->second[0];
+  auto inVar = in.getDefiningOp<tile::VarOp>();
+  // Never an output itself: a returned alias gets an output copy at the end
+  // (lowerOutputs), so the aliased buffer is not outfed under two names.
+  Value out = makeVar(op->getLoc(), name, tile::Category::Temporary,
+                      planSameAs(runsOf(in), "'" + inVar.getName().str() +
+                                                 "' (reshape, no movement)"),
+                      outType.getShape(), outType.getElementType(), name);
+  out.getDefiningOp()->setAttr("alias_of", inVar.getNameAttr());
+  buffers[op->getResult(0)] = {out};
+  return true;
+}
+
+void Lowerer::lowerOp(Operation *op, StringRef name) {
+  if (std::optional<CompatVerdict> v = getVerdict(op)) {
+    if (v->status == CompatStatus::Incompatible)
+      return lowerOnHost(op, name, v->reason, v->detail);
+    if (v->status == CompatStatus::NotAssessed)
+      return lowerOnHost(op, name, "placed-on-host", v->reason);
+  }
+  if (lowerBookkeeping(op))
+    return;
+  Location loc = op->getLoc();
+  if (auto c = dyn_cast<tg::ConstantOp>(op)) {
+    if (RankedTensorType t = bufferableTensor(c.getType())) {
+      // Always live and loaded with the program: no step writes it.
+      buffers[c.getResult()] = {
+          makeLinearVar(loc, name, tile::Category::Constant, t, name)};
+      if (returned.contains(c.getResult()))
+        buffers[c.getResult()][0].getDefiningOp()->setAttr(
+            "returned", builder.getUnitAttr());
+      return;
+    }
+  }
+  if (auto iota = dyn_cast<tg::IotaOp>(op)) {
+    if (RankedTensorType t = bufferableTensor(iota.getType())) {
+      Value out =
+          makeLinearVar(loc, name, resultCategory(iota.getResult()), t, name);
+      buffers[iota.getResult()] = {out};
+      if (t.getNumElements() > 0)
+        emitComputeSet(
+            loc, name, "iota", {}, out,
+            builder.getNamedAttr("dimension", iota.getIotaDimensionAttr()));
+      return;
+    }
+  }
+  if (isElementwiseFamily(op) && lowerElementwise(op, name))
+    return;
+  if (lowerAlias(op, name))
+    return;
+  std::string detail;
+  if (lowerCopyOp(op, name, detail))
+    return;
+  if (lowerReduce(op, name, detail))
+    return;
+  if (detail.empty() && lowerDot(op, name, detail))
+    return;
+  lowerOnHost(op, name, "not-lowered", detail);
+}
+
+void Lowerer::lowerOutputs(func::ReturnOp ret) {
+  Location loc = ret.getLoc();
+  // First every output buffer and its copy, then one sync and the outfeeds,
+  // so returning several values costs one sync, not one each.
+  SmallVector<Value> outputs;
+  DenseSet<Value> seen;
+  for (Value v : ret.getOperands()) {
+    for (Value b : buffers.lookup(v)) {
+      if (!b)
+        continue;
+      auto var = b.getDefiningOp<tile::VarOp>();
+      // Parameters, constants, aliases and values returned twice need their
+      // own output buffer; a same-layout exchange copies them on each tile.
+      if (var.getCategory() != tile::Category::Output || seen.contains(b) ||
+          var->hasAttr("alias_of")) {
+        auto type = cast<tile::BufferType>(b.getType());
+        StringAttr hlo = var->getAttrOfType<StringAttr>("hlo");
+        Value out = makeVar(
+            loc, (var.getName() + ".out").str(), tile::Category::Output,
+            planSameAs(runsOf(b), "'" + var.getName().str() + "' (returned)"),
+            type.getShape(), type.getElementType(),
+            hlo ? hlo.getValue() : StringRef());
+        emitExchange(loc, (var.getName() + ".out").str(), b, out,
+                     planIdentityCopies(runsOf(b), runsOf(out)));
+        b = out;
+      }
+      seen.insert(b);
+      outputs.push_back(b);
+    }
+  }
+  for (Value b : outputs)
+    emitHostCopy(loc, tile::HostDirection::Outfeed, b);
+}
+
+LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
+  stats = &result;
+  // Returned values (through a tuple) become output buffers when made.
+  func::ReturnOp ret;
+  for (Block &block : entry.getBody())
+    if (auto r = dyn_cast<func::ReturnOp>(block.getTerminator()))
+      ret = r;
+  if (!ret || entry.getBody().getBlocks().size() != 1)
+    return entry.emitError("tgraph-to-tile: @main must be a single block "
+                           "ending in func.return");
+  for (Value v : ret.getOperands()) {
+    returned.insert(v);
+    if (auto tuple = v.getDefiningOp<tg::TupleOp>())
+      for (Value in : tuple.getInputs())
+        returned.insert(in);
+  }
+
+  builder.setInsertionPointToEnd(module.getBody());
+  auto program = builder.create<tile::ProgramOp>(
+      entry.getLoc(), builder.getStringAttr(kTileProgramName),
+      builder.getStringAttr(target.name), builder.getI64IntegerAttr(numTiles));
+  program->setAttr("entry", FlatSymbolRefAttr::get(entry.getSymNameAttr()));
+  Block *body = new Block();
+  program.getBody().push_back(body);
+  builder.setInsertionPointToEnd(body);
+  builder.create<tile::EndOp>(entry.getLoc());
+  builder.setInsertionPointToStart(body);
+
+  for (BlockArgument arg : entry.getArguments()) {
+    std::string name = "arg" + std::to_string(arg.getArgNumber());
+    if (auto nameLoc = dyn_cast<NameLoc>(arg.getLoc()))
+      name = nameLoc.getName().str();
+    SmallVector<Type> leaves;
+    flattenLeaves(arg.getType(), leaves);
+    SmallVector<Value> &bufs = buffers[arg];
+    for (Type leaf : leaves) {
+      RankedTensorType t = bufferableTensor(leaf);
+      Value b = t ? makeLinearVar(arg.getLoc(), name, tile::Category::Parameter,
+                                  t, name)
+                  : Value();
+      bufs.push_back(b);
+      if (b)
+        emitHostCopy(arg.getLoc(), tile::HostDirection::Infeed, b);
+    }
+  }
+  int64_t counter = 0;
+  for (Operation &op : entry.getBody().front().without_terminator()) {
+    std::string name = identifyOp(&op).instruction;
+    if (name.empty())
+      name = (op.getName().stripDialect() + "." + Twine(counter)).str();
+    ++counter;
+    lowerOp(&op, name);
+  }
+  lowerOutputs(ret);
+
+  // Tiles used: any tile holding an element of any buffer.
+  SmallVector<bool> used(numTiles, false);
+  program.walk([&](tile::VarOp var) {
+    SmallVector<int64_t> perTile = var.getMapping().elementsPerTile(numTiles);
+    for (int64_t t = 0; t < numTiles; ++t)
+      used[t] = used[t] || perTile[t] > 0;
+  });
+  result.tilesUsed = llvm::count(used, true);
+  return success();
+}
+
+LogicalResult tessera::lowerEntryToTile(ModuleOp module,
+                                        const TargetDescription &target,
+                                        TileLoweringStats *stats) {
+  auto entry = module.lookupSymbol<func::FuncOp>("main");
+  if (!entry || entry.isExternal())
+    return module.emitError("tgraph-to-tile: the module has no @main entry "
+                            "function with a body");
+  if (module.lookupSymbol(kTileProgramName))
+    return module.emitError("tgraph-to-tile: the module already has a "
+                            "tile.program @")
+           << kTileProgramName;
+  if (target.totalTiles() <= 0)
+    return module.emitError("tgraph-to-tile: target '")
+           << target.name << "' has no tiles";
+  TileLoweringStats local;
+  Lowerer lowerer(module, target);
+  if (failed(lowerer.run(entry, stats ? *stats : local)))
+    return failure();
+  return success();
+}

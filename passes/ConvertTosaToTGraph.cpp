@@ -1,0 +1,99 @@
+//===- ConvertTosaToTGraph.cpp - convert-tosa-to-tgraph -------------------===//
+//
+// Imports TOSA (as the TFLite converter and torch-mlir emit it) into tgraph
+// with the pattern families of lib/Conversion/TosaToTGraph; see
+// docs/tosa-import.md for the mapping and what becomes tgraph.unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Conversion/TosaToTGraph.h"
+#include "tessera/Dialect/TGraph/IR/TGraph.h"
+#include "tessera/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Rewrite/PatternApplicator.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_CONVERTTOSATOTGRAPH
+#include "Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+namespace tg = tessera::tgraph;
+
+namespace {
+
+/// A PatternRewriter for the driver below (its constructor is protected).
+struct ImportRewriter : PatternRewriter {
+  explicit ImportRewriter(MLIRContext *ctx) : PatternRewriter(ctx) {}
+};
+
+struct ConvertTosaToTGraphPass
+    : public tessera::impl::ConvertTosaToTGraphBase<ConvertTosaToTGraphPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // tgraph holds ranked tensors only: an unranked TOSA value is an input
+    // error with a location, not something to guess a shape for.
+    WalkResult walk = module.walk([](Operation *op) {
+      if (!isa<tosa::TosaDialect>(op->getDialect()))
+        return WalkResult::advance();
+      SmallVector<Type> types(op->getOperandTypes());
+      llvm::append_range(types, op->getResultTypes());
+      for (Type t : types)
+        if (isa<UnrankedTensorType>(t)) {
+          op->emitError("convert-tosa-to-tgraph: unranked tensor ")
+              << t << " is not supported; run shape inference first";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    // Each TOSA op, producers first, goes through the pattern set once. No
+    // dialect-conversion or greedy driver: both fold TOSA ops first (log of
+    // exp, reshape of reshape, ...), and the import must keep the graph the
+    // framework wrote. Ops nested in a TOSA op's region go with it.
+    DenseSet<Operation *> before;
+    module.walk([&](tg::ConstantOp c) { before.insert(c); });
+    SmallVector<Operation *> tosaOps;
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!isa<tosa::TosaDialect>(op->getDialect()))
+        return WalkResult::advance();
+      tosaOps.push_back(op);
+      return WalkResult::skip();
+    });
+    RewritePatternSet patterns(&getContext());
+    populateTosaToTGraphPatterns(patterns);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    PatternApplicator applicator(frozen);
+    applicator.applyDefaultCostModel();
+    ImportRewriter rewriter(&getContext());
+    for (Operation *op : tosaOps) {
+      rewriter.setInsertionPoint(op);
+      if (failed(applicator.matchAndRewrite(op, rewriter))) {
+        // Unreachable: UnknownPattern matches every TOSA op.
+        op->emitError("convert-tosa-to-tgraph: no pattern applied");
+        return signalPassFailure();
+      }
+    }
+    SmallVector<tg::ConstantOp> created;
+    module.walk([&](tg::ConstantOp c) {
+      if (!before.contains(c))
+        created.push_back(c);
+    });
+
+    // Constants that only fed attributes (transpose perms, pad paddings)
+    // are dead now; they would inflate op counts and memory reports. Only
+    // constants this pass created go: tgraph input is left as it was.
+    for (tg::ConstantOp c : created)
+      if (c->use_empty())
+        c->erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,44 @@
+// reduce: per-tile partials (one slot per tile and output it touches, on the
+// tile holding the input), an exchange gathering each output's partials on
+// the tile that owns it, and a cross-tile reduce with the init value.
+//
+// RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,T1472
+// RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,C8
+
+func.func @main(%x: tensor<64x100xf32> loc("x")) -> tensor<100xf32> {
+  %z = tgraph.constant dense<0.0> : tensor<f32> loc("zero")
+  %c = tgraph.reduce(%x) init(%z) dims = [0] {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = tgraph.maximum %a, %b : tensor<f32>
+    tgraph.return %t : tensor<f32>
+  } : (tensor<64x100xf32>, tensor<f32>) -> tensor<100xf32> loc("reduce.cols")
+  return %c : tensor<100xf32>
+}
+
+// CHECK: %[[X:.*]] = tile.var "x" parameter
+// T1472-SAME: mapping<[0, 1065] x 6 from 0, [1066, 1066] x 4 from 6396>
+// C8-SAME: mapping<[0, 5] x 1024 from 0, [6, 6] x 256 from 6144>
+// CHECK: %[[Z:.*]] = tile.var "zero" constant
+// Partials live where the input is: on tile-1472 each tile's 6 elements
+// touch 6 different columns; on core-8 each tile touches all 100.
+// T1472: %[[P:.*]] = tile.var "reduce.cols.partials" partials mapping<[0, 1065] x 6 from 0, [1066, 1066] x 4 from 6396> {{.*}} : !tile.buffer<6400xf32>
+// C8: %[[P:.*]] = tile.var "reduce.cols.partials" partials mapping<[0, 6] x 100 from 0> {{.*}} : !tile.buffer<700xf32>
+// CHECK: %[[G:.*]] = tile.var "reduce.cols.gathered" partials
+// T1472-SAME: mapping<[0, 49] x 128 from 0>
+// CHECK: %[[R:.*]] = tile.var "reduce.cols" output
+// T1472-SAME: mapping<[0, 49] x 2 from 0>
+// C8-SAME: mapping<[0, 0] x 64 from 0, [1, 1] x 36 from 64>
+// CHECK: tile.compute_set "reduce.cols.partial" kind "reduce-partial.maximum" tiles
+// T1472-SAME: [0, 1066] ins(%[[X]] : {{.*}}) outs(%[[P]] : {{.*}}) {dimensions = array<i64: 0>}
+// C8-SAME: [0, 6] ins(%[[X]] : {{.*}}) outs(%[[P]] : {{.*}}) {dimensions = array<i64: 0>}
+// CHECK-NEXT: tile.sync
+// CHECK-NEXT: tile.exchange "reduce.cols.gather" %[[P]] -> %[[G]]
+// CHECK: %[[INIT:.*]] = tile.var "reduce.cols.scalar" temporary
+// CHECK-NEXT: tile.exchange "reduce.cols.bcast" %[[Z]] -> %[[INIT]]
+// CHECK-NEXT: tile.sync
+// CHECK-NEXT: tile.compute_set "reduce.cols" kind "reduce.maximum" tiles
+// T1472-SAME: [0, 49]
+// C8-SAME: [0, 1]
+// CHECK-SAME: ins(%[[G]], %[[INIT]] : {{.*}}) outs(%[[R]] : {{.*}}) {dimensions = array<i64: 0>, scalar_operands = array<i64: 1>}
+// CHECK-NEXT: tile.sync
+// CHECK-NEXT: tile.host_copy outfeed %[[R]]

@@ -1,0 +1,72 @@
+// tile-map-tensors prints where every tensor's elements live: one entry per
+// buffer holding an HLO instruction's data (partials included, helper
+// buffers left out), only non-empty tiles listed.
+//
+// RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile --tile-map-tensors=pretty -o /dev/null | FileCheck %s
+
+func.func @main(%x: tensor<4x50xf32> loc("x")) -> (tensor<200xf32>, tensor<4xf32>) {
+  %z = tgraph.constant dense<0.0> : tensor<f32> loc("zero")
+  %r = tgraph.reshape %x : (tensor<4x50xf32>) -> tensor<200xf32> loc("reshape.1")
+  %s = tgraph.reduce(%x) init(%z) dims = [1] {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = tgraph.add %a, %b : tensor<f32>
+    tgraph.return %t : tensor<f32>
+  } : (tensor<4x50xf32>, tensor<f32>) -> tensor<4xf32> loc("reduce.2")
+  return %r, %s : tensor<200xf32>, tensor<4xf32>
+}
+
+// CHECK:      "mappings": {
+// CHECK-NEXT:   "main": [
+// x: 200 f32 on core-8, grain halved to 128: 128 + 72 elements.
+// CHECK-NEXT:     [
+// CHECK-NEXT:       "x",
+// CHECK-NEXT:       0,
+// CHECK-NEXT:       [
+// CHECK-NEXT:         4,
+// CHECK-NEXT:         50
+// CHECK-NEXT:       ],
+// CHECK-NEXT:       "f32",
+// CHECK-NEXT:       false,
+// CHECK-NEXT:       false,
+// CHECK-NEXT:       200,
+// CHECK-NEXT:       [
+// CHECK-NEXT:         [
+// CHECK-NEXT:           0,
+// CHECK-NEXT:           128
+// CHECK-NEXT:         ],
+// CHECK-NEXT:         [
+// CHECK-NEXT:           1,
+// CHECK-NEXT:           72
+// CHECK-NEXT:         ]
+// CHECK-NEXT:       ],
+// CHECK-NEXT:       "x"
+// CHECK-NEXT:     ],
+// The constant: has_constant.
+// CHECK:            "zero",
+// CHECK-NEXT:       0,
+// CHECK-NEXT:       [],
+// CHECK-NEXT:       "f32",
+// CHECK-NEXT:       true,
+// CHECK-NEXT:       false,
+// CHECK-NEXT:       1,
+// The reshape: has_alias.
+// CHECK:            "reshape.1",
+// CHECK-NEXT:       0,
+// CHECK:            "f32",
+// CHECK-NEXT:       false,
+// CHECK-NEXT:       true,
+// CHECK-NEXT:       200,
+// The reduce's partials, gathered partials and result: output indices 0..2.
+// CHECK:            "reduce.2",
+// CHECK-NEXT:       0,
+// CHECK:            "reduce.2.partials"
+// CHECK:            "reduce.2",
+// CHECK-NEXT:       1,
+// CHECK:            "reduce.2.gathered"
+// CHECK:            "reduce.2",
+// CHECK-NEXT:       2,
+// CHECK:            "reduce.2"
+// The returned alias's output copy.
+// CHECK:            "reshape.1",
+// CHECK-NEXT:       1,
+// CHECK:            "reshape.1.out"

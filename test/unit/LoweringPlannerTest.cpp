@@ -1,0 +1,197 @@
+//===- LoweringPlannerTest.cpp - mapping planner and copy planning --------===//
+//
+// The planner's invariants, checked with the dialect's own verifier helper
+// (MappingAttr::checkCovers): every element exactly once, nothing past the
+// last tile, small tensors alone may sit on one tile, slices keep their
+// source's layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Dialect/Tile/IR/Tile.h"
+#include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Target/Presets.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessera;
+using tessera::tile::MappingAttr;
+
+namespace {
+
+class LoweringPlannerTest : public ::testing::Test {
+protected:
+  LoweringPlannerTest() { context.loadDialect<tile::TileDialect>(); }
+  MappingAttr attr(llvm::ArrayRef<int64_t> runs) {
+    return MappingAttr::get(&context, runs);
+  }
+  int64_t tilesHolding(const PlannedMapping &plan, int64_t numTiles) {
+    int64_t n = 0;
+    for (int64_t e : attr(plan.runs).elementsPerTile(numTiles))
+      n += e > 0;
+    return n;
+  }
+  mlir::MLIRContext context;
+};
+
+TEST_F(LoweringPlannerTest, LinearCoversEveryElementOnceOnBothPresets) {
+  for (std::string name : {"tile-1472", "core-8"}) {
+    llvm::Expected<TargetDescription> target = loadPreset(name);
+    ASSERT_TRUE(static_cast<bool>(target))
+        << llvm::toString(target.takeError());
+    int64_t tiles = target->totalTiles();
+    int64_t grain = mappingGrain(*target, "f32");
+    for (int64_t n : {0, 1, 7, 16, 17, 100, 1000, 1471, 1472, 1473, 4096,
+                      100003, 1 << 20}) {
+      PlannedMapping plan = planLinear(n, tiles, grain);
+      EXPECT_EQ(attr(plan.runs).checkCovers(n, tiles), "")
+          << name << " n=" << n;
+      EXPECT_FALSE(plan.why.empty());
+      // Never a tensor of more than 16 elements on a single tile.
+      if (n > kSingleTileMaxElements) {
+        EXPECT_GE(tilesHolding(plan, tiles), 2) << name << " n=" << n;
+      }
+    }
+  }
+}
+
+TEST_F(LoweringPlannerTest, LinearUsesTheGrain) {
+  // 1,000 f32 with grain 64 over 16 tiles: 15 tiles of 64 and one of 40.
+  PlannedMapping plan = planLinear(1000, 16, 64);
+  EXPECT_EQ(plan.runs,
+            (llvm::SmallVector<int64_t>{0, 15, 64, 0, 15, 16, 40, 960}));
+  // core-8's 1,024-wide f32 vectors would put 100 elements on one tile: the
+  // grain shrinks (and the reason says so).
+  PlannedMapping small = planLinear(100, 8, 1024);
+  EXPECT_EQ(attr(small.runs).checkCovers(100, 8), "");
+  EXPECT_GE(tilesHolding(small, 8), 2);
+  EXPECT_NE(small.why.find("reduced from 1024"), std::string::npos);
+}
+
+TEST_F(LoweringPlannerTest, ConstantOfSixteenPlusElementsIsNeverOnOneTile) {
+  for (int64_t n = 17; n < 300; ++n) {
+    EXPECT_GE(tilesHolding(planLinear(n, 1472, 2), 1472), 2) << n;
+    EXPECT_GE(tilesHolding(planLinear(n, 8, 1024), 8), 2) << n;
+  }
+  // A one-tile target has no choice.
+  EXPECT_EQ(planLinear(1000, 1, 2).runs,
+            (llvm::SmallVector<int64_t>{0, 1, 1000, 0}));
+}
+
+TEST_F(LoweringPlannerTest, SameAsKeepsTheInputRuns) {
+  PlannedMapping in = planLinear(1000, 16, 64);
+  PlannedMapping out = planSameAs(in.runs, "operand 0");
+  EXPECT_EQ(out.runs, in.runs);
+  EXPECT_NE(out.why.find("operand 0"), std::string::npos);
+}
+
+TEST_F(LoweringPlannerTest, SliceOfTensorOver256TilesKeepsFourPerTile) {
+  // 1,024 elements, 4 per tile over 256 tiles; the slice [512, 1024) follows
+  // its source: tiles 128..255 keep 4 elements each, nothing moves tile.
+  PlannedMapping src = planLinear(1024, 256, 4);
+  ASSERT_EQ(src.runs, (llvm::SmallVector<int64_t>{0, 256, 4, 0}));
+  std::optional<PlannedMapping> slice = planFollow(
+      src.runs, "'x'", 512, [](int64_t i) { return 512 + i; }, 1024);
+  ASSERT_TRUE(slice.has_value());
+  EXPECT_EQ(slice->runs, (llvm::SmallVector<int64_t>{128, 256, 4, 0}));
+  EXPECT_EQ(attr(slice->runs).checkCovers(512, 256), "");
+  // A strided slice (every other element) keeps 2 per tile on every tile.
+  std::optional<PlannedMapping> strided = planFollow(
+      src.runs, "'x'", 512, [](int64_t i) { return 2 * i; }, 1024);
+  ASSERT_TRUE(strided.has_value());
+  EXPECT_EQ(strided->runs, (llvm::SmallVector<int64_t>{0, 256, 2, 0}));
+}
+
+TEST_F(LoweringPlannerTest, FollowGivesUpWhenTooFragmented) {
+  PlannedMapping src = planLinear(1024, 256, 4);
+  // A transpose of 32x32: neighbours come from different tiles.
+  auto transposed = [](int64_t i) { return (i % 32) * 32 + i / 32; };
+  EXPECT_FALSE(planFollow(src.runs, "'x'", 1024, transposed, 64).has_value());
+}
+
+TEST_F(LoweringPlannerTest, CompressIntervalsJoinsRegularTiles) {
+  EXPECT_EQ(compressIntervals(
+                {{{3, 0, 4}}, {{4, 4, 8}}, {{5, 8, 12}}, {{9, 12, 13}}}),
+            (llvm::SmallVector<int64_t>{3, 6, 4, 0, 9, 10, 1, 12}));
+}
+
+TEST_F(LoweringPlannerTest, IdentityRelayoutIsOneRunPerRegularStretch) {
+  // 1,024 elements from 4 per tile over 256 tiles to 8 per tile over 128:
+  // every destination tile receives from two source tiles.
+  PlannedMapping src = planLinear(1024, 256, 4), dst = planLinear(1024, 128, 8);
+  auto copies = planElementCopies(
+      {src.runs}, dst.runs, 1024,
+      [](int64_t i) {
+        return ElementSource{0, i};
+      },
+      1000);
+  ASSERT_TRUE(copies.has_value());
+  llvm::ArrayRef<int64_t> runs = (*copies)[0];
+  // Copies alternate between tile 2k -> k and 2k+1 -> k; check that every
+  // run reads held data, writes held places and moves each element once.
+  int64_t moved = 0;
+  MappingAttr s = attr(src.runs), d = attr(dst.runs);
+  for (size_t r = 0; r < runs.size(); r += 8)
+    for (int64_t k = 0; k < runs[r + 2]; ++k) {
+      int64_t sb = runs[r + 4] + k * runs[r + 5];
+      int64_t db = runs[r + 6] + k * runs[r + 7];
+      EXPECT_TRUE(s.holds(runs[r] + k, sb, sb + runs[r + 3]));
+      EXPECT_TRUE(d.holds(runs[r + 1] + k, db, db + runs[r + 3]));
+      EXPECT_EQ(sb, db); // identity
+      moved += runs[r + 3];
+    }
+  EXPECT_EQ(moved, 1024);
+  // The same layout on both sides, shifted by one tile, is one run.
+  llvm::SmallVector<int64_t> shifted = {1, 257, 4, 0};
+  auto one = planElementCopies(
+      {src.runs}, shifted, 1024,
+      [](int64_t i) {
+        return ElementSource{0, i};
+      },
+      1000);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ((*one)[0], (llvm::SmallVector<int64_t>{0, 1, 256, 4, 0, 4, 0, 4}));
+}
+
+TEST_F(LoweringPlannerTest, IdentityCopiesByIntervalMatchPerElementPlan) {
+  // Interval-wise planning (any size) gives the per-element plan's runs.
+  struct Case {
+    int64_t n, srcTiles, srcGrain, dstTiles, dstGrain;
+  };
+  for (Case c : {Case{1024, 256, 4, 128, 8}, Case{1000, 1472, 2, 1472, 8},
+                 Case{100003, 1472, 2, 8, 1024}, Case{17, 8, 16, 1472, 2}}) {
+    PlannedMapping src = planLinear(c.n, c.srcTiles, c.srcGrain);
+    PlannedMapping dst = planLinear(c.n, c.dstTiles, c.dstGrain);
+    auto perElement = planElementCopies(
+        {src.runs}, dst.runs, c.n,
+        [](int64_t i) {
+          return ElementSource{0, i};
+        },
+        1 << 20);
+    ASSERT_TRUE(perElement.has_value());
+    EXPECT_EQ(planIdentityCopies(src.runs, dst.runs), (*perElement)[0])
+        << "n=" << c.n;
+  }
+  // 62.5M elements (bert's 2048x30522 logits) from grain 2 to grain 8.
+  PlannedMapping big = planLinear(2048 * 30522, 1472, 2);
+  PlannedMapping pred = planLinear(2048 * 30522, 1472, 8);
+  llvm::SmallVector<int64_t> copies = planIdentityCopies(big.runs, pred.runs);
+  int64_t moved = 0;
+  for (size_t r = 0; r < copies.size(); r += 8)
+    moved += copies[r + 2] * copies[r + 3];
+  EXPECT_EQ(moved, 2048 * 30522);
+  EXPECT_LT(copies.size() / 8, 4 * 1472u);
+}
+
+TEST_F(LoweringPlannerTest, CopyBudgetIsHonoured) {
+  PlannedMapping src = planLinear(1024, 256, 4), dst = planLinear(1024, 128, 8);
+  auto transposed = [](int64_t i) {
+    return ElementSource{0, (i % 32) * 32 + i / 32};
+  };
+  EXPECT_FALSE(planElementCopies({src.runs}, dst.runs, 1024, transposed, 100));
+  EXPECT_TRUE(planElementCopies({src.runs}, dst.runs, 1024, transposed, 2000));
+}
+
+} // namespace
