@@ -188,7 +188,10 @@ def TileMapTensors : Pass<"tile-map-tensors", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"pretty", "pretty", "bool", /*default=*/"false",
-           "Indent the JSON">
+           "Indent the JSON">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Print a text summary instead: tensors, tiles used, elements "
+           "per used tile (min / mean / max)">
   ];
 }
 

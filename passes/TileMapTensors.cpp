@@ -20,6 +20,7 @@
 #include "tessera/Passes.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,6 +39,11 @@ struct TileMapTensorsPass
   using TileMapTensorsBase::TileMapTensorsBase;
 
   void runOnOperation() override {
+    if (summary) {
+      getOperation().walk(
+          [&](tile::ProgramOp program) { writeSummary(program); });
+      return;
+    }
     llvm::json::OStream json(llvm::outs(), pretty ? 1 : 0);
     json.object([&] {
       json.attributeObject("mappings", [&] {
@@ -51,6 +57,41 @@ struct TileMapTensorsPass
       });
     });
     llvm::outs() << "\n";
+  }
+
+  /// Totals over the tensors of the map, per tile: how evenly the program
+  /// spreads the model over the chip.
+  static void writeSummary(tile::ProgramOp program) {
+    llvm::SmallVector<int64_t> perTile(program.getTiles(), 0);
+    int64_t tensors = 0, elements = 0;
+    program.walk([&](tile::VarOp var) {
+      if (!var->hasAttr("hlo"))
+        return;
+      ++tensors;
+      elements += var.getType().getNumElements();
+      for (auto [t, n] : llvm::enumerate(
+               var.getMapping().elementsPerTile(program.getTiles())))
+        perTile[t] += n;
+    });
+    int64_t used = 0, minimum = INT64_MAX, maximum = 0, busiest = 0;
+    for (auto [t, n] : llvm::enumerate(perTile)) {
+      if (n == 0)
+        continue;
+      ++used;
+      minimum = std::min(minimum, n);
+      if (n > maximum)
+        maximum = n, busiest = t;
+    }
+    llvm::raw_ostream &os = llvm::outs();
+    os << "tensor map of " << program.getSymName() << " on "
+       << program.getTarget() << ": " << tensors << " tensors, " << elements
+       << " elements\n";
+    os << "  tiles used: " << used << " of " << program.getTiles() << "\n";
+    if (used == 0)
+      return;
+    os << "  elements per used tile: min " << minimum << ", mean "
+       << llvm::format("%.1f", static_cast<double>(elements) / used)
+       << ", max " << maximum << " (tile " << busiest << ")\n";
   }
 
   void writeProgram(llvm::json::OStream &json, tile::ProgramOp program) {

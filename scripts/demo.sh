@@ -22,6 +22,11 @@ echo "== compatibility with the default target"
   --pass-pipeline='builtin.module(tgraph-check-compat{print=text})'
 
 echo
+echo "== tensor map summary after lowering to tiles"
+"$bin/tessera-opt" "$model" -o /dev/null \
+  --pass-pipeline='builtin.module(tgraph-check-compat,tgraph-to-tile{print-stats},tile-map-tensors{summary})'
+
+echo
 echo "== compile with profiling: events, dumps and a compile trace in ${build#"$root"/}/demo"
 out="$build/demo"
 rm -rf "$out" && mkdir -p "$out"
