@@ -43,6 +43,28 @@ static LogicalResult verifyInputsAndInits(Operation *op, ValueRange inputs,
   return success();
 }
 
+/// The result of a reduction over N inputs (reduce, reduce_window): one
+/// tensor of the `expected` shape, or a tuple of N of them; and its reducer
+/// region, which takes 2N scalars and returns the init values' types.
+static LogicalResult verifyReductionResults(Operation *op, Type result,
+                                            size_t n,
+                                            llvm::ArrayRef<int64_t> expected,
+                                            Region &body, TypeRange inits) {
+  llvm::SmallVector<Type> results = flattenResult(result);
+  if (results.size() != n)
+    return op->emitOpError("result must hold ") << n << " tensors";
+  for (Type t : results) {
+    auto tensor = tensorOf(t);
+    if (!tensor)
+      return op->emitOpError("result must hold ") << n << " tensors";
+    if (failed(verifyShape(op, tensor, expected)))
+      return failure();
+  }
+  if (failed(verifyScalarRegion(op, body, "reducer", 2 * n)))
+    return failure();
+  return verifyRegionReturns(op, body, "reducer", inits);
+}
+
 LogicalResult ReduceOp::verify() {
   if (failed(verifyInputsAndInits(*this, getInputs(), getInitValues())))
     return failure();
@@ -54,20 +76,8 @@ LogicalResult ReduceOp::verify() {
   for (int64_t d = 0; d < first.getRank(); ++d)
     if (!llvm::is_contained(getDimensions(), d))
       expected.push_back(first.getDimSize(d));
-  llvm::SmallVector<Type> results = flattenResult(getType());
-  if (results.size() != n)
-    return emitOpError("result must hold ") << n << " tensors";
-  for (Type t : results) {
-    auto tensor = tensorOf(t);
-    if (!tensor)
-      return emitOpError("result must hold ") << n << " tensors";
-    if (failed(verifyShape(*this, tensor, expected)))
-      return failure();
-  }
-  if (failed(verifyScalarRegion(*this, getBody(), "reducer", 2 * n)))
-    return failure();
-  return verifyRegionReturns(*this, getBody(), "reducer",
-                             getInitValues().getTypes());
+  return verifyReductionResults(*this, getType(), n, expected, getBody(),
+                                getInitValues().getTypes());
 }
 
 LogicalResult ReduceWindowOp::verify() {
@@ -100,20 +110,8 @@ LogicalResult ReduceWindowOp::verify() {
                      at(getWindowStrides(), d, 1), at(getBaseDilations(), d, 1),
                      at(getWindowDilations(), d, 1), at(getPadding(), 2 * d, 0),
                      at(getPadding(), 2 * d + 1, 0)));
-  llvm::SmallVector<Type> results = flattenResult(getType());
-  if (results.size() != n)
-    return emitOpError("result must hold ") << n << " tensors";
-  for (Type t : results) {
-    auto tensor = tensorOf(t);
-    if (!tensor)
-      return emitOpError("result must hold ") << n << " tensors";
-    if (failed(verifyShape(*this, tensor, expected)))
-      return failure();
-  }
-  if (failed(verifyScalarRegion(*this, getBody(), "reducer", 2 * n)))
-    return failure();
-  return verifyRegionReturns(*this, getBody(), "reducer",
-                             getInitValues().getTypes());
+  return verifyReductionResults(*this, getType(), n, expected, getBody(),
+                                getInitValues().getTypes());
 }
 
 LogicalResult SelectAndScatterOp::verify() {
