@@ -118,8 +118,9 @@ def ConvertTosaToTGraph : Pass<"convert-tosa-to-tgraph", "mlir::ModuleOp"> {
 def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
   let summary = "Lower the entry function to a tile program over the chip";
   let description = [{
-    Lowers `@main` of a module checked by tgraph-check-compat into a
-    `tile.program @main.tile` appended to the module (the tgraph functions
+    Lowers the entry function of a module checked by tgraph-check-compat
+    (`@main`, else the only public function) into a `tile.program
+    @<entry>.tile` appended to the module (the tgraph functions
     stay, so reports can refer back to them; the program's `entry` names the
     function). Every tensor becomes a `tile.var` with a mapping chosen by the
     mapping planner (its `why` says which policy and why); every op becomes

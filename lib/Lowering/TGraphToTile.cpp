@@ -551,7 +551,7 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
 
   builder.setInsertionPointToEnd(module.getBody());
   auto program = builder.create<tile::ProgramOp>(
-      entry.getLoc(), builder.getStringAttr(kTileProgramName),
+      entry.getLoc(), builder.getStringAttr(tileProgramName(entry.getSymName())),
       builder.getStringAttr(target.name), builder.getI64IntegerAttr(numTiles));
   program->setAttr("entry", FlatSymbolRefAttr::get(entry.getSymNameAttr()));
   Block *body = new Block();
@@ -598,17 +598,43 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
   return success();
 }
 
+std::string tessera::tileProgramName(llvm::StringRef entry) {
+  return (entry + ".tile").str();
+}
+
+func::FuncOp tessera::findEntryFunction(ModuleOp module) {
+  if (auto main = module.lookupSymbol<func::FuncOp>("main");
+      main && !main.isExternal())
+    return main;
+  llvm::SmallVector<func::FuncOp> candidates;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPublic() && !fn.isExternal())
+      candidates.push_back(fn);
+  if (candidates.size() == 1)
+    return candidates.front();
+  InFlightDiagnostic diag = module.emitError(
+      "tgraph-to-tile: no entry function: the module has no @main with a "
+      "body and ");
+  if (candidates.empty())
+    return diag << "no public function with a body", nullptr;
+  diag << candidates.size() << " public functions (";
+  llvm::interleaveComma(candidates, diag, [&](func::FuncOp fn) {
+    diag << "@" << fn.getSymName();
+  });
+  return diag << ")", nullptr;
+}
+
 LogicalResult tessera::lowerEntryToTile(ModuleOp module,
                                         const TargetDescription &target,
                                         TileLoweringStats *stats) {
-  auto entry = module.lookupSymbol<func::FuncOp>("main");
-  if (!entry || entry.isExternal())
-    return module.emitError("tgraph-to-tile: the module has no @main entry "
-                            "function with a body");
-  if (module.lookupSymbol(kTileProgramName))
+  func::FuncOp entry = findEntryFunction(module);
+  if (!entry)
+    return failure();
+  std::string programName = tileProgramName(entry.getSymName());
+  if (module.lookupSymbol(programName))
     return module.emitError("tgraph-to-tile: the module already has a "
                             "tile.program @")
-           << kTileProgramName;
+           << programName;
   if (target.totalTiles() <= 0)
     return module.emitError("tgraph-to-tile: target '")
            << target.name << "' has no tiles";

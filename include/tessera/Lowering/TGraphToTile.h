@@ -12,6 +12,7 @@
 #ifndef TESSERA_LOWERING_TGRAPHTOTILE_H
 #define TESSERA_LOWERING_TGRAPHTOTILE_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cstdint>
@@ -38,14 +39,20 @@ struct TileLoweringStats {
   std::map<std::string, int64_t> notLowered;
 };
 
-/// Name of the tile.program created for entry function @main: the module's
-/// symbol table already holds @main (the tgraph function, kept so reports can
-/// refer back to it).
-inline constexpr llvm::StringLiteral kTileProgramName = "main.tile";
+/// Name of the tile.program created for entry function @NAME: `NAME.tile`,
+/// since the module's symbol table already holds @NAME (the tgraph function,
+/// kept so reports can refer back to it).
+std::string tileProgramName(llvm::StringRef entry);
 
-/// Lowers the public entry function `@main` of `module` into a tile.program
-/// named kTileProgramName appended to the module. Fails (with a diagnostic)
-/// only when there is no @main or a program of that name already exists.
+/// The function a module's program starts at: `@main` (what the HLO importer
+/// names ENTRY), else the only public function with a body (TOSA exports name
+/// it `@forward`, `@predict`, ...). Null, with a diagnostic, otherwise.
+mlir::func::FuncOp findEntryFunction(mlir::ModuleOp module);
+
+/// Lowers the entry function (findEntryFunction) of `module` into a
+/// tile.program named tileProgramName(entry) appended to the module. Fails
+/// (with a diagnostic) only when there is no entry or a program of that name
+/// already exists.
 mlir::LogicalResult lowerEntryToTile(mlir::ModuleOp module,
                                      const TargetDescription &target,
                                      TileLoweringStats *stats = nullptr);
