@@ -196,4 +196,36 @@ def TileMapTensors : Pass<"tile-map-tensors", "mlir::ModuleOp"> {
   ];
 }
 
+def TileVertexGraph : Pass<"tile-vertex-graph", "mlir::ModuleOp"> {
+  let summary = "Print the vertex graph of tile programs as Graphviz DOT";
+  let description = [{
+    Shows which vertices each compute set runs and where: compute sets in
+    program order, each with its vertices and the tiles they run on. A
+    program with more than `max-vertices` vertices in all is summarised
+    instead: one node per compute set listing its vertex count per kind and
+    its tile range. The IR is unchanged.
+
+    Before:
+    ```mlir
+    tile.program @main.tile target "core-8" tiles 8 attributes {entry = @main} {
+      %x = tile.var "x" parameter mapping<[0, 1] x 32 from 0> : !tile.buffer<64xf32>
+      tile.compute_set "neg.1" kind "elementwise.negate" tiles [0, 1]
+          outs(%x : !tile.buffer<64xf32>)
+    }
+    ```
+    Printed (abridged):
+    ```
+    digraph "main.tile" {
+      "cs0" [shape=box, label="neg.1\nelementwise.negate x 2"];
+      "cs0.v0" [label="elementwise.negate"]; "cs0" -> "cs0.v0"; "cs0.v0" -> "tile0";
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxVertices", "max-vertices", "int64_t", /*default=*/"256",
+           "Draw every vertex up to this many in a program; summarise above">
+  ];
+}
+
 #endif // TESSERA_PASSES
