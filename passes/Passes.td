@@ -228,4 +228,31 @@ def TileVertexGraph : Pass<"tile-vertex-graph", "mlir::ModuleOp"> {
   ];
 }
 
+def TGraphInstructionInfo : Pass<"tgraph-instruction-info", "mlir::ModuleOp"> {
+  let summary = "Print the ML role of every dot and convolution as JSON";
+  let description = [{
+    Classifies each `dot_general` and `convolution`: 1 inference forward,
+    2 training forward, 3 training input-gradient, 4 training weight-update.
+    Backward ops are those the framework names so (TF `gradients/`, JAX
+    `transpose(jvp(...))`, torch_xla `...Backward...`, op types
+    `Conv2DBackpropInput` / `Conv2DBackpropFilter`) and everything computed
+    from them; a backward contraction whose result has a weight's shape (an
+    argument used as a forward contraction's rhs or kernel) is the weight
+    update. The IR is unchanged; the JSON goes to stdout.
+
+    Before (a JAX training step, abridged):
+    ```mlir
+    %dot.14 = tgraph.dot_general %x, %w1 ... {tgraph.op_name = "jit(train_step)/dot_general"}
+    %dot.46 = tgraph.dot_general %x, %g ...
+        {tgraph.op_name = "jit(train_step)/transpose(jvp(dot_general))/dot_general"}
+        : (tensor<32x784xf32>, tensor<32x128xf32>) -> tensor<784x128xf32>
+    ```
+    Printed:
+    ```json
+    {"ml_types": {"jit(train_step)/dot_general/dot.14": 2,
+                  "jit(train_step)/transpose(jvp(dot_general))/dot_general/dot.46": 4}}
+    ```
+  }];
+}
+
 #endif // TESSERA_PASSES
