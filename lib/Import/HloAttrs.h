@@ -22,6 +22,16 @@
 
 namespace tessera::hlo {
 
+/// If a `/* ... */` comment (XLA prints `/*index=N*/` inside values) starts
+/// at `pos`, the position after it (the end of `text` when unclosed);
+/// otherwise `pos`.
+inline size_t skipBlockComment(llvm::StringRef text, size_t pos) {
+  if (!text.substr(pos).starts_with("/*"))
+    return pos;
+  size_t close = text.find("*/", pos + 2);
+  return close == llvm::StringRef::npos ? text.size() : close + 2;
+}
+
 /// Unescapes a C-escaped string literal as XLA prints it (`"a\"b\n\033"`);
 /// `quoted` includes the quotes. Returns false on a malformed escape.
 bool unescapeString(llvm::StringRef quoted, std::string &out);

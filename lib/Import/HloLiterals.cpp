@@ -42,9 +42,8 @@ public:
         ++pos;
         continue;
       }
-      if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '*') {
-        size_t close = text.find("*/", pos + 2);
-        pos = close == StringRef::npos ? text.size() : close + 2;
+      if (size_t next = skipBlockComment(text, pos); next != pos) {
+        pos = next;
         continue;
       }
       break;
