@@ -18,6 +18,51 @@ using namespace tessera;
 using namespace tessera::lowering;
 namespace tg = tessera::tgraph;
 
+namespace {
+/// Result element idx reads operand element offset + sum idx[d]·strides[d].
+struct View {
+  int64_t offset = 0;
+  SmallVector<int64_t> strides;
+};
+} // namespace
+
+/// The view of its operand a broadcast, transpose, reverse or slice is;
+/// nullopt for the other data-movement ops.
+static std::optional<View> viewOf(Operation *op, ArrayRef<int64_t> srcShape,
+                                  ArrayRef<int64_t> srcStrides) {
+  auto resultShape =
+      cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  View view;
+  view.strides.assign(resultShape.size(), 0);
+  if (auto b = dyn_cast<tg::BroadcastInDimOp>(op)) {
+    for (auto [d, rd] : llvm::enumerate(b.getBroadcastDimensions()))
+      view.strides[rd] = srcShape[d] == 1 ? 0 : srcStrides[d];
+    return view;
+  }
+  if (auto t = dyn_cast<tg::TransposeOp>(op)) {
+    for (auto [r, d] : llvm::enumerate(t.getPermutation()))
+      view.strides[r] = srcStrides[d];
+    return view;
+  }
+  if (auto r = dyn_cast<tg::ReverseOp>(op)) {
+    view.strides.assign(srcStrides.begin(), srcStrides.end());
+    for (int64_t d : r.getDimensions()) {
+      view.offset += (srcShape[d] - 1) * srcStrides[d];
+      view.strides[d] = -srcStrides[d];
+    }
+    return view;
+  }
+  if (auto sl = dyn_cast<tg::SliceOp>(op)) {
+    for (auto [d, start, step] :
+         llvm::enumerate(sl.getStartIndices(), sl.getStrides())) {
+      view.offset += start * srcStrides[d];
+      view.strides[d] = step * srcStrides[d];
+    }
+    return view;
+  }
+  return std::nullopt;
+}
+
 bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   if (!isa<tg::BroadcastInDimOp, tg::TransposeOp, tg::ReverseOp, tg::SliceOp,
            tg::ConcatenateOp, tg::PadOp>(op))
@@ -37,51 +82,24 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   }
   ArrayRef<int64_t> shape = outType.getShape();
   int64_t n = outType.getNumElements();
-  if (n > kMaxCopyElements) {
+  SmallVector<int64_t> srcStrides = stridesOf(srcShapes[0]);
+  SmallVector<int64_t> idx;
+  // Broadcast, transpose, reverse and slice read their operand through a
+  // view: result element idx is operand element offset + sum idx·strides.
+  std::optional<View> view = viewOf(op, srcShapes[0], srcStrides);
+  if (!view && n > kMaxCopyElements) {
     detail = "more than " + std::to_string(kMaxCopyElements) +
              " elements for exact per-element copy planning";
     return false;
   }
-  SmallVector<int64_t> srcStrides = stridesOf(srcShapes[0]);
-  SmallVector<int64_t> idx;
   // sourceOf(i): which operand element result element i copies.
   std::function<ElementSource(int64_t)> sourceOf;
-  if (auto b = dyn_cast<tg::BroadcastInDimOp>(op)) {
-    ArrayRef<int64_t> dims = b.getBroadcastDimensions();
-    sourceOf = [&, dims](int64_t i) {
+  if (view) {
+    sourceOf = [&](int64_t i) {
       unravel(i, shape, idx);
-      int64_t s = 0;
-      for (auto [d, rd] : llvm::enumerate(dims))
-        s += (srcShapes[0][d] == 1 ? 0 : idx[rd]) * srcStrides[d];
-      return ElementSource{0, s};
-    };
-  } else if (auto t = dyn_cast<tg::TransposeOp>(op)) {
-    ArrayRef<int64_t> perm = t.getPermutation();
-    sourceOf = [&, perm](int64_t i) {
-      unravel(i, shape, idx);
-      int64_t s = 0;
-      for (auto [r, d] : llvm::enumerate(perm))
-        s += idx[r] * srcStrides[d];
-      return ElementSource{0, s};
-    };
-  } else if (auto r = dyn_cast<tg::ReverseOp>(op)) {
-    ArrayRef<int64_t> rev = r.getDimensions();
-    sourceOf = [&, rev](int64_t i) {
-      unravel(i, shape, idx);
-      for (int64_t d : rev)
-        idx[d] = shape[d] - 1 - idx[d];
-      int64_t s = 0;
-      for (auto [d, v] : llvm::enumerate(idx))
-        s += v * srcStrides[d];
-      return ElementSource{0, s};
-    };
-  } else if (auto sl = dyn_cast<tg::SliceOp>(op)) {
-    ArrayRef<int64_t> start = sl.getStartIndices(), step = sl.getStrides();
-    sourceOf = [&, start, step](int64_t i) {
-      unravel(i, shape, idx);
-      int64_t s = 0;
-      for (auto [d, v] : llvm::enumerate(idx))
-        s += (start[d] + v * step[d]) * srcStrides[d];
+      int64_t s = view->offset;
+      for (auto [v, stride] : llvm::zip(idx, view->strides))
+        s += v * stride;
       return ElementSource{0, s};
     };
   } else if (auto c = dyn_cast<tg::ConcatenateOp>(op)) {
@@ -125,7 +143,7 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   // its tile); everything else is linear.
   Location loc = op->getLoc();
   std::optional<PlannedMapping> plan;
-  if (isa<tg::SliceOp, tg::ReverseOp>(op))
+  if (isa<tg::SliceOp, tg::ReverseOp>(op) && n <= kMaxCopyElements)
     plan = planFollow(
         runsOf(srcs[0]),
         "'" + srcs[0].getDefiningOp<tile::VarOp>().getName().str() + "'", n,
@@ -141,14 +159,17 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   // per tile and fill instead. Pad fills its padding value the same way.
   bool fillFromScalar =
       isa<tg::BroadcastInDimOp>(op) && elementsOf(srcs[0]) == 1;
+  // Copies are listed while they stay compact; a view exchange stands for
+  // the irregular ones (a transpose between linear layouts needs a copy per
+  // tile pair and element group).
   std::optional<SmallVector<SmallVector<int64_t>>> copies;
-  if (!fillFromScalar) {
-    copies = planElementCopies(srcRuns, plan->runs, n, sourceOf, kMaxCopyRuns);
-    if (!copies) {
-      detail = "needs more than " + std::to_string(kMaxCopyRuns) +
-               " exchange copy runs";
-      return false;
-    }
+  if (!fillFromScalar && (!view || n <= kMaxCopyElements))
+    copies = planElementCopies(srcRuns, plan->runs, n, sourceOf,
+                               view ? 4 * numTiles : kMaxCopyRuns);
+  if (!fillFromScalar && !copies && !view) {
+    detail = "needs more than " + std::to_string(kMaxCopyRuns) +
+             " exchange copy runs";
+    return false;
   }
   Value out = makeVar(loc, name, resultCategory(op->getResult(0)), *plan, shape,
                       outType.getElementType(), name);
@@ -167,5 +188,7 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   if (copies)
     for (auto [k, runs] : llvm::enumerate(*copies))
       emitExchange(loc, name, srcs[k], out, runs);
+  else if (!fillFromScalar)
+    emitViewExchange(loc, name, srcs[0], out, view->offset, view->strides);
   return true;
 }

@@ -8,10 +8,8 @@
 #include "Lowerer.h"
 
 #include "tessera/Analysis/Compat.h"
-#include "tessera/Lowering/ElementCopies.h"
 
 #include <array>
-#include <optional>
 
 using namespace mlir;
 using namespace tessera;
@@ -29,30 +27,56 @@ static SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> a,
   return free;
 }
 
-/// Buffer offset of the element whose coordinates along `dims` (taken
-/// row-major, in that order) form the flat index `v`.
-static int64_t composeIndex(int64_t v, ArrayRef<int64_t> dims,
-                            ArrayRef<int64_t> shape,
-                            ArrayRef<int64_t> strides) {
-  int64_t offset = 0;
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
-    int64_t size = std::max<int64_t>(shape[dims[i]], 1);
-    offset += (v % size) * strides[dims[i]];
-    v /= size;
-  }
-  return offset;
+/// Smallest divisor of `x` above `p`, or 0 when `p >= x`.
+static int64_t nextDivisor(int64_t x, int64_t p) {
+  for (int64_t d = p + 1; d <= x; ++d)
+    if (x % d == 0)
+      return d;
+  return 0;
 }
 
-/// dot_general as a blocked matmul over a grid of tiles. With the operands
-/// viewed as [B, M, K] x [B, K, N], the grid is pk x pb x pm x pn blocks
-/// (K slices outermost, so the tiles owning the result, slice 0, are the
-/// contiguous range [0, pb·pm·pn)). Block sizes are multiples of the matrix
-/// unit where the sizes allow. Each block's tile receives its lhs block
-/// (bb x bm x bk) and rhs block (bb x bk x bn) by exchange and runs one
-/// "matmul-partial" vertex; when K is split, the partial products are
-/// exchanged to the owning tile and summed by a "reduce.add" compute set.
-/// Operand blocks are replicated across the grid (lhs pn times, rhs pm
-/// times); over kMaxDotElements copied elements the op stays on the host.
+/// Largest divisor of `x` that is at most `limit` (at least 1).
+static int64_t largestDivisorAtMost(int64_t x, int64_t limit) {
+  for (int64_t d = std::min(x, limit); d > 1; --d)
+    if (x % d == 0)
+      return d;
+  return 1;
+}
+
+namespace {
+/// One dimension group of an operand (its batch, free or contracting
+/// dimensions). Blocks split a group only when it is a single dimension;
+/// a group of several is taken whole by every block.
+struct Group {
+  SmallVector<int64_t> dims;
+  bool splittable() const { return dims.size() <= 1; }
+};
+
+/// A view of an operand as blocks: leading grid dims, then block dims.
+struct BlockView {
+  SmallVector<int64_t> shape, strides;
+  void add(int64_t size, int64_t stride) {
+    shape.push_back(size);
+    strides.push_back(size == 1 ? 0 : stride);
+  }
+  /// The block dims of group `g` with block size `block` (the group's own
+  /// dims when it is not split).
+  void addBlock(const Group &g, int64_t block, ArrayRef<int64_t> opShape,
+                ArrayRef<int64_t> opStrides) {
+    if (g.dims.empty())
+      return;
+    if (g.dims.size() == 1)
+      return add(block, opStrides[g.dims[0]]);
+    for (int64_t d : g.dims)
+      add(opShape[d], opStrides[d]);
+  }
+};
+} // namespace
+
+static int64_t strideOf(const Group &g, ArrayRef<int64_t> strides) {
+  return g.dims.size() == 1 ? strides[g.dims[0]] : 0;
+}
+
 bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   auto dot = dyn_cast<tg::DotGeneralOp>(op);
   if (!dot)
@@ -87,94 +111,82 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
     detail = "empty contraction";
     return false;
   }
-  // The grid: batches first, then M and N halved alternately (the larger
-  // block first) down to the matrix unit, then K with what is left.
+  // The grid (pk x pb x pm x pn): batches first, then M and N grown
+  // alternately (the larger block first) through their divisors while the
+  // blocks stay at least the matrix unit, then K with the tiles left. Exact
+  // divisors make every block the same size, so each operand's blocks are a
+  // strided view of it and move as one view exchange.
   const MatrixUnit &mu = target.matrixUnit;
   int64_t um = std::max<int64_t>(mu.m, 1), un = std::max<int64_t>(mu.n, 1),
           uk = std::max<int64_t>(mu.k, 1);
-  int64_t pb = std::min(B, numTiles), rem = numTiles / pb;
+  Group gb{SmallVector<int64_t>(lb)}, gm{lf}, gk{SmallVector<int64_t>(lc)},
+      grb{SmallVector<int64_t>(rb)}, grn{rf}, grk{SmallVector<int64_t>(rc)};
+  bool splitB = gb.splittable() && grb.splittable();
+  bool splitK = gk.splittable() && grk.splittable();
+  int64_t pb = splitB ? largestDivisorAtMost(B, numTiles) : 1;
+  int64_t rem = numTiles / pb;
   int64_t pm = 1, pn = 1, pk = 1;
-  int64_t maxPm = (M + um - 1) / um, maxPn = (N + un - 1) / un;
   while (true) {
-    bool splitM = pm < maxPm && 2 * pm * pn <= rem;
-    bool splitN = pn < maxPn && 2 * pm * pn <= rem;
-    if (!splitM && !splitN)
+    int64_t nm = gm.splittable() ? nextDivisor(M, pm) : 0;
+    int64_t nn = grn.splittable() ? nextDivisor(N, pn) : 0;
+    bool growM = nm && M / nm >= std::min(um, M) && nm * pn <= rem;
+    bool growN = nn && N / nn >= std::min(un, N) && pm * nn <= rem;
+    if (!growM && !growN)
       break;
-    if (splitM && (!splitN || M / pm >= N / pn))
-      pm = std::min(2 * pm, maxPm);
+    if (growM && (!growN || M / pm >= N / pn))
+      pm = nm;
     else
-      pn = std::min(2 * pn, maxPn);
+      pn = nn;
   }
-  int64_t maxPk = (K + uk - 1) / uk;
-  if (2 * pm * pn <= rem)
-    pk = std::min(rem / (pm * pn), maxPk);
-  int64_t bb = (B + pb - 1) / pb, bm = (M + pm - 1) / pm,
-          bn = (N + pn - 1) / pn, bk = (K + pk - 1) / pk;
-  pb = (B + bb - 1) / bb, pm = (M + bm - 1) / bm, pn = (N + bn - 1) / bn,
-  pk = (K + bk - 1) / bk;
-  constexpr int64_t kMaxDotElements = int64_t(1) << 22;
-  if (B * M * K * pn > kMaxDotElements || B * K * N * pm > kMaxDotElements ||
-      B * M * N * pk > kMaxDotElements) {
-    detail = "blocked operands would copy more than " +
-             std::to_string(kMaxDotElements) + " elements";
-    return false;
-  }
+  if (splitK && 2 * pm * pn <= rem)
+    pk = largestDivisorAtMost(
+        K, std::min(rem / (pm * pn), std::max<int64_t>(K / uk, 1)));
+  int64_t bb = B / pb, bm = M / pm, bn = N / pn, bk = K / pk;
+  int64_t owners = pb * pm * pn, gridTiles = pk * owners;
   auto tileOf = [&](int64_t kk, int64_t ib, int64_t i, int64_t j) {
     return ((kk * pb + ib) * pm + i) * pn + j;
   };
   SmallVector<int64_t> lst = stridesOf(ls), rst = stridesOf(rs);
-  // Operand blocks, tile-major; srcOf[e] is the operand element block
-  // element e copies.
-  std::vector<int64_t> lhsSrc, rhsSrc, partialTile;
-  SmallVector<std::array<int64_t, 3>> lhsIv, rhsIv, partIv;
-  for (int64_t kk = 0; kk < pk; ++kk)
-    for (int64_t ib = 0; ib < pb; ++ib)
-      for (int64_t i = 0; i < pm; ++i)
-        for (int64_t j = 0; j < pn; ++j) {
-          int64_t t = tileOf(kk, ib, i, j);
-          int64_t b0 = ib * bb, b1 = std::min(B, b0 + bb);
-          int64_t m0 = i * bm, m1 = std::min(M, m0 + bm);
-          int64_t n0 = j * bn, n1 = std::min(N, n0 + bn);
-          int64_t k0 = kk * bk, k1 = std::min(K, k0 + bk);
-          int64_t start = lhsSrc.size();
-          for (int64_t b = b0; b < b1; ++b)
-            for (int64_t m = m0; m < m1; ++m)
-              for (int64_t k = k0; k < k1; ++k)
-                lhsSrc.push_back(composeIndex(b, lb, ls, lst) +
-                                 composeIndex(m, lf, ls, lst) +
-                                 composeIndex(k, lc, ls, lst));
-          lhsIv.push_back({t, start, int64_t(lhsSrc.size())});
-          start = rhsSrc.size();
-          for (int64_t b = b0; b < b1; ++b)
-            for (int64_t k = k0; k < k1; ++k)
-              for (int64_t n = n0; n < n1; ++n)
-                rhsSrc.push_back(composeIndex(b, rb, rs, rst) +
-                                 composeIndex(k, rc, rs, rst) +
-                                 composeIndex(n, rf, rs, rst));
-          rhsIv.push_back({t, start, int64_t(rhsSrc.size())});
-          int64_t pstart = partialTile.size();
-          partialTile.resize(pstart + (b1 - b0) * (m1 - m0) * (n1 - n0), t);
-          partIv.push_back({t, pstart, int64_t(partialTile.size())});
-        }
+  // Operand blocks: [pk, pb, pm, pn] grid dims, then the block; lhs blocks
+  // repeat along n (stride 0), rhs blocks along m.
+  BlockView lhsView, rhsView;
+  lhsView.add(pk, bk * strideOf(gk, lst));
+  lhsView.add(pb, bb * strideOf(gb, lst));
+  lhsView.add(pm, bm * strideOf(gm, lst));
+  lhsView.add(pn, 0);
+  lhsView.addBlock(gb, bb, ls, lst);
+  lhsView.addBlock(gm, bm, ls, lst);
+  lhsView.addBlock(gk, bk, ls, lst);
+  rhsView.add(pk, bk * strideOf(grk, rst));
+  rhsView.add(pb, bb * strideOf(grb, rst));
+  rhsView.add(pm, 0);
+  rhsView.add(pn, bn * strideOf(grn, rst));
+  rhsView.addBlock(grb, bb, rs, rst);
+  rhsView.addBlock(grk, bk, rs, rst);
+  rhsView.addBlock(grn, bn, rs, rst);
+  int64_t lhsBlock = bb * bm * bk, rhsBlock = bb * bk * bn,
+          outBlock = bb * bm * bn;
+  auto perTile = [&](int64_t tiles, int64_t block) {
+    return SmallVector<int64_t>{0, tiles, block, 0};
+  };
   // The result: element (b, m, n) on the slice-0 tile of its block.
   SmallVector<std::array<int64_t, 3>> outIv;
   for (int64_t b = 0; b < B; ++b)
     for (int64_t m = 0; m < M; ++m)
       for (int64_t j = 0; j < pn; ++j) {
         int64_t begin = (b * M + m) * N + j * bn;
-        int64_t end = (b * M + m) * N + std::min(N, (j + 1) * bn);
         int64_t t = tileOf(0, b / bb, m / bm, j);
         if (!outIv.empty() && outIv.back()[0] == t && outIv.back()[2] == begin)
-          outIv.back()[2] = end;
+          outIv.back()[2] = begin + bn;
         else
-          outIv.push_back({t, begin, end});
+          outIv.push_back({t, begin, begin + bn});
       }
   std::string grid = std::to_string(pk) + "x" + std::to_string(pb) + "x" +
                      std::to_string(pm) + "x" + std::to_string(pn);
-  PlannedMapping lhsPlan{compressIntervals(lhsIv),
+  PlannedMapping lhsPlan{perTile(gridTiles, lhsBlock),
                          "matmul lhs blocks, one per tile of the " + grid +
                              " (k x batch x m x n) grid"};
-  PlannedMapping rhsPlan{compressIntervals(rhsIv),
+  PlannedMapping rhsPlan{perTile(gridTiles, rhsBlock),
                          "matmul rhs blocks, one per tile of the " + grid +
                              " grid"};
   PlannedMapping outPlan{compressIntervals(outIv),
@@ -183,65 +195,23 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
                              " grid (matrix unit " + std::to_string(um) + "x" +
                              std::to_string(un) + "x" + std::to_string(uk) +
                              ")"};
-  auto lhsCopies = planElementCopies(
-      {runsOf(lhs)}, lhsPlan.runs, lhsSrc.size(),
-      [&](int64_t e) {
-        return ElementSource{0, lhsSrc[e]};
-      },
-      kMaxCopyRuns);
-  auto rhsCopies = planElementCopies(
-      {runsOf(rhs)}, rhsPlan.runs, rhsSrc.size(),
-      [&](int64_t e) {
-        return ElementSource{0, rhsSrc[e]};
-      },
-      kMaxCopyRuns);
-  // K split: slot (slice kk, block element) of the partials goes to the
-  // owner's gathered buffer, owner-major, then slice.
-  PlannedMapping partPlan{compressIntervals(partIv),
-                          "matmul partial products, one block per tile"};
-  std::vector<int64_t> gatherSrc;
-  SmallVector<std::array<int64_t, 3>> gatherIv;
-  std::optional<SmallVector<SmallVector<int64_t>>> gatherCopies;
-  if (pk > 1) {
-    int64_t perSlice = partialTile.size() / pk;
-    int64_t owners = pb * pm * pn;
-    // Partials of slice kk, block o start at kk * perSlice + offset(o); the
-    // block sizes repeat per slice, so offsets of slice 0 serve all.
-    for (int64_t o = 0; o < owners; ++o) {
-      int64_t begin = partIv[o][1], size = partIv[o][2] - partIv[o][1];
-      int64_t start = gatherSrc.size();
-      for (int64_t kk = 0; kk < pk; ++kk)
-        for (int64_t e = 0; e < size; ++e)
-          gatherSrc.push_back(kk * perSlice + begin + e);
-      gatherIv.push_back({o, start, int64_t(gatherSrc.size())});
-    }
-    gatherCopies = planElementCopies(
-        {partPlan.runs}, compressIntervals(gatherIv), gatherSrc.size(),
-        [&](int64_t e) {
-          return ElementSource{0, gatherSrc[e]};
-        },
-        kMaxCopyRuns);
-  }
-  if (!lhsCopies || !rhsCopies || (pk > 1 && !gatherCopies)) {
-    detail = "needs more than " + std::to_string(kMaxCopyRuns) +
-             " exchange copy runs for its blocks";
-    return false;
-  }
   Location loc = op->getLoc();
   auto lt = cast<tile::BufferType>(lhs.getType());
   auto rt = cast<tile::BufferType>(rhs.getType());
   Type elt = outType.getElementType();
   Value lhsBlocks =
       makeVar(loc, (name + ".lhs").str(), tile::Category::Temporary, lhsPlan,
-              {int64_t(lhsSrc.size())}, lt.getElementType(), name);
+              lhsView.shape, lt.getElementType(), name);
   Value rhsBlocks =
       makeVar(loc, (name + ".rhs").str(), tile::Category::Temporary, rhsPlan,
-              {int64_t(rhsSrc.size())}, rt.getElementType(), name);
+              rhsView.shape, rt.getElementType(), name);
   Value out = makeVar(loc, name, resultCategory(dot.getResult()), outPlan,
                       outType.getShape(), elt, name);
   buffers[dot.getResult()] = {out};
-  emitExchange(loc, (name + ".lhs").str(), lhs, lhsBlocks, (*lhsCopies)[0]);
-  emitExchange(loc, (name + ".rhs").str(), rhs, rhsBlocks, (*rhsCopies)[0]);
+  emitViewExchange(loc, (name + ".lhs").str(), lhs, lhsBlocks, 0,
+                   lhsView.strides);
+  emitViewExchange(loc, (name + ".rhs").str(), rhs, rhsBlocks, 0,
+                   rhsView.strides);
   SmallVector<NamedAttribute> attrs = {
       builder.getNamedAttr("grid",
                            builder.getDenseI64ArrayAttr({pk, pb, pm, pn})),
@@ -254,19 +224,24 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
                    ValueRange{lhsBlocks, rhsBlocks}, out, attrs);
     return true;
   }
-  Value partials =
-      makeVar(loc, (name + ".partials").str(), tile::Category::Partials,
-              partPlan, {int64_t(partialTile.size())}, elt, name);
+  // K split: each owner gathers the pk partial blocks of its result block
+  // ([owner, slice, element] is a transposed view of [slice, owner, element])
+  // and sums them.
+  Value partials = makeVar(
+      loc, (name + ".partials").str(), tile::Category::Partials,
+      {perTile(gridTiles, outBlock),
+       "matmul partial products, one block per tile"},
+      {pk, owners, outBlock}, elt, name);
   Value gathered = makeVar(
       loc, (name + ".gathered").str(), tile::Category::Partials,
-      {compressIntervals(gatherIv), "the " + std::to_string(pk) +
-                                        " K-slice partials of each block on "
-                                        "its owning tile"},
-      {int64_t(gatherSrc.size())}, elt, name);
+      {perTile(owners, pk * outBlock),
+       "the " + std::to_string(pk) +
+           " K-slice partials of each block on its owning tile"},
+      {owners, pk, outBlock}, elt, name);
   emitComputeSet(loc, (name + ".partial").str(), "matmul-partial",
                  ValueRange{lhsBlocks, rhsBlocks}, partials, attrs);
-  emitExchange(loc, (name + ".gather").str(), partials, gathered,
-               (*gatherCopies)[0]);
+  emitViewExchange(loc, (name + ".gather").str(), partials, gathered, 0,
+                   {outBlock, owners * outBlock, 1});
   emitComputeSet(loc, name, "reduce.add", gathered, out,
                  builder.getNamedAttr("partials_per_output",
                                       builder.getI64IntegerAttr(pk)));

@@ -31,6 +31,9 @@ using namespace mlir;
 /// until block-wise copy planning exists.
 inline constexpr int64_t kMaxCopyElements = int64_t(1) << 24;
 inline constexpr int64_t kMaxCopyRuns = int64_t(1) << 16;
+/// A view exchange of at most this many elements is listed as copies when
+/// they are compact.
+inline constexpr int64_t kMaxListedViewElements = int64_t(1) << 20;
 
 /// Tensor leaves of a type, in tuple order: tokens have none, tuples recurse.
 void flattenLeaves(Type type, SmallVectorImpl<Type> &leaves);
@@ -73,6 +76,13 @@ private:
                       ArrayRef<NamedAttribute> attrs = {});
   void emitExchange(Location loc, StringRef name, Value src, Value dst,
                     ArrayRef<int64_t> copies);
+  /// An exchange whose copies are implied by a view of `src` (dst element
+  /// at idx = src element offset + sum idx[d] * strides[d]).
+  void emitViewExchange(Location loc, StringRef name, Value src, Value dst,
+                        int64_t offset, ArrayRef<int64_t> strides);
+  void createExchange(Location loc, StringRef name, Value src, Value dst,
+                      DenseI64ArrayAttr copies, DenseI64ArrayAttr viewStrides,
+                      IntegerAttr viewOffset);
   void emitHostCopy(Location loc, tile::HostDirection direction, Value buffer);
   Value replicateScalar(Location loc, StringRef name, Value scalar, Value like);
 

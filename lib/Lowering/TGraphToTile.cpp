@@ -26,6 +26,7 @@
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Lowering/ExchangeRuns.h"
 
 #include <limits>
 
@@ -190,12 +191,39 @@ void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
                            ArrayRef<int64_t> copies) {
   if (copies.empty())
     return;
+  createExchange(loc, name, src, dst, builder.getDenseI64ArrayAttr(copies), {},
+                 {});
+}
+
+void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
+                               Value dst, int64_t offset,
+                               ArrayRef<int64_t> strides) {
+  int64_t n = elementsOf(dst);
+  if (n == 0)
+    return;
+  // Listed copies show the traffic; they are kept while compact (a few per
+  // tile), which an element walk over a modest buffer can tell.
+  if (n <= kMaxListedViewElements) {
+    if (auto copies = viewCopyRuns(
+            runsOf(src), runsOf(dst),
+            cast<tile::BufferType>(dst.getType()).getShape(), offset, strides,
+            4 * numTiles))
+      return emitExchange(loc, name, src, dst, *copies);
+  }
+  createExchange(loc, name, src, dst, {}, builder.getDenseI64ArrayAttr(strides),
+                 builder.getI64IntegerAttr(offset));
+}
+
+void Lowerer::createExchange(Location loc, StringRef name, Value src,
+                             Value dst, DenseI64ArrayAttr copies,
+                             DenseI64ArrayAttr viewStrides,
+                             IntegerAttr viewOffset) {
   SmallVector<Value> reads{src};
   if (computeDirty.contains(dst))
     reads.push_back(dst);
   syncBeforeReading(reads);
-  builder.create<tile::ExchangeOp>(loc, name, src, dst,
-                                   builder.getDenseI64ArrayAttr(copies));
+  builder.create<tile::ExchangeOp>(loc, name, src, dst, copies, viewStrides,
+                                   viewOffset);
   ++stats->exchanges;
   dirty.insert(dst);
 }
@@ -241,14 +269,15 @@ Value Lowerer::replicateScalar(Location loc, StringRef name, Value scalar,
 }
 
 /// Copy runs that re-lay `buffer` out on `runs` (same element count): empty
-/// when the layouts already agree, nullopt when over the run budget.
-/// Interval by interval, so any tensor size is fine.
+/// when the layouts already agree, nullopt when they would be more than
+/// `maxRuns` (the caller then uses an identity view exchange). Interval by
+/// interval, so any tensor size is fine.
 static std::optional<SmallVector<int64_t>>
-relayoutCopies(Value buffer, ArrayRef<int64_t> runs) {
+relayoutCopies(Value buffer, ArrayRef<int64_t> runs, int64_t maxRuns) {
   if (runsOf(buffer) == runs)
     return SmallVector<int64_t>();
   SmallVector<int64_t> copies = planIdentityCopies(runsOf(buffer), runs);
-  if (static_cast<int64_t>(copies.size() / 8) > kMaxCopyRuns)
+  if (static_cast<int64_t>(copies.size() / 8) > maxRuns)
     return std::nullopt;
   return copies;
 }
@@ -382,13 +411,17 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
         n, numTiles,
         mappingGrain(target, hloDtypeName(outType.getElementType())));
   }
+  // Per operand: its re-layout copies; nullopt for a scalar, and for an
+  // operand whose re-layout would list more copies than tiles (it moves as
+  // an identity view).
   SmallVector<std::optional<SmallVector<int64_t>>> copies;
+  SmallVector<bool> relayoutByView;
   for (Value v : operands) {
     copies.emplace_back();
+    relayoutByView.push_back(false);
     if (elementsOf(v) == n) {
-      copies.back() = relayoutCopies(v, plan.runs);
-      if (!copies.back())
-        return false;
+      copies.back() = relayoutCopies(v, plan.runs, 4 * numTiles);
+      relayoutByView.back() = !copies.back();
     }
   }
   Value out = makeVar(loc, name, resultCategory(op->getResult(0)), plan,
@@ -399,10 +432,10 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
   SmallVector<Value> ins;
   SmallVector<int64_t> scalarOperands;
   for (auto [i, v] : llvm::enumerate(operands)) {
-    if (!copies[i]) {
+    if (!copies[i] && !relayoutByView[i]) {
       ins.push_back(replicateScalar(loc, name, v, out));
       scalarOperands.push_back(i);
-    } else if (copies[i]->empty()) {
+    } else if (copies[i] && copies[i]->empty()) {
       ins.push_back(v);
     } else {
       auto type = cast<tile::BufferType>(v.getType());
@@ -410,7 +443,11 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
                           tile::Category::Temporary,
                           planSameAs(plan.runs, "the output of " + name.str()),
                           type.getShape(), type.getElementType(), "");
-      emitExchange(loc, (name + ".in" + Twine(i)).str(), v, tmp, *copies[i]);
+      if (copies[i])
+        emitExchange(loc, (name + ".in" + Twine(i)).str(), v, tmp, *copies[i]);
+      else
+        emitViewExchange(loc, (name + ".in" + Twine(i)).str(), v, tmp, 0,
+                         stridesOf(type.getShape()));
       ins.push_back(tmp);
     }
   }

@@ -83,6 +83,40 @@ tile.program @sixes target "t" tiles 4 {
 
 // -----
 
+tile.program @viewrange target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %y = tile.var "y" output mapping<[0, 3] x 4 from 0> : !tile.buffer<4x4xf32>
+  // The last element of a 4x4 view with strides [2, 1] is 1 + 3·2 + 3 = 10.
+  // expected-error @+1 {{view reads source elements [1, 10], outside the source's 8 elements}}
+  tile.exchange "bad" %x -> %y view [2, 1] offset 1 : !tile.buffer<8xf32>, !tile.buffer<4x4xf32>
+}
+
+// -----
+
+tile.program @viewrank target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{view has 2 strides for a rank-1 dest}}
+  tile.exchange "bad" %x -> %x view [1, 1] offset 0 : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @viewandcopies target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{has both copies and a view}}
+  tile.exchange "bad" %x -> %x copies [0, 0, 1, 2, 0, 0, 0, 0] view [1] offset 0 : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @nocopies target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{needs copies or a view}}
+  tile.exchange "bad" %x -> %x : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
 tile.program @category target "t" tiles 4 {
   // expected-error @+1 {{unknown buffer category 'scratch'}}
   %x = tile.var "x" scratch mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>

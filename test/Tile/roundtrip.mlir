@@ -27,6 +27,9 @@ tile.program @main target "tile-1472" tiles 1472 {
   // Tiles 0..13 each send their first 16 elements to the next tile.
   // CHECK: tile.exchange "shift" %[[A]] -> %[[B]] copies [0, 1, 14, 16, 0, 64, 64, 64] : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
   tile.exchange "shift" %a -> %b copies [0, 1, 14, 16, 0, 64, 64, 64] : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
+  // A view: the reversal of %a into %b, copies implied by the mappings.
+  // CHECK: tile.exchange "reverse" %[[A]] -> %[[B]] view [-1] offset 999 : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
+  tile.exchange "reverse" %a -> %b view [-1] offset 999 : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
   // CHECK: tile.host_compute "cholesky.2" op "tgraph.unknown" reason "unknown-op" ins(%[[A]] : !tile.buffer<1000xf32>) outs(%[[B]] : !tile.buffer<1000xf32>)
   tile.host_compute "cholesky.2" op "tgraph.unknown" reason "unknown-op"
       ins(%a : !tile.buffer<1000xf32>) outs(%b : !tile.buffer<1000xf32>)

@@ -9,6 +9,7 @@
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Lowering/ExchangeRuns.h"
 #include "tessera/Lowering/MappingPlanner.h"
 #include "tessera/Target/Presets.h"
 
@@ -192,6 +193,38 @@ TEST_F(LoweringPlannerTest, CopyBudgetIsHonoured) {
   };
   EXPECT_FALSE(planElementCopies({src.runs}, dst.runs, 1024, transposed, 100));
   EXPECT_TRUE(planElementCopies({src.runs}, dst.runs, 1024, transposed, 2000));
+}
+
+TEST_F(LoweringPlannerTest, ViewCopiesMatchThePerElementPlan) {
+  // A 32x24 -> 24x32 transpose, a broadcast (stride 0) and a reversal,
+  // each as a view, against the same source function element by element.
+  struct Case {
+    llvm::SmallVector<int64_t> shape, strides;
+    int64_t offset;
+  };
+  PlannedMapping src = planLinear(768, 37, 4);
+  for (const Case &c : {Case{{24, 32}, {1, 24}, 0}, Case{{4, 768}, {0, 1}, 0},
+                        Case{{768}, {-1}, 767}, Case{{6, 4}, {96, 2}, 5}}) {
+    int64_t n = 1;
+    for (int64_t size : c.shape)
+      n *= size;
+    PlannedMapping dst = planLinear(n, 23, 4);
+    auto sourceOf = [&](int64_t i) {
+      int64_t s = c.offset;
+      for (int64_t d = c.shape.size() - 1; d >= 0; --d) {
+        s += (i % c.shape[d]) * c.strides[d];
+        i /= c.shape[d];
+      }
+      return ElementSource{0, s};
+    };
+    auto expected = planElementCopies({src.runs}, dst.runs, n, sourceOf, 1 << 20);
+    auto view = viewCopyRuns(src.runs, dst.runs, c.shape, c.offset, c.strides,
+                             1 << 20);
+    ASSERT_TRUE(expected && view);
+    EXPECT_EQ(*view, (*expected)[0]);
+    EXPECT_FALSE(viewCopyRuns(src.runs, dst.runs, c.shape, c.offset,
+                              c.strides, 1));
+  }
 }
 
 } // namespace

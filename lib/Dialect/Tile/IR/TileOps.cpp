@@ -66,6 +66,8 @@ LogicalResult ComputeSetOp::verify() {
 }
 
 int64_t ExchangeOp::getElementsMoved() {
+  if (isView())
+    return getDest().getType().getNumElements();
   int64_t n = 0;
   for (size_t i = 0, e = getNumRuns(); i < e; ++i) {
     Run r = getRun(i);
@@ -74,12 +76,45 @@ int64_t ExchangeOp::getElementsMoved() {
   return n;
 }
 
+/// A view reads source elements offset + sum idx[d] * strides[d] over the
+/// dest's index box; the extremes of that affine form must be in range.
+static LogicalResult verifyView(ExchangeOp op) {
+  if (op.getCopies())
+    return op.emitOpError("has both copies and a view");
+  if (!op.getViewOffset())
+    return op.emitOpError("view needs an offset");
+  ArrayRef<int64_t> strides = *op.getViewStrides();
+  auto dstType = cast<BufferType>(op.getDest().getType());
+  ArrayRef<int64_t> shape = dstType.getShape();
+  if (strides.size() != shape.size())
+    return op.emitOpError("view has ")
+           << strides.size() << " strides for a rank-" << shape.size()
+           << " dest";
+  if (dstType.getNumElements() == 0)
+    return success();
+  int64_t lo = *op.getViewOffset(), hi = lo;
+  for (auto [size, stride] : llvm::zip(shape, strides))
+    (stride < 0 ? lo : hi) += (size - 1) * stride;
+  int64_t n = cast<BufferType>(op.getSource().getType()).getNumElements();
+  if (lo < 0 || hi >= n)
+    return op.emitOpError("view reads source elements [")
+           << lo << ", " << hi << "], outside the source's " << n
+           << " elements";
+  return success();
+}
+
 LogicalResult ExchangeOp::verify() {
-  if (getCopies().size() % kRunSize != 0)
+  if (getViewOffset() && !isView())
+    return emitOpError("has a view offset but no view strides");
+  if (isView())
+    return verifyView(*this);
+  if (!getCopies())
+    return emitOpError("needs copies or a view");
+  if (getCopyRuns().size() % kRunSize != 0)
     return emitOpError("copies come in runs of eight (src tile, dst tile, "
                        "count, elements, src element, src stride, dst "
                        "element, dst stride), got ")
-           << getCopies().size() << " integers";
+           << getCopyRuns().size() << " integers";
   MappingAttr src = mappingOf(getSource()), dst = mappingOf(getDest());
   if (!src || !dst)
     return emitOpError("source and dest must be tile.var buffers");

@@ -104,12 +104,30 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
     tile.exchange "halo" %a -> %halo copies [0, 1, 4, 16, 0, 64, 16, 16]
         : !tile.buffer<256xf32>, !tile.buffer<80xf32>
     ```
+
+    A re-layout whose copies are many but regular (a transpose or broadcast
+    between two linear mappings over a thousand tiles needs a copy per tile
+    pair and element group) is written as a *view* instead: every element
+    of `dest`, at coordinates idx, is `source` element
+    `offset + sum_d idx[d] * strides[d]`. The copies are implied by the view
+    and the two mappings; `tessera::exchangeCopyRuns` lists them when a
+    consumer (a cost model) needs them.
+
+    ```mlir
+    // dest = transpose(source, [1, 0]) for a 4x8 source.
+    tile.exchange "t" %a -> %b view [1, 8] offset 0
+        : !tile.buffer<4x8xf32>, !tile.buffer<8x4xf32>
+    ```
   }];
   let arguments = (ins StrAttr:$name, Tile_BufferType:$source,
-                       Tile_BufferType:$dest, DenseI64ArrayAttr:$copies);
+                       Tile_BufferType:$dest,
+                       OptionalAttr<DenseI64ArrayAttr>:$copies,
+                       OptionalAttr<DenseI64ArrayAttr>:$view_strides,
+                       OptionalAttr<I64Attr>:$view_offset);
   let assemblyFormat = [{
-    $name $source `->` $dest `copies` $copies attr-dict `:` qualified(type($source)) `,`
-    qualified(type($dest))
+    $name $source `->` $dest (`copies` $copies^)?
+    (`view` $view_strides^ `offset` $view_offset)? attr-dict `:`
+    qualified(type($source)) `,` qualified(type($dest))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -118,12 +136,19 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
           dstElement, dstStride;
     };
     static constexpr size_t kRunSize = 8;
-    size_t getNumRuns() { return getCopies().size() / kRunSize; }
+    /// Whether the copies are implied by a view rather than listed.
+    bool isView() { return getViewStrides().has_value(); }
+    /// The listed copy runs (none for a view).
+    llvm::ArrayRef<int64_t> getCopyRuns() {
+      return getCopies() ? *getCopies() : llvm::ArrayRef<int64_t>();
+    }
+    size_t getNumRuns() { return getCopyRuns().size() / kRunSize; }
     Run getRun(size_t i) {
-      auto c = getCopies().slice(kRunSize * i, kRunSize);
+      auto c = getCopyRuns().slice(kRunSize * i, kRunSize);
       return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
     }
-    /// Elements moved in all (each element counted once per copy).
+    /// Elements moved in all (each element counted once per copy; a view
+    /// writes every dest element once).
     int64_t getElementsMoved();
   }];
 }

@@ -1,0 +1,32 @@
+//===- ExchangeRuns.h - the copy runs of any tile.exchange -------*- C++ -*-===//
+//
+// A tile.exchange lists its copy runs or stands for them with a view. Cost
+// models and traffic reports need the runs either way; this expands a view
+// against the two buffers' mappings (O(dest elements · log tiles)).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LOWERING_EXCHANGERUNS_H
+#define TESSERA_LOWERING_EXCHANGERUNS_H
+
+#include "tessera/Dialect/Tile/IR/Tile.h"
+
+#include <optional>
+
+namespace tessera {
+
+/// The flat 8-integer copy runs of `exchange` (see tile.exchange), listed or
+/// implied by its view.
+llvm::SmallVector<int64_t> exchangeCopyRuns(tile::ExchangeOp exchange);
+
+/// The copy runs of a view exchange from a buffer mapped on `sourceRuns` to
+/// one of `shape` mapped on `destRuns` (dest element idx reads source element
+/// offset + sum idx[d] * strides[d]); nullopt when more than `maxRuns`.
+std::optional<llvm::SmallVector<int64_t>>
+viewCopyRuns(llvm::ArrayRef<int64_t> sourceRuns,
+             llvm::ArrayRef<int64_t> destRuns, llvm::ArrayRef<int64_t> shape,
+             int64_t offset, llvm::ArrayRef<int64_t> strides, int64_t maxRuns);
+
+} // namespace tessera
+
+#endif // TESSERA_LOWERING_EXCHANGERUNS_H

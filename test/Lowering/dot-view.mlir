@@ -1,0 +1,37 @@
+// Large matmuls: exact-divisor blocks make each operand's blocks a strided
+// view of it, moved by one view exchange however many tiles the grid has
+// (listing a copy per tile pair would not stay compact). A dot whose batch
+// group has two dimensions takes the group whole in every block.
+//
+// RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile | FileCheck %s --check-prefix=T1472
+// RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s --check-prefix=C8
+
+func.func @main(%a: tensor<2048x1024xf32> loc("a"), %b: tensor<1024x3072xf32> loc("b"),
+                %q: tensor<2x3x8x16xf32> loc("q"), %k: tensor<2x3x16x8xf32> loc("k"))
+    -> (tensor<2048x3072xf32>, tensor<2x3x8x8xf32>) {
+  %d = tgraph.dot_general %a, %b, batching_dims = [] x [], contracting_dims = [1] x [0]
+       : (tensor<2048x1024xf32>, tensor<1024x3072xf32>) -> tensor<2048x3072xf32> loc("dot.1")
+  %s = tgraph.dot_general %q, %k, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2]
+       : (tensor<2x3x8x16xf32>, tensor<2x3x16x8xf32>) -> tensor<2x3x8x8xf32> loc("scores")
+  return %d, %s : tensor<2048x3072xf32>, tensor<2x3x8x8xf32>
+}
+
+// tile-1472: a 1x1x32x32 grid of 64x96 blocks (M and N grow through their
+// divisors, so 1,024 of the 1,472 tiles are used); the lhs block repeats
+// along n (stride 0), the rhs block along m.
+// T1472: tile.var "dot.1.lhs" temporary mapping<[0, 1023] x 65536 from 0> {hlo = "dot.1", why = "matmul lhs blocks, one per tile of the 1x1x32x32 (k x batch x m x n) grid"} : !tile.buffer<1x1x32x32x64x1024xf32>
+// T1472: tile.exchange "dot.1.lhs" %{{.*}} -> %{{.*}} view [0, 0, 65536, 0, 1024, 1] offset 0
+// T1472: tile.exchange "dot.1.rhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 96, 3072, 1] offset 0
+// T1472: tile.compute_set "dot.1" kind "matmul-partial" tiles [0, 1023] {{.*}} {block = array<i64: 1, 64, 96, 1024>, flops = 12884901888 : i64, grid = array<i64: 1, 1, 32, 32>}
+// tile-1472 allows one batch dimension.
+// T1472: tile.host_compute "scores" op "tgraph.dot_general" reason "unsupported-attribute"
+
+// core-8: a 1x1x2x4 grid; the 8x128x128 unit keeps blocks large.
+// C8: tile.var "dot.1.lhs" temporary mapping<[0, 7] x 1048576 from 0> {hlo = "dot.1", why = "matmul lhs blocks, one per tile of the 1x1x2x4 (k x batch x m x n) grid"} : !tile.buffer<1x1x2x4x1024x1024xf32>
+// C8: tile.exchange "dot.1.lhs" %{{.*}} -> %{{.*}} view [0, 0, 1048576, 0, 1024, 1] offset 0
+// C8: tile.exchange "dot.1.rhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 768, 3072, 1] offset 0
+// C8: tile.compute_set "dot.1" kind "matmul-partial" tiles [0, 7] {{.*}} {block = array<i64: 1, 1024, 768, 1024>, flops = 12884901888 : i64, grid = array<i64: 1, 1, 2, 4>}
+// The batch group [0, 1] is two dimensions: the block takes it whole.
+// C8: tile.var "scores.lhs" temporary mapping<[0, 0] x 768 from 0> {{.*}} : !tile.buffer<1x1x1x1x2x3x8x16xf32>
+// C8: tile.exchange "scores.lhs" {{.*}} copies [0, 0, 1, 512, 0, 0, 0, 0, 1, 0, 1, 256, 512, 0, 512, 0]
+// C8: tile.compute_set "scores" kind "matmul-partial" tiles [0, 0] {{.*}} {block = array<i64: 6, 8, 8, 16>, flops = 12288 : i64, grid = array<i64: 1, 1, 1, 1>}
