@@ -32,8 +32,9 @@ out="$build/demo"
 rm -rf "$out" && mkdir -p "$out"
 name=$(basename "$model" .hlo)
 "$bin/tessera-compile" "$model" -o "$out/$name.mlirbc" --profiling \
-  --dump_to="$out/dumps" --compile_trace="$out/compile-trace.json"
-ls "$out" "$out/dumps"
+  --dump_to="$out/dumps" --compile_trace="$out/compile-trace.json" \
+  --report_directory="$out/reports" --save_vertex_graph="$out/vertex-graph"
+ls "$out" "$out/dumps" "$out/reports"/* "$out/vertex-graph"
 
 echo
 echo "== tessera-prof $name.mlirbc.events events"

@@ -3,6 +3,9 @@
 #include "tessera/Compile/Compiler.h"
 
 #include "tessera/Analysis/CompatReport.h"
+#include "tessera/Analysis/InstructionInfo.h"
+#include "tessera/Analysis/TensorMap.h"
+#include "tessera/Analysis/VertexGraph.h"
 #include "tessera/Compile/CompileReport.h"
 #include "tessera/Compile/PassTimeline.h"
 #include "tessera/Compile/Program.h"
@@ -103,27 +106,42 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   if (sink.options().writesReports()) {
     endInfo.reports.push_back(
         {ReportKind::Compilation, compilation, writeCompilationReportText});
+    endInfo.reports.push_back(
+        {ReportKind::TensorMap, buildTensorMap(module), nullptr});
+    endInfo.reports.push_back(
+        {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
     endInfo.reports.push_back({ReportKind::Compatibility, compat, nullptr});
   }
   CompileOutput output;
   output.moduleName = info.moduleName;
   output.moduleId = info.moduleId;
   output.serializedProgram = serializeProgram(module);
+  if (!flags.saveVertexGraph.empty()) {
+    llvm::raw_string_ostream os(output.vertexGraphDot);
+    module.walk([&](tile::ProgramOp program) {
+      writeVertexGraphDot(program, flags.vertexGraphMaxVertices, os);
+    });
+  }
   endInfo.serializedProgram = output.serializedProgram;
   if (llvm::Error err = sink.compileEnd(info, endInfo)) {
     emitError(module.getLoc()) << llvm::toString(std::move(err));
     return failure();
   }
 
-  // Beside the final dump: the reports that exist so far. The memory-usage
-  // report and tensor map join them when their analyses land.
+  // Beside the final dump: the readable reports.
   if (dumper.dumpingModule()) {
-    std::string summary, text;
-    llvm::raw_string_ostream summaryOs(summary), textOs(text);
+    std::string summary, text, tensorMap;
+    llvm::raw_string_ostream summaryOs(summary), textOs(text),
+        tensorMapOs(tensorMap);
     writeCompatSummary(compat, summaryOs);
     writeCompilationReportText(compilation, textOs);
-    dumper.dumpAfterOptimizations(module, {{"-compat-summary.txt", summary},
-                                           {"-compilation-report.txt", text}});
+    module.walk([&](tile::ProgramOp program) {
+      writeTensorMapSummary(program, tensorMapOs);
+    });
+    dumper.dumpAfterOptimizations(module,
+                                  {{"-compat-summary.txt", summary},
+                                   {"-compilation-report.txt", text},
+                                   {"-tensor-map-summary.txt", tensorMap}});
   }
   return output;
 }

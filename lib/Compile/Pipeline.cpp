@@ -1,9 +1,10 @@
 //===- Pipeline.cpp - The compile pipeline --------------------------------===//
 //
-// The list of passes tessera-compile runs, in order. Each later issue
-// appends its steps here (partition/lower to tile, map tensors, schedule,
-// liveness, allocate, padding, cost); the instrumentations, dumps and the
-// pass timeline pick them up without further changes.
+// The list of passes tessera-compile runs, in order: TOSA to tgraph, the
+// compatibility check, the lowering to a tile program. Later steps
+// (schedule, liveness, allocate, padding, cost) are appended here; the
+// instrumentations, dumps and the pass timeline pick them up without
+// further changes.
 //
 // Each step is one pass on the module: per-pass dumps are taken between
 // steps, named after `name`, which must be the pass's argument (what users
@@ -36,6 +37,13 @@ std::vector<PipelineStep> compilePipeline() {
                      // located errors the user needs then.
                      pass.remarks = options.compatFailOn == "incompatible";
                      return createTGraphCheckCompat(pass);
+                   }});
+  // The entry function becomes a tile program; ops the checker marked
+  // incompatible stay on the host side of it.
+  steps.push_back({"tgraph-to-tile", [](const CompileOptions &options) {
+                     TGraphToTileOptions pass;
+                     pass.targetName = options.target;
+                     return createTGraphToTile(pass);
                    }});
   return steps;
 }

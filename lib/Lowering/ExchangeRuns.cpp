@@ -32,8 +32,7 @@ tessera::viewCopyRuns(ArrayRef<int64_t> sourceRuns, ArrayRef<int64_t> destRuns,
     }
     return ElementSource{0, source};
   };
-  auto runs =
-      planElementCopies({sourceRuns}, destRuns, n, sourceOf, maxRuns);
+  auto runs = planElementCopies({sourceRuns}, destRuns, n, sourceOf, maxRuns);
   if (!runs)
     return std::nullopt;
   return (*runs)[0];

@@ -227,17 +227,17 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   // K split: each owner gathers the pk partial blocks of its result block
   // ([owner, slice, element] is a transposed view of [slice, owner, element])
   // and sums them.
-  Value partials = makeVar(
-      loc, (name + ".partials").str(), tile::Category::Partials,
-      {perTile(gridTiles, outBlock),
-       "matmul partial products, one block per tile"},
-      {pk, owners, outBlock}, elt, name);
-  Value gathered = makeVar(
-      loc, (name + ".gathered").str(), tile::Category::Partials,
-      {perTile(owners, pk * outBlock),
-       "the " + std::to_string(pk) +
-           " K-slice partials of each block on its owning tile"},
-      {owners, pk, outBlock}, elt, name);
+  Value partials =
+      makeVar(loc, (name + ".partials").str(), tile::Category::Partials,
+              {perTile(gridTiles, outBlock),
+               "matmul partial products, one block per tile"},
+              {pk, owners, outBlock}, elt, name);
+  Value gathered =
+      makeVar(loc, (name + ".gathered").str(), tile::Category::Partials,
+              {perTile(owners, pk * outBlock),
+               "the " + std::to_string(pk) +
+                   " K-slice partials of each block on its owning tile"},
+              {owners, pk, outBlock}, elt, name);
   emitComputeSet(loc, (name + ".partial").str(), "matmul-partial",
                  ValueRange{lhsBlocks, rhsBlocks}, partials, attrs);
   emitViewExchange(loc, (name + ".gather").str(), partials, gathered, 0,

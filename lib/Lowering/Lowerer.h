@@ -98,6 +98,10 @@ private:
   bool lowerReduce(Operation *op, StringRef name, std::string &detail);
   bool lowerDot(Operation *op, StringRef name, std::string &detail);
   void lowerOutputs(func::ReturnOp ret);
+  /// Marks the buffers holding `values` (an op's results, or an argument)
+  /// with `result = <leaf index>`: they are the model's tensors in the
+  /// tensor map, unlike the helper buffers the lowering adds.
+  void markResults(ValueRange values, StringRef name);
 
   ModuleOp module;
   const TargetDescription &target;

@@ -204,18 +204,18 @@ void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
   // Listed copies show the traffic; they are kept while compact (a few per
   // tile), which an element walk over a modest buffer can tell.
   if (n <= kMaxListedViewElements) {
-    if (auto copies = viewCopyRuns(
-            runsOf(src), runsOf(dst),
-            cast<tile::BufferType>(dst.getType()).getShape(), offset, strides,
-            4 * numTiles))
+    if (auto copies =
+            viewCopyRuns(runsOf(src), runsOf(dst),
+                         cast<tile::BufferType>(dst.getType()).getShape(),
+                         offset, strides, 4 * numTiles))
       return emitExchange(loc, name, src, dst, *copies);
   }
   createExchange(loc, name, src, dst, {}, builder.getDenseI64ArrayAttr(strides),
                  builder.getI64IntegerAttr(offset));
 }
 
-void Lowerer::createExchange(Location loc, StringRef name, Value src,
-                             Value dst, DenseI64ArrayAttr copies,
+void Lowerer::createExchange(Location loc, StringRef name, Value src, Value dst,
+                             DenseI64ArrayAttr copies,
                              DenseI64ArrayAttr viewStrides,
                              IntegerAttr viewOffset) {
   SmallVector<Value> reads{src};
@@ -535,6 +535,23 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
   lowerOnHost(op, name, "not-lowered", detail);
 }
 
+void Lowerer::markResults(ValueRange values, StringRef name) {
+  // A value's leaves are numbered across its results in order, as HLO numbers
+  // the outputs of a tuple-shaped instruction. Buffers made for the op but
+  // named after another (a get_tuple_element reuses its tuple's) keep theirs.
+  int64_t leaf = 0;
+  for (Value v : values)
+    for (Value b : buffers.lookup(v)) {
+      int64_t index = leaf++;
+      if (!b)
+        continue;
+      auto var = b.getDefiningOp<tile::VarOp>();
+      auto hlo = var->getAttrOfType<StringAttr>("hlo");
+      if (hlo && hlo.getValue() == name && !var->hasAttr("result"))
+        var->setAttr("result", builder.getI64IntegerAttr(index));
+    }
+}
+
 void Lowerer::lowerOutputs(func::ReturnOp ret) {
   Location loc = ret.getLoc();
   // First every output buffer and its copy, then one sync and the outfeeds,
@@ -588,7 +605,8 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
 
   builder.setInsertionPointToEnd(module.getBody());
   auto program = builder.create<tile::ProgramOp>(
-      entry.getLoc(), builder.getStringAttr(tileProgramName(entry.getSymName())),
+      entry.getLoc(),
+      builder.getStringAttr(tileProgramName(entry.getSymName())),
       builder.getStringAttr(target.name), builder.getI64IntegerAttr(numTiles));
   program->setAttr("entry", FlatSymbolRefAttr::get(entry.getSymNameAttr()));
   Block *body = new Block();
@@ -613,6 +631,7 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
       if (b)
         emitHostCopy(arg.getLoc(), tile::HostDirection::Infeed, b);
     }
+    markResults(arg, name);
   }
   int64_t counter = 0;
   for (Operation &op : entry.getBody().front().without_terminator()) {
@@ -621,6 +640,7 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
       name = (op.getName().stripDialect() + "." + Twine(counter)).str();
     ++counter;
     lowerOp(&op, name);
+    markResults(op.getResults(), name);
   }
   lowerOutputs(ret);
 

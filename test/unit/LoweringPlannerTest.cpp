@@ -217,13 +217,14 @@ TEST_F(LoweringPlannerTest, ViewCopiesMatchThePerElementPlan) {
       }
       return ElementSource{0, s};
     };
-    auto expected = planElementCopies({src.runs}, dst.runs, n, sourceOf, 1 << 20);
-    auto view = viewCopyRuns(src.runs, dst.runs, c.shape, c.offset, c.strides,
-                             1 << 20);
+    auto expected =
+        planElementCopies({src.runs}, dst.runs, n, sourceOf, 1 << 20);
+    auto view =
+        viewCopyRuns(src.runs, dst.runs, c.shape, c.offset, c.strides, 1 << 20);
     ASSERT_TRUE(expected && view);
     EXPECT_EQ(*view, (*expected)[0]);
-    EXPECT_FALSE(viewCopyRuns(src.runs, dst.runs, c.shape, c.offset,
-                              c.strides, 1));
+    EXPECT_FALSE(
+        viewCopyRuns(src.runs, dst.runs, c.shape, c.offset, c.strides, 1));
   }
 }
 

@@ -19,6 +19,7 @@
 #include "tessera/Target/Presets.h"
 #include "tessera/Trace/AtomicFile.h"
 #include "tessera/Trace/ChromeTrace.h"
+#include "tessera/Trace/DumpNames.h"
 #include "tessera/Trace/Flags.h"
 #include "tessera/Trace/PendingEventFile.h"
 
@@ -249,6 +250,7 @@ int main(int argc, char **argv) {
   // Compile everything first, then write: a later model's failure must not
   // leave an earlier model's output behind.
   std::vector<std::string> programs;
+  std::vector<std::pair<std::string, std::string>> vertexGraphs;
   for (const std::string &model : args.models) {
     // The importer and parser read the main buffer: one SourceMgr (and
     // diagnostic handler, for file:line:col) per model.
@@ -262,12 +264,30 @@ int main(int argc, char **argv) {
     if (failed(compiled))
       return abandon(std::nullopt);
     programs.push_back(std::move(compiled->serializedProgram));
+    if (!flags.saveVertexGraph.empty())
+      vertexGraphs.push_back(
+          {(dumpModulePrefix(compiled->moduleId) + "." +
+            sanitizeFileComponent(compiled->moduleName) + ".vertex_graph.dot"),
+           std::move(compiled->vertexGraphDot)});
   }
   for (auto [output, program] : llvm::zip(outputs, programs)) {
     if (Error err = writeFileAtomically(output, program))
       return abandon(std::move(err));
     if (output != "-")
       committed.push_back(output);
+  }
+  if (!vertexGraphs.empty()) {
+    if (std::error_code ec = sys::fs::create_directories(flags.saveVertexGraph))
+      return abandon(createStringError(
+          ec, "cannot create save_vertex_graph folder '%s': %s",
+          flags.saveVertexGraph.c_str(), ec.message().c_str()));
+    for (const auto &[name, dot] : vertexGraphs) {
+      SmallString<256> path(flags.saveVertexGraph);
+      sys::path::append(path, name);
+      if (Error err = writeFileAtomically(path, dot))
+        return abandon(std::move(err));
+      committed.push_back(path.str().str());
+    }
   }
   if (!flags.compileTrace.empty()) {
     nlohmann::ordered_json trace =

@@ -59,6 +59,8 @@ struct CompileOutput {
   std::string moduleName;
   int64_t moduleId = 0;
   std::string serializedProgram;
+  /// The vertex graph as DOT when save_vertex_graph is set, else empty.
+  std::string vertexGraphDot;
 };
 
 class Compiler {

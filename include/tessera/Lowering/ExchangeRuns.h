@@ -1,4 +1,5 @@
-//===- ExchangeRuns.h - the copy runs of any tile.exchange -------*- C++ -*-===//
+//===- ExchangeRuns.h - the copy runs of any tile.exchange -------*- C++
+//-*-===//
 //
 // A tile.exchange lists its copy runs or stands for them with a view. Cost
 // models and traffic reports need the runs either way; this expands a view

@@ -1,0 +1,84 @@
+//===- TensorMap.cpp - where every tensor element lives -------------------===//
+
+#include "tessera/Analysis/TensorMap.h"
+
+#include "tessera/Analysis/Compat.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using json = nlohmann::ordered_json;
+
+namespace tessera {
+
+/// The computation a program implements: its entry function's name.
+static std::string computationOf(tile::ProgramOp program) {
+  if (auto entry = program->getAttrOfType<FlatSymbolRefAttr>("entry"))
+    return entry.getValue().str();
+  return program.getSymName().str();
+}
+
+static json programEntries(tile::ProgramOp program) {
+  json entries = json::array();
+  program.walk([&](tile::VarOp var) {
+    auto hlo = var->getAttrOfType<StringAttr>("hlo");
+    auto result = var->getAttrOfType<IntegerAttr>("result");
+    if (!hlo || !result)
+      return;
+    tile::BufferType type = var.getType();
+    json tiles = json::array();
+    for (auto [t, n] :
+         llvm::enumerate(var.getMapping().elementsPerTile(program.getTiles())))
+      if (n > 0)
+        tiles.push_back({int64_t(t), n});
+    entries.push_back({hlo.getValue().str(), result.getInt(),
+                       type.getShape().vec(),
+                       hloDtypeName(type.getElementType()),
+                       var.getCategory() == tile::Category::Constant,
+                       var->hasAttr("alias_of"), type.getNumElements(),
+                       std::move(tiles), var.getName().str()});
+  });
+  return entries;
+}
+
+json buildTensorMap(ModuleOp module) {
+  json mappings = json::object();
+  module.walk([&](tile::ProgramOp program) {
+    mappings[computationOf(program)] = programEntries(program);
+  });
+  return {{"mappings", std::move(mappings)}};
+}
+
+void writeTensorMapSummary(tile::ProgramOp program, llvm::raw_ostream &os) {
+  llvm::SmallVector<int64_t> perTile(program.getTiles(), 0);
+  int64_t tensors = 0, elements = 0;
+  program.walk([&](tile::VarOp var) {
+    if (!var->hasAttr("hlo") || !var->hasAttr("result"))
+      return;
+    ++tensors;
+    elements += var.getType().getNumElements();
+    for (auto [t, n] :
+         llvm::enumerate(var.getMapping().elementsPerTile(program.getTiles())))
+      perTile[t] += n;
+  });
+  int64_t used = 0, minimum = INT64_MAX, maximum = 0, busiest = 0;
+  for (auto [t, n] : llvm::enumerate(perTile)) {
+    if (n == 0)
+      continue;
+    ++used;
+    minimum = std::min(minimum, n);
+    if (n > maximum)
+      maximum = n, busiest = t;
+  }
+  os << "tensor map of " << program.getSymName() << " on "
+     << program.getTarget() << ": " << tensors << " tensors, " << elements
+     << " elements\n";
+  os << "  tiles used: " << used << " of " << program.getTiles() << "\n";
+  if (used == 0)
+    return;
+  os << "  elements per used tile: min " << minimum << ", mean "
+     << llvm::format("%.1f", static_cast<double>(elements) / used) << ", max "
+     << maximum << " (tile " << busiest << ")\n";
+}
+
+} // namespace tessera
