@@ -33,7 +33,7 @@ inline constexpr int64_t kMaxCopyElements = int64_t(1) << 24;
 inline constexpr int64_t kMaxCopyRuns = int64_t(1) << 16;
 /// A view exchange of at most this many elements is listed as copies when
 /// they are compact.
-inline constexpr int64_t kMaxListedViewElements = int64_t(1) << 20;
+inline constexpr int64_t kMaxListedViewElements = int64_t(1) << 16;
 
 /// Tensor leaves of a type, in tuple order: tokens have none, tuples recurse.
 void flattenLeaves(Type type, SmallVectorImpl<Type> &leaves);

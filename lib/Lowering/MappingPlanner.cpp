@@ -100,6 +100,17 @@ TileLookup::TileLookup(llvm::ArrayRef<int64_t> runs) {
 }
 
 const TileLookup::Interval *TileLookup::find(int64_t element) const {
+  // Lookups mostly walk elements in order: try the last interval found and
+  // its successor before searching.
+  if (last < intervals.size()) {
+    const Interval &iv = intervals[last];
+    if (element >= iv.begin && element < iv.end)
+      return &iv;
+    if (last + 1 < intervals.size() && element >= iv.end &&
+        element >= intervals[last + 1].begin &&
+        element < intervals[last + 1].end)
+      return &intervals[++last];
+  }
   auto it =
       llvm::upper_bound(intervals, element, [](int64_t e, const Interval &iv) {
         return e < iv.begin;
@@ -107,7 +118,10 @@ const TileLookup::Interval *TileLookup::find(int64_t element) const {
   if (it == intervals.begin())
     return nullptr;
   --it;
-  return element < it->end ? &*it : nullptr;
+  if (element >= it->end)
+    return nullptr;
+  last = it - intervals.begin();
+  return &*it;
 }
 
 int64_t TileLookup::tileOf(int64_t element) const {

@@ -79,6 +79,8 @@ private:
   };
   const Interval *find(int64_t element) const;
   llvm::SmallVector<Interval> intervals;
+  /// The interval of the previous lookup (a hint, not state that matters).
+  mutable size_t last = 0;
 };
 
 /// A result that follows its source: result element i goes to the tile that

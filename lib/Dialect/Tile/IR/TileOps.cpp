@@ -8,6 +8,8 @@
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace tessera::tile;
 
@@ -76,6 +78,44 @@ int64_t ExchangeOp::getElementsMoved() {
   return n;
 }
 
+namespace {
+/// A mapping's intervals sorted by (tile, first element), so that checking
+/// the many copies of one exchange costs a binary search each rather than a
+/// walk over all runs (MappingAttr::holds).
+class TileIntervals {
+public:
+  explicit TileIntervals(MappingAttr mapping) {
+    mapping.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
+      intervals.push_back({tile, begin, end});
+    });
+    llvm::sort(intervals);
+  }
+  /// Whether `tile` holds every element of [begin, end) (adjacent intervals
+  /// of one tile join).
+  bool holds(int64_t tile, int64_t begin, int64_t end) const {
+    if (begin >= end)
+      return true;
+    // The last interval of `tile` starting at or before `begin`.
+    auto it = llvm::upper_bound(intervals,
+                                std::array<int64_t, 3>{tile, begin, INT64_MAX});
+    if (it == intervals.begin())
+      return false;
+    --it;
+    int64_t covered = begin;
+    for (; it != intervals.end() && (*it)[0] == tile && (*it)[1] <= covered;
+         ++it) {
+      covered = std::max(covered, (*it)[2]);
+      if (covered >= end)
+        return true;
+    }
+    return false;
+  }
+
+private:
+  llvm::SmallVector<std::array<int64_t, 3>> intervals;
+};
+} // namespace
+
 /// A view reads source elements offset + sum idx[d] * strides[d] over the
 /// dest's index box; the extremes of that affine form must be in range.
 static LogicalResult verifyView(ExchangeOp op) {
@@ -115,9 +155,11 @@ LogicalResult ExchangeOp::verify() {
                        "count, elements, src element, src stride, dst "
                        "element, dst stride), got ")
            << getCopyRuns().size() << " integers";
-  MappingAttr src = mappingOf(getSource()), dst = mappingOf(getDest());
-  if (!src || !dst)
+  MappingAttr srcMapping = mappingOf(getSource()),
+              dstMapping = mappingOf(getDest());
+  if (!srcMapping || !dstMapping)
     return emitOpError("source and dest must be tile.var buffers");
+  TileIntervals src(srcMapping), dst(dstMapping);
   for (size_t i = 0, e = getNumRuns(); i < e; ++i) {
     Run r = getRun(i);
     if (r.count <= 0 || r.elements <= 0 || r.srcTile < 0 || r.dstTile < 0 ||
