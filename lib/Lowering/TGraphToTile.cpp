@@ -107,6 +107,11 @@ Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
                        Type elementType, StringRef hlo) {
   MLIRContext *ctx = builder.getContext();
   auto type = tile::BufferType::get(ctx, shape, elementType);
+  // Buffers are static: inside a repeat / if, declare them before the
+  // outermost one, so every step of the program can name them.
+  OpBuilder::InsertionGuard guard(builder);
+  if (varAnchor)
+    builder.setInsertionPoint(varAnchor);
   auto var = builder.create<tile::VarOp>(
       loc, type, builder.getStringAttr(uniqueName(name)),
       tile::CategoryAttr::get(ctx, category),
@@ -495,7 +500,28 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
     return;
   if (detail.empty() && lowerDot(op, name, detail))
     return;
+  if (detail.empty() && lowerControlFlow(op, name, detail))
+    return;
+  if (detail.empty() && lowerCollective(op, name, detail))
+    return;
+  if (detail.empty() && lowerBatchNorm(op, name, detail))
+    return;
   lowerOnHost(op, name, "not-lowered", detail);
+}
+
+/// Lowers a block's ops in order at the builder's insertion point. Nested
+/// computations (loop bodies, branches, inlined callees) come through here
+/// too, with their block arguments already bound in `buffers`; `prefix`
+/// ("call.3/") keeps inlined instruction names traceable and distinct.
+void Lowerer::lowerBlock(Block &block, StringRef prefix) {
+  int64_t counter = 0;
+  for (Operation &op : block.without_terminator()) {
+    std::string name = identifyOp(&op).instruction;
+    if (name.empty())
+      name = (op.getName().stripDialect() + "." + Twine(counter)).str();
+    ++counter;
+    lowerOp(&op, (prefix + name).str());
+  }
 }
 
 void Lowerer::lowerOutputs(func::ReturnOp ret) {
@@ -551,7 +577,8 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
 
   builder.setInsertionPointToEnd(module.getBody());
   auto program = builder.create<tile::ProgramOp>(
-      entry.getLoc(), builder.getStringAttr(tileProgramName(entry.getSymName())),
+      entry.getLoc(),
+      builder.getStringAttr(tileProgramName(entry.getSymName())),
       builder.getStringAttr(target.name), builder.getI64IntegerAttr(numTiles));
   program->setAttr("entry", FlatSymbolRefAttr::get(entry.getSymNameAttr()));
   Block *body = new Block();
@@ -577,14 +604,7 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
         emitHostCopy(arg.getLoc(), tile::HostDirection::Infeed, b);
     }
   }
-  int64_t counter = 0;
-  for (Operation &op : entry.getBody().front().without_terminator()) {
-    std::string name = identifyOp(&op).instruction;
-    if (name.empty())
-      name = (op.getName().stripDialect() + "." + Twine(counter)).str();
-    ++counter;
-    lowerOp(&op, name);
-  }
+  lowerBlock(entry.getBody().front(), "");
   lowerOutputs(ret);
 
   // Tiles used: any tile holding an element of any buffer.
