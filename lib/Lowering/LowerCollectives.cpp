@@ -110,6 +110,7 @@ bool Lowerer::lowerCollective(Operation *op, StringRef name,
                                           "' (a collective over one replica)"),
                 t.getShape(), t.getElementType(), name);
     alias.getDefiningOp()->setAttr("alias_of", var.getNameAttr());
+    aliasStorage[alias] = storageOf(b);
     out.push_back(alias);
   }
   buffers[op->getResult(0)] = out;

@@ -143,16 +143,24 @@ void Lowerer::syncAll(Location loc) {
 /// after one.
 void Lowerer::copyInto(Location loc, StringRef name, ArrayRef<Value> from,
                        ArrayRef<Value> to, bool destsMayBeRead) {
-  DenseSet<Value> dests(to.begin(), to.end());
+  DenseSet<Value> dests;
+  for (Value d : to)
+    if (d)
+      dests.insert(storageOf(d));
   SmallVector<Value> sources(from);
+  // An alias of its own destination holds the same elements on the same
+  // tiles: nothing to copy.
+  for (auto [src, dst] : llvm::zip(sources, to))
+    if (src && dst && storageOf(src) == storageOf(dst))
+      src = Value();
   bool any = false;
   for (auto [i, src] : llvm::enumerate(sources)) {
-    if (!src || !to[i] || src == to[i])
+    if (!src || !to[i])
       continue;
     any = true;
-    auto var = src.getDefiningOp<tile::VarOp>();
-    if (!dests.contains(src) && !var->hasAttr("alias_of"))
+    if (!dests.contains(storageOf(src)))
       continue;
+    auto var = src.getDefiningOp<tile::VarOp>();
     auto type = cast<tile::BufferType>(src.getType());
     std::string tmpName = (name + ".tmp" + Twine(i)).str();
     PlannedMapping plan{SmallVector<int64_t>(runsOf(src)),
@@ -169,7 +177,7 @@ void Lowerer::copyInto(Location loc, StringRef name, ArrayRef<Value> from,
   if (destsMayBeRead)
     syncAll(loc);
   for (auto [src, dst] : llvm::zip(sources, to))
-    if (src && dst && src != dst)
+    if (src && dst)
       emitExchange(loc, name, src, dst,
                    planIdentityCopies(runsOf(src), runsOf(dst)));
 }
@@ -310,33 +318,21 @@ static std::optional<int64_t> staticTripCount(ModuleOp module, tg::WhileOp op,
   return end <= *init ? 0 : (end - *init + *step - 1) / *step;
 }
 
-/// The init buffers nothing reads after `op` (every value holding one has
-/// all its users before `op` in its block), so the loop may update them in
-/// place. Only temporaries without aliases qualify: parameters, constants
-/// and outputs keep their data, and an alias is another name for the same
-/// elements.
-static DenseSet<Value>
-deadAfter(Operation *op, ArrayRef<Value> init,
-          const DenseMap<Value, SmallVector<Value>> &buffers) {
+/// The init buffers nothing reads after `op` (no value whose buffers hold
+/// their elements, directly or through an alias, has a user after `op` in
+/// its block), so the loop may update them in place. Only temporaries
+/// qualify: parameters, constants and outputs keep their data.
+DenseSet<Value> Lowerer::deadAfter(Operation *op, ArrayRef<Value> init) {
   DenseSet<Value> dead;
-  DenseSet<StringRef> aliased;
-  if (init.empty())
-    return dead;
-  auto program =
-      init.front().getDefiningOp()->getParentOfType<tile::ProgramOp>();
-  program.walk([&](tile::VarOp var) {
-    if (auto a = var->getAttrOfType<StringAttr>("alias_of"))
-      aliased.insert(a.getValue());
-  });
   for (Value b : init) {
     auto var = b.getDefiningOp<tile::VarOp>();
-    if (var.getCategory() == tile::Category::Temporary &&
-        !var->hasAttr("alias_of") && !aliased.contains(var.getName()))
+    if (var.getCategory() == tile::Category::Temporary && storageOf(b) == b)
       dead.insert(b);
   }
   Block *block = op->getBlock();
   for (auto &[value, leaves] : buffers) {
-    if (llvm::none_of(leaves, [&](Value l) { return dead.contains(l); }))
+    if (llvm::none_of(
+            leaves, [&](Value l) { return l && dead.contains(storageOf(l)); }))
       continue;
     bool readAfter = llvm::any_of(value.getUsers(), [&](Operation *user) {
       Operation *inBlock = block->findAncestorOpInBlock(*user);
@@ -344,7 +340,8 @@ deadAfter(Operation *op, ArrayRef<Value> init,
     });
     if (readAfter)
       for (Value l : leaves)
-        dead.erase(l);
+        if (l)
+          dead.erase(storageOf(l));
   }
   return dead;
 }
@@ -374,7 +371,7 @@ bool Lowerer::lowerWhile(tg::WhileOp op, StringRef name, std::string &detail) {
   Location loc = op.getLoc();
   // The loop state: reuse a dead init buffer, else copy the init value into
   // a buffer of the same layout (so the copy stays on each tile).
-  DenseSet<Value> reusable = deadAfter(op, init, buffers);
+  DenseSet<Value> reusable = deadAfter(op, init);
   SmallVector<Value> carried;
   for (auto [i, b] : llvm::enumerate(init)) {
     if (reusable.erase(b)) {

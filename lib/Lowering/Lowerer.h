@@ -113,6 +113,8 @@ private:
   /// (a parallel assignment: safe when a source is also a destination).
   void copyInto(Location loc, StringRef name, ArrayRef<Value> from,
                 ArrayRef<Value> to, bool destsMayBeRead);
+  /// The loop-init buffers nothing reads after `op`.
+  DenseSet<Value> deadAfter(Operation *op, ArrayRef<Value> init);
   /// A tile.sync unless the last step emitted already is one.
   void syncAll(Location loc);
 
@@ -134,6 +136,14 @@ private:
   /// a compute set (an exchange into one must wait for its vertices).
   DenseSet<Value> dirty, computeDirty;
   llvm::StringMap<int64_t> names;
+  /// Alias vars (reshape, collectives over one replica) name the elements
+  /// of another buffer: the var they are stored in. Steps write only
+  /// storage vars, so a read of an alias waits for writes to its storage.
+  DenseMap<Value, Value> aliasStorage;
+  Value storageOf(Value buffer) const {
+    Value s = aliasStorage.lookup(buffer);
+    return s ? s : buffer;
+  }
   /// The outermost tile.repeat / tile.if being filled: vars are declared
   /// before it (null at the program's top level).
   Operation *varAnchor = nullptr;

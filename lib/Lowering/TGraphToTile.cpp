@@ -137,7 +137,8 @@ Value Lowerer::makeLinearVar(Location loc, StringRef name,
 //===----------------------------------------------------------------------===//
 
 void Lowerer::syncBeforeReading(ValueRange reads) {
-  if (llvm::none_of(reads, [&](Value v) { return dirty.contains(v); }))
+  if (llvm::none_of(reads,
+                    [&](Value v) { return dirty.contains(storageOf(v)); }))
     return;
   builder.create<tile::SyncOp>(builder.getUnknownLoc());
   ++stats->syncs;
@@ -452,6 +453,7 @@ bool Lowerer::lowerAlias(Operation *op, StringRef name) {
                                                  "' (reshape, no movement)"),
                       outType.getShape(), outType.getElementType(), name);
   out.getDefiningOp()->setAttr("alias_of", inVar.getNameAttr());
+  aliasStorage[out] = storageOf(in);
   buffers[op->getResult(0)] = {out};
   return true;
 }
