@@ -16,8 +16,10 @@
 //  - host_compute for incompatible, host-placed and not-lowered ops.
 // Larger families have their own files: LowerDataMovement.cpp (broadcast,
 // transpose, reverse, slice, concatenate, pad), LowerReduce.cpp,
-// LowerDot.cpp. Each returns false having emitted nothing when it cannot
-// lower an op, which then goes to the host as "not-lowered".
+// LowerDot.cpp, LowerControlFlow.cpp (while, conditional, call; nested
+// computations come back through lowerBlock), LowerCollectives.cpp,
+// LowerBatchNorm.cpp. Each returns false having emitted nothing when it
+// cannot lower an op, which then goes to the host as "not-lowered".
 //
 //===----------------------------------------------------------------------===//
 
