@@ -12,8 +12,10 @@
 //    sums, an exchange gathers them on the tiles owning each feature, and a
 //    compute set reduces them (`batch-norm.moments`: mean and variance;
 //    `reduce.add`: the grad's scale and offset gradients);
-//  - per-feature vectors (mean, variance, scale, offset, ...) are linear
-//    over the features and broadcast to the slots by exchange;
+//  - per-feature vectors computed here (mean, variance, gradients) sit on
+//    the tile holding each feature's first element when that does not
+//    crowd a tile (so most slots move on-tile), else linear; per-feature
+//    vectors are broadcast to the slots by exchange;
 //  - the normalise / grad compute set runs on the operand's tiles, in
 //    place (the result takes the operand's layout).
 //
@@ -74,6 +76,41 @@ static FeatureSlots planSlots(Value x, int64_t featureDim, int64_t numTiles) {
   slots.plan = {compressIntervals(intervals),
                 "one slot per (tile, feature) of the operand's elements"};
   return slots;
+}
+
+/// The most elements any one tile holds under `runs`.
+static int64_t maxPerTile(ArrayRef<int64_t> runs, int64_t numTiles) {
+  SmallVector<int64_t> perTile(numTiles, 0);
+  for (size_t r = 0; r + 3 < runs.size(); r += 4)
+    for (int64_t t = runs[r]; t < runs[r + 1]; ++t)
+      perTile[t] += runs[r + 2];
+  return *llvm::max_element(perTile);
+}
+
+/// The layout of per-feature vectors (statistics, and the slots' sources):
+/// each feature on the tile holding its first operand element, so most
+/// slots are gathered and broadcast on-tile (features along a dimension
+/// the operand is spread over, as in bert's [1, 2048, 16]). Linear over
+/// the features instead when that would crowd a tile more than linear
+/// does (features in the innermost dimension all start on one tile).
+static PlannedMapping planFeatures(Value x, int64_t featureDim,
+                                   const TargetDescription &target,
+                                   int64_t numTiles) {
+  auto type = cast<tile::BufferType>(x.getType());
+  int64_t numFeatures = type.getShape()[featureDim];
+  int64_t stride = stridesOf(type.getShape())[featureDim];
+  PlannedMapping linear =
+      planLinear(numFeatures, numTiles,
+                 mappingGrain(target, hloDtypeName(type.getElementType())));
+  linear.why = "per-feature vector: " + linear.why;
+  std::optional<PlannedMapping> follow = planFollow(
+      runsOf(x), "'" + x.getDefiningOp<tile::VarOp>().getName().str() + "'",
+      numFeatures, [&](int64_t f) { return f * stride; }, 4 * numTiles);
+  if (!follow ||
+      maxPerTile(follow->runs, numTiles) > maxPerTile(linear.runs, numTiles))
+    return linear;
+  follow->why = "per-feature vector " + follow->why;
+  return *follow;
 }
 
 namespace {
@@ -149,9 +186,7 @@ bool Lowerer::lowerBatchNorm(Operation *op, StringRef name,
   BatchNormPlan plan;
   plan.slots = planSlots(x, featureDim, numTiles);
   Type elt = xType.getElementType();
-  plan.features = planLinear(numFeatures, numTiles,
-                             mappingGrain(target, hloDtypeName(elt)));
-  plan.features.why = "per-feature vector: " + plan.features.why;
+  plan.features = planFeatures(x, featureDim, target, numTiles);
   TileLookup owner(plan.features.runs);
   std::vector<int64_t> order(plan.slots.size());
   for (int64_t s = 0; s < plan.slots.size(); ++s)
