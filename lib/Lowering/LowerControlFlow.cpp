@@ -143,16 +143,16 @@ void Lowerer::syncAll(Location loc) {
 /// after one.
 void Lowerer::copyInto(Location loc, StringRef name, ArrayRef<Value> from,
                        ArrayRef<Value> to, bool destsMayBeRead) {
-  DenseSet<Value> dests;
-  for (Value d : to)
-    if (d)
-      dests.insert(storageOf(d));
   SmallVector<Value> sources(from);
   // An alias of its own destination holds the same elements on the same
   // tiles: nothing to copy.
   for (auto [src, dst] : llvm::zip(sources, to))
     if (src && dst && storageOf(src) == storageOf(dst))
       src = Value();
+  DenseSet<Value> dests;
+  for (auto [src, dst] : llvm::zip(sources, to))
+    if (src && dst)
+      dests.insert(storageOf(dst));
   bool any = false;
   for (auto [i, src] : llvm::enumerate(sources)) {
     if (!src || !to[i])

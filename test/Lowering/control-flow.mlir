@@ -117,6 +117,42 @@ func.func @main(%v: tensor<f32> loc("v"), %a: tensor<8xf32> loc("a")) -> tensor<
 
 // -----
 
+// A value yielded into its own slot and into another: only the other slot
+// is written, so nothing needs setting aside.
+func.func private @cond(%s: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>) -> tensor<i1> {
+  %i = tgraph.get_tuple_element %s[0] : (tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>) -> tensor<i32>
+  %n = tgraph.constant dense<5> : tensor<i32>
+  %le = tgraph.compare LE, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1> loc("le")
+  return %le : tensor<i1>
+}
+func.func private @body(%s: tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>) -> tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>> {
+  %i = tgraph.get_tuple_element %s[0] : (tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>) -> tensor<i32>
+  %a = tgraph.get_tuple_element %s[1] : (tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>) -> tensor<8xf32>
+  %two = tgraph.constant dense<2> : tensor<i32>
+  %next = tgraph.add %i, %two : tensor<i32> loc("next")
+  %t = tgraph.tuple %next, %a, %a : (tensor<i32>, tensor<8xf32>, tensor<8xf32>) -> tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+  return %t : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+}
+func.func @main(%a: tensor<8xf32> loc("a"), %b: tensor<8xf32> loc("b")) -> tensor<8xf32> {
+  %one = tgraph.constant dense<1> : tensor<i32> loc("one")
+  %init = tgraph.tuple %one, %a, %b : (tensor<i32>, tensor<8xf32>, tensor<8xf32>) -> tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>
+  %loop = tgraph.while %init cond @cond body @body : tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>> loc("while.3")
+  %out = tgraph.get_tuple_element %loop[2] : (tuple<tensor<i32>, tensor<8xf32>, tensor<8xf32>>) -> tensor<8xf32>
+  return %out : tensor<8xf32>
+}
+
+// i = 1, 3, 5 while i <= 5: three iterations.
+// CHECK-LABEL: tile.program @main.tile
+// CHECK: %[[S1:.*]] = tile.var "while.3.state1" temporary
+// CHECK: %[[S2:.*]] = tile.var "while.3.state2" temporary
+// CHECK-NOT: tmp
+// CHECK: tile.repeat "while.3" cond %{{.*}} : !tile.buffer<i1> trip_count 3 {
+// CHECK: tile.exchange "while.3.next" %{{.*}} -> %{{.*}}
+// CHECK-NEXT: tile.exchange "while.3.next" %[[S1]] -> %[[S2]]
+// CHECK-NEXT: tile.sync
+
+// -----
+
 // A nested loop: for i < 3 { for j < 4 { x = tanh(x) } }. The inner
 // repeat is inside the outer one; all buffers are declared before the
 // outer one.
