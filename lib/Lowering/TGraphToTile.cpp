@@ -471,6 +471,10 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
     return;
   Location loc = op->getLoc();
   if (auto c = dyn_cast<tg::ConstantOp>(op)) {
+    // A computation lowered again (a loop condition, a second call) reuses
+    // its constants' buffers: they are never written.
+    if (buffers.count(c.getResult()))
+      return;
     if (RankedTensorType t = bufferableTensor(c.getType())) {
       // Always live and loaded with the program: no step writes it.
       buffers[c.getResult()] = {
