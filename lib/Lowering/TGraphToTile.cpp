@@ -585,8 +585,7 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
 
   builder.setInsertionPointToEnd(module.getBody());
   auto program = builder.create<tile::ProgramOp>(
-      entry.getLoc(),
-      builder.getStringAttr(tileProgramName(entry.getSymName())),
+      entry.getLoc(), builder.getStringAttr(tileProgramName(entry.getSymName())),
       builder.getStringAttr(target.name), builder.getI64IntegerAttr(numTiles));
   program->setAttr("entry", FlatSymbolRefAttr::get(entry.getSymNameAttr()));
   Block *body = new Block();
