@@ -80,3 +80,14 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 
 // CHECK-LABEL: tile.program @main.tile
 // CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 2 replicas; one chip holds one"}
+
+// -----
+
+// No source-target pairs: every replica receives zeros. Not modelled yet.
+func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
+  %c = tgraph.collective_permute %x, pairs = [] : tensor<64xf32> loc("collective-permute.1")
+  return %c : tensor<64xf32>
+}
+
+// CHECK-LABEL: tile.program @main.tile
+// CHECK: tile.host_compute "collective-permute.1" op "tgraph.collective_permute" reason "not-lowered" {{.*}} {detail = "no source-target pairs"}
