@@ -4,7 +4,8 @@
 // Private to lib/Lowering: the Lowerer walks @main and emits buffers and
 // steps; its per-family methods live in one file each (TGraphToTile.cpp:
 // driver, buffers, steps, elementwise, host; LowerDataMovement.cpp;
-// LowerReduce.cpp; LowerDot.cpp).
+// LowerReduce.cpp; LowerDot.cpp; LowerControlFlow.cpp; LowerCollectives.cpp;
+// LowerBatchNorm.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +103,38 @@ private:
   /// with `result = <leaf index>`: they are the model's tensors in the
   /// tensor map, unlike the helper buffers the lowering adds.
   void markResults(ValueRange values, StringRef name);
+  void lowerBlock(Block &block, StringRef prefix);
+
+  // Control flow (LowerControlFlow.cpp): while -> tile.repeat, conditional
+  // -> tile.if, call / fusion inlined.
+  bool lowerControlFlow(Operation *op, StringRef name, std::string &detail);
+  bool lowerWhile(tgraph::WhileOp op, StringRef name, std::string &detail);
+  bool lowerConditional(tgraph::ConditionalOp op, StringRef name,
+                        std::string &detail);
+  bool lowerCall(Operation *op, FlatSymbolRefAttr callee, ValueRange inputs,
+                 StringRef name, std::string &detail);
+  /// The callee of a computation reference, or null with `detail` saying
+  /// why it cannot be lowered inline (missing, external, several blocks,
+  /// already being lowered: recursion).
+  func::FuncOp inlinableCallee(FlatSymbolRefAttr callee, std::string &detail);
+  /// Lowers `fn`'s body at the insertion point with its arguments bound to
+  /// `args` (the buffers of each argument's leaves) and returns the
+  /// buffers of its results' leaves.
+  SmallVector<Value> lowerBodyInline(func::FuncOp fn,
+                                     ArrayRef<SmallVector<Value>> args,
+                                     StringRef prefix);
+  /// Copies buffers into others of the same element counts by exchange
+  /// (a parallel assignment: safe when a source is also a destination).
+  void copyInto(Location loc, StringRef name, ArrayRef<Value> from,
+                ArrayRef<Value> to, bool destsMayBeRead);
+  /// The loop-init buffers nothing reads after `op`.
+  DenseSet<Value> deadAfter(Operation *op, ArrayRef<Value> init);
+  /// A tile.sync unless the last step emitted already is one.
+  void syncAll(Location loc);
+
+  // Collectives (LowerCollectives.cpp); batch norm (LowerBatchNorm.cpp).
+  bool lowerCollective(Operation *op, StringRef name, std::string &detail);
+  bool lowerBatchNorm(Operation *op, StringRef name, std::string &detail);
 
   ModuleOp module;
   const TargetDescription &target;
@@ -117,6 +150,19 @@ private:
   /// a compute set (an exchange into one must wait for its vertices).
   DenseSet<Value> dirty, computeDirty;
   llvm::StringMap<int64_t> names;
+  /// Alias vars (reshape, collectives over one replica) name the elements
+  /// of another buffer: the var they are stored in. Steps write only
+  /// storage vars, so a read of an alias waits for writes to its storage.
+  DenseMap<Value, Value> aliasStorage;
+  Value storageOf(Value buffer) const {
+    Value s = aliasStorage.lookup(buffer);
+    return s ? s : buffer;
+  }
+  /// The outermost tile.repeat / tile.if being filled: vars are declared
+  /// before it (null at the program's top level).
+  Operation *varAnchor = nullptr;
+  /// Functions being lowered inline (recursion guard).
+  DenseSet<Operation *> inlining;
 };
 
 } // namespace tessera::lowering

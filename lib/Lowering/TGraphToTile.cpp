@@ -16,8 +16,10 @@
 //  - host_compute for incompatible, host-placed and not-lowered ops.
 // Larger families have their own files: LowerDataMovement.cpp (broadcast,
 // transpose, reverse, slice, concatenate, pad), LowerReduce.cpp,
-// LowerDot.cpp. Each returns false having emitted nothing when it cannot
-// lower an op, which then goes to the host as "not-lowered".
+// LowerDot.cpp, LowerControlFlow.cpp (while, conditional, call; nested
+// computations come back through lowerBlock), LowerCollectives.cpp,
+// LowerBatchNorm.cpp. Each returns false having emitted nothing when it
+// cannot lower an op, which then goes to the host as "not-lowered".
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,6 +110,11 @@ Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
                        Type elementType, StringRef hlo) {
   MLIRContext *ctx = builder.getContext();
   auto type = tile::BufferType::get(ctx, shape, elementType);
+  // Buffers are static: inside a repeat / if, declare them before the
+  // outermost one, so every step of the program can name them.
+  OpBuilder::InsertionGuard guard(builder);
+  if (varAnchor)
+    builder.setInsertionPoint(varAnchor);
   auto var = builder.create<tile::VarOp>(
       loc, type, builder.getStringAttr(uniqueName(name)),
       tile::CategoryAttr::get(ctx, category),
@@ -133,7 +140,8 @@ Value Lowerer::makeLinearVar(Location loc, StringRef name,
 //===----------------------------------------------------------------------===//
 
 void Lowerer::syncBeforeReading(ValueRange reads) {
-  if (llvm::none_of(reads, [&](Value v) { return dirty.contains(v); }))
+  if (llvm::none_of(reads,
+                    [&](Value v) { return dirty.contains(storageOf(v)); }))
     return;
   builder.create<tile::SyncOp>(builder.getUnknownLoc());
   ++stats->syncs;
@@ -484,6 +492,7 @@ bool Lowerer::lowerAlias(Operation *op, StringRef name) {
                                                  "' (reshape, no movement)"),
                       outType.getShape(), outType.getElementType(), name);
   out.getDefiningOp()->setAttr("alias_of", inVar.getNameAttr());
+  aliasStorage[out] = storageOf(in);
   buffers[op->getResult(0)] = {out};
   return true;
 }
@@ -499,6 +508,10 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
     return;
   Location loc = op->getLoc();
   if (auto c = dyn_cast<tg::ConstantOp>(op)) {
+    // A computation lowered again (a loop condition, a second call) reuses
+    // its constants' buffers: they are never written.
+    if (buffers.count(c.getResult()))
+      return;
     if (RankedTensorType t = bufferableTensor(c.getType())) {
       // Always live and loaded with the program: no step writes it.
       buffers[c.getResult()] = {
@@ -532,6 +545,12 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
     return;
   if (detail.empty() && lowerDot(op, name, detail))
     return;
+  if (detail.empty() && lowerControlFlow(op, name, detail))
+    return;
+  if (detail.empty() && lowerCollective(op, name, detail))
+    return;
+  if (detail.empty() && lowerBatchNorm(op, name, detail))
+    return;
   lowerOnHost(op, name, "not-lowered", detail);
 }
 
@@ -550,6 +569,23 @@ void Lowerer::markResults(ValueRange values, StringRef name) {
       if (hlo && hlo.getValue() == name && !var->hasAttr("result"))
         var->setAttr("result", builder.getI64IntegerAttr(index));
     }
+}
+
+/// Lowers a block's ops in order at the builder's insertion point. Nested
+/// computations (loop bodies, branches, inlined callees) come through here
+/// too, with their block arguments already bound in `buffers`; `prefix`
+/// ("call.3/") keeps inlined instruction names traceable and distinct.
+void Lowerer::lowerBlock(Block &block, StringRef prefix) {
+  int64_t counter = 0;
+  for (Operation &op : block.without_terminator()) {
+    std::string name = identifyOp(&op).instruction;
+    if (name.empty())
+      name = (op.getName().stripDialect() + "." + Twine(counter)).str();
+    ++counter;
+    std::string qualified = (prefix + name).str();
+    lowerOp(&op, qualified);
+    markResults(op.getResults(), qualified);
+  }
 }
 
 void Lowerer::lowerOutputs(func::ReturnOp ret) {
@@ -633,15 +669,7 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
     }
     markResults(arg, name);
   }
-  int64_t counter = 0;
-  for (Operation &op : entry.getBody().front().without_terminator()) {
-    std::string name = identifyOp(&op).instruction;
-    if (name.empty())
-      name = (op.getName().stripDialect() + "." + Twine(counter)).str();
-    ++counter;
-    lowerOp(&op, name);
-    markResults(op.getResults(), name);
-  }
+  lowerBlock(entry.getBody().front(), "");
   lowerOutputs(ret);
 
   // Tiles used: any tile holding an element of any buffer.

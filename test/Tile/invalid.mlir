@@ -121,3 +121,52 @@ tile.program @category target "t" tiles 4 {
   // expected-error @+1 {{unknown buffer category 'scratch'}}
   %x = tile.var "x" scratch mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
 }
+
+// -----
+
+tile.program @wide_cond target "t" tiles 4 {
+  %c = tile.var "c" temporary mapping<[0, 1] x 1 from 0> : !tile.buffer<2xi1>
+  // expected-error @+1 {{condition must be one i1 element, got '!tile.buffer<2xi1>'}}
+  tile.repeat "while.1" cond %c : !tile.buffer<2xi1> trip_count 3 {
+    tile.sync
+  }
+}
+
+// -----
+
+tile.program @float_pred target "t" tiles 4 {
+  %p = tile.var "p" temporary mapping<[0, 0] x 1 from 0> : !tile.buffer<f32>
+  // expected-error @+1 {{predicate must be one i1 element, got '!tile.buffer<f32>'}}
+  tile.if "if.1" %p : !tile.buffer<f32> {
+    tile.sync
+  } else {
+    tile.sync
+  }
+}
+
+// -----
+
+tile.program @trip target "t" tiles 4 {
+  %c = tile.var "c" temporary mapping<[0, 0] x 1 from 0> : !tile.buffer<i1>
+  // expected-error @+1 {{trip_count must be -1 (unknown) or at least 0, got -2}}
+  tile.repeat "while.1" cond %c : !tile.buffer<i1> trip_count -2 {
+    tile.sync
+  }
+}
+
+// -----
+
+// Steps inside a repeat are verified like any other: a var declared
+// outside is named inside, and its mapping still binds the vertices.
+tile.program @nested target "t" tiles 4 {
+  %c = tile.var "c" temporary mapping<[0, 0] x 1 from 0> : !tile.buffer<i1>
+  %x = tile.var "x" temporary mapping<[0, 1] x 2 from 0> : !tile.buffer<4xf32>
+  tile.repeat "while.1" cond %c : !tile.buffer<i1> trip_count -1 {
+    tile.if "if.1" %c : !tile.buffer<i1> {
+      // expected-error @+1 {{vertex on tile 2 would touch operand #0 ('x'), which has no elements on that tile}}
+      tile.compute_set "neg" kind "elementwise.negate" tiles [0, 2] ins(%x : !tile.buffer<4xf32>) outs(%x : !tile.buffer<4xf32>)
+    } else {
+      tile.sync
+    }
+  }
+}

@@ -182,3 +182,29 @@ LogicalResult ExchangeOp::verify() {
   }
   return success();
 }
+
+/// The buffer a repeat / if reads to decide: one i1 element of a tile.var.
+/// (Vars are declared outside the op; regions are not isolated, so steps
+/// inside name any var of the program.)
+static LogicalResult verifyControlBuffer(Operation *op, Value buffer,
+                                         StringRef what) {
+  auto type = cast<BufferType>(buffer.getType());
+  if (!buffer.getDefiningOp<VarOp>())
+    return op->emitOpError("") << what << " must be a tile.var";
+  if (type.getNumElements() != 1 || !type.getElementType().isSignlessInteger(1))
+    return op->emitOpError("")
+           << what << " must be one i1 element, got " << type;
+  return success();
+}
+
+LogicalResult RepeatOp::verify() {
+  int64_t tripCount = static_cast<int64_t>(getTripCount());
+  if (tripCount < -1)
+    return emitOpError("trip_count must be -1 (unknown) or at least 0, got ")
+           << tripCount;
+  return verifyControlBuffer(*this, getCondition(), "condition");
+}
+
+LogicalResult IfOp::verify() {
+  return verifyControlBuffer(*this, getPredicate(), "predicate");
+}

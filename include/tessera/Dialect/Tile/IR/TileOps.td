@@ -199,10 +199,15 @@ def Tile_RepeatOp : Tile_Op<"repeat", [SingleBlockImplicitTerminator<"YieldOp">,
     RecursiveMemoryEffects]> {
   let summary = "run the body while the condition buffer holds";
   let description = [{
-    The lowering of `tgraph.while`: the body's steps run, then the
-    condition steps, until `condition` (a 1-element pred buffer) is false.
-    `trip_count` is the static count when known (else -1), used by cost
-    estimates.
+    The lowering of `tgraph.while`. Before each iteration, the first
+    included, the control reads `condition` (a 1-element i1 buffer) and
+    runs the body if it holds, else leaves the loop. The body is
+    responsible for updating `condition`: the lowering ends it with the
+    loop's condition steps (writing `condition`) and a `tile.sync`, and
+    evaluates the condition once before the op, also followed by a sync,
+    so the control never reads a value still being written. `trip_count`
+    is the number of iterations when known statically (else -1), used by
+    cost estimates.
 
     ```mlir
     tile.repeat "while.3" cond %c : !tile.buffer<i1> trip_count 10 {
@@ -217,12 +222,16 @@ def Tile_RepeatOp : Tile_Op<"repeat", [SingleBlockImplicitTerminator<"YieldOp">,
     $name `cond` $condition `:` qualified(type($condition)) `trip_count` $trip_count
     $body attr-dict
   }];
+  let hasVerifier = 1;
 }
 
 def Tile_IfOp : Tile_Op<"if", [SingleBlockImplicitTerminator<"YieldOp">,
     RecursiveMemoryEffects]> {
   let summary = "run one of two step sequences";
   let description = [{
+    The control reads `predicate` (a 1-element i1 buffer, synced before
+    the op) and runs the first region if it holds, else the second.
+
     ```mlir
     tile.if "conditional.2" %p : !tile.buffer<i1> { ... } else { ... }
     ```
@@ -232,6 +241,7 @@ def Tile_IfOp : Tile_Op<"if", [SingleBlockImplicitTerminator<"YieldOp">,
   let assemblyFormat = [{
     $name $predicate `:` qualified(type($predicate)) $then_body `else` $else_body attr-dict
   }];
+  let hasVerifier = 1;
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Terminator,
