@@ -16,8 +16,9 @@
 //  - host_compute for incompatible, host-placed and not-lowered ops.
 // Larger families have their own files: LowerDataMovement.cpp (broadcast,
 // transpose, reverse, slice, concatenate, pad), LowerReduce.cpp,
-// LowerDot.cpp. Each returns false having emitted nothing when it cannot
-// lower an op, which then goes to the host as "not-lowered".
+// LowerDot.cpp, LowerConvolution.cpp, LowerReduceWindow.cpp. Each returns false
+// having emitted nothing when it cannot lower an op, which then goes to the
+// host as "not-lowered".
 //
 //===----------------------------------------------------------------------===//
 
@@ -494,6 +495,10 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
   if (lowerReduce(op, name, detail))
     return;
   if (detail.empty() && lowerDot(op, name, detail))
+    return;
+  if (detail.empty() && lowerConvolution(op, name, detail))
+    return;
+  if (detail.empty() && lowerReduceWindow(op, name, detail))
     return;
   lowerOnHost(op, name, "not-lowered", detail);
 }
