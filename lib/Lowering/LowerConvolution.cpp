@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <set>
 
 using namespace mlir;
 using namespace tessera;
@@ -210,6 +211,7 @@ static SmallVector<ConvGrid> rankGrids(const ConvShape &cs,
     ConvGrid grid;
   };
   SmallVector<Ranked> ranked;
+  std::set<std::array<int64_t, 5>> seen; // block sizes already ranked
   auto consider = [&](ConvGrid g) {
     g.pb = ceilDiv(cs.B, g.bb), g.pf = ceilDiv(cs.F, g.bf),
     g.pk = ceilDiv(cs.Cg, g.bk);
@@ -217,10 +219,8 @@ static SmallVector<ConvGrid> rankGrids(const ConvShape &cs,
       g.ps[i] = ceilDiv(cs.spatial(i), g.bs[i]);
     if (g.tiles() > numTiles || g.ps[0] * g.ps[1] > maxPixelBlocks)
       return;
-    for (const Ranked &r : ranked)
-      if (r.grid.bb == g.bb && r.grid.bs == g.bs && r.grid.bf == g.bf &&
-          r.grid.bk == g.bk)
-        return;
+    if (!seen.insert({g.bb, g.bs[0], g.bs[1], g.bf, g.bk}).second)
+      return;
     // A full block away from the edges stands for all of them.
     ConvBlock b = cs.block(
         g, 0, 0,
@@ -237,11 +237,12 @@ static SmallVector<ConvGrid> rankGrids(const ConvShape &cs,
     Box o = cs.outputBox(b);
     int64_t outElems = o.numElements();
     int64_t partialElems = g.pk > 1 ? g.pk * outElems : 0;
-    // Distinct blocks are copied from the source piece by piece; replicas
-    // are one copy each.
+    // Distinct blocks are planned from the source piece by piece; replicas
+    // are one copy each, so only distinct blocks count against the budgets
+    // (the exchange volume of replicas is in the cycle estimate).
     int64_t distinctIn = cs.groups == 1 ? g.tiles() / g.pf : g.tiles();
     int64_t distinctW = g.pk * g.pf;
-    if (g.tiles() * (inElems + wElems) + g.pk * outTotal >
+    if (distinctIn * inElems + distinctW * wElems + g.pk * outTotal >
             kMaxWindowCopyElements ||
         distinctIn * inSpans + distinctW * wSpans > kMaxWindowPieces ||
         g.owners() * boxSpanCount(cs.out, o.lo, o.hi) > 4 * numTiles)
@@ -251,9 +252,8 @@ static SmallVector<ConvGrid> rankGrids(const ConvShape &cs,
                               bytes >
                           memory)
       return;
-    int64_t blockPixels =
-        (b.b1 - b.b0) * outElems / ((b.b1 - b.b0) * (b.f1 - b.f0));
     int64_t bf = b.f1 - b.f0, bk = b.c1 - b.c0;
+    int64_t blockPixels = outElems / bf; // batch x pixels: the unit's m
     int64_t compute;
     if (cs.groups == 1) {
       compute = ceilDiv(blockPixels, um) * ceilDiv(bf, un) *

@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <set>
+#include <vector>
 
 using namespace mlir;
 using namespace tessera;
@@ -93,6 +95,7 @@ rankWindowGrids(ArrayRef<int64_t> outShape, ArrayRef<int64_t> inShape,
     WindowGrid grid;
   };
   SmallVector<Ranked> ranked;
+  std::set<std::vector<int64_t>> seen; // block sizes already ranked
   SmallVector<size_t> pick(rank, 0);
   while (true) {
     WindowGrid g;
@@ -100,8 +103,9 @@ rankWindowGrids(ArrayRef<int64_t> outShape, ArrayRef<int64_t> inShape,
       g.block.push_back(ceilDiv(outShape[d], options[d][pick[d]]));
       g.count.push_back(ceilDiv(outShape[d], g.block.back()));
     }
-    bool fresh = llvm::none_of(
-        ranked, [&](const Ranked &r) { return r.grid.block == g.block; });
+    bool fresh =
+        seen.insert(std::vector<int64_t>(g.block.begin(), g.block.end()))
+            .second;
     if (fresh && g.tiles() <= numTiles) {
       // The second block along each split dimension stands for all.
       SmallVector<int64_t> index;

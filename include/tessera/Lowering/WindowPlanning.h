@@ -30,9 +30,9 @@ namespace tessera {
 
 class TileLookup;
 
-/// Budgets of one windowed op's plan: copied elements (blocks are
-/// replicated: input windows per feature block, weights per row block) and
-/// copy pieces before folding.
+/// Budgets of one windowed op's plan: elements and copy pieces (before
+/// folding) of the distinct blocks planned from the source; replicas of a
+/// block cost one copy each and are not counted.
 inline constexpr int64_t kMaxWindowCopyElements = int64_t(1) << 22;
 inline constexpr int64_t kMaxWindowPieces = int64_t(1) << 20;
 /// Exchange cycles the grid choice charges per contiguous piece a tile
