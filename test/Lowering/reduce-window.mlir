@@ -9,12 +9,13 @@
 // the first block's row -1 is padding (2 rows x 16 x 8 = 256 elements, the
 // others 384); the 2x2 stride-2 average pool (add) has no halo. tile-1472:
 // one output element per tile of an 8x8x8 grid, a 3x3 (2x3, 3x2, 2x2 at the
-// padded edges) window of 1 feature each.
+// padded edges) window of 1 feature each. A reducer other than one binary
+// op on its two arguments stays on the host.
 //
 // RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,C8
 // RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,T1472
 
-func.func @main(%x: tensor<1x16x16x8xf32> loc("x")) -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) {
+func.func @main(%x: tensor<1x16x16x8xf32> loc("x")) -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) {
   %ninf = tgraph.constant dense<0xFF800000> : tensor<f32> loc("ninf")
   %zero = tgraph.constant dense<0.0> : tensor<f32> loc("zero")
   %max = tgraph.reduce_window(%x) init(%ninf) {
@@ -30,7 +31,14 @@ func.func @main(%x: tensor<1x16x16x8xf32> loc("x")) -> (tensor<1x8x8x8xf32>, ten
     tgraph.return %s : tensor<f32>
   } {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}
     : (tensor<1x16x16x8xf32>, tensor<f32>) -> tensor<1x8x8x8xf32> loc("avgpool")
-  return %max, %sum : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>
+  %sq = tgraph.reduce_window(%x) init(%zero) {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = tgraph.multiply %b, %b : tensor<f32>
+    %s = tgraph.add %a, %p : tensor<f32>
+    tgraph.return %s : tensor<f32>
+  } {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}
+    : (tensor<1x16x16x8xf32>, tensor<f32>) -> tensor<1x8x8x8xf32> loc("sumsq")
+  return %max, %sum, %sq : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>
 }
 
 // CHECK: %[[X:.*]] = tile.var "x" parameter
@@ -55,3 +63,4 @@ func.func @main(%x: tensor<1x16x16x8xf32> loc("x")) -> (tensor<1x8x8x8xf32>, ten
 // CHECK: tile.exchange "avgpool.bcast" %[[ZERO]] -> %[[AINIT]]
 // CHECK: tile.compute_set "avgpool" kind "reduce-window.add" {{.*}}ins(%[[AIN]], %[[AINIT]] : {{.*}}) outs(%[[A]] : {{.*}}) {{.*}}halo = array<i64: 0, 0, 0, 0>, {{.*}}window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}
 // CHECK-NOT: host_compute
+// CHECK: tile.host_compute "sumsq" op "tgraph.reduce_window" reason "not-lowered"
