@@ -70,14 +70,7 @@ static std::optional<ConvPlan> planGrid(const ConvShape &cs, const ConvGrid &g,
     return std::nullopt;
   plan.input = std::move(*in);
   plan.weights = std::move(*w);
-  llvm::sort(outSpans);
-  for (auto [begin, end, t] : outSpans) {
-    if (!plan.outIntervals.empty() && plan.outIntervals.back()[0] == t &&
-        plan.outIntervals.back()[2] == begin)
-      plan.outIntervals.back()[2] = end;
-    else
-      plan.outIntervals.push_back({t, begin, end});
-  }
+  plan.outIntervals = tileIntervals(outSpans);
   if (g.pk == 1)
     return plan;
   // The pk slices of owner o's block go to o, slice after slice.

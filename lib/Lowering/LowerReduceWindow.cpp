@@ -229,15 +229,7 @@ bool Lowerer::lowerReduceWindow(Operation *op, StringRef name,
                        " exchange copy runs for its windows";
     return false;
   }
-  llvm::sort(outSpans);
-  SmallVector<std::array<int64_t, 3>> outIntervals;
-  for (auto [begin, end, t] : outSpans) {
-    if (!outIntervals.empty() && outIntervals.back()[0] == t &&
-        outIntervals.back()[2] == begin)
-      outIntervals.back()[2] = end;
-    else
-      outIntervals.push_back({t, begin, end});
-  }
+  SmallVector<std::array<int64_t, 3>> outIntervals = tileIntervals(outSpans);
   auto join = [](ArrayRef<int64_t> v) {
     std::string s;
     for (int64_t x : v)
@@ -260,6 +252,9 @@ bool Lowerer::lowerReduceWindow(Operation *op, StringRef name,
                       outShape, elt, name);
   buffers[rw.getResult()] = {out};
   emitExchange(loc, (name + ".in").str(), input, inBlocks, copies->copies);
+  // Blocks with the same window (e.g. several in padding) share one fetch.
+  emitExchange(loc, (name + ".in.replicate").str(), inBlocks, inBlocks,
+               copies->replicaCopies);
   Value initRep = replicateScalar(loc, name, init, out);
   // Input elements each block shares with its successor, per dimension.
   SmallVector<int64_t> halo, windowDims, strides, padding, baseDil, winDil;

@@ -85,6 +85,20 @@ void tessera::forEachBoxSpan(llvm::ArrayRef<int64_t> shape,
   }
 }
 
+llvm::SmallVector<std::array<int64_t, 3>>
+tessera::tileIntervals(std::vector<std::array<int64_t, 3>> &spans) {
+  llvm::sort(spans);
+  llvm::SmallVector<std::array<int64_t, 3>> intervals;
+  for (auto [begin, end, tile] : spans) {
+    if (!intervals.empty() && intervals.back()[0] == tile &&
+        intervals.back()[2] == begin)
+      intervals.back()[2] = end;
+    else
+      intervals.push_back({tile, begin, end});
+  }
+  return intervals;
+}
+
 bool tessera::appendSpanPieces(const TileLookup &source, int64_t dstTile,
                                int64_t srcStart, int64_t dstStart,
                                int64_t length, std::vector<CopyPiece> &pieces) {

@@ -10,12 +10,15 @@
 // others 384); the 2x2 stride-2 average pool (add) has no halo. tile-1472:
 // one output element per tile of an 8x8x8 grid, a 3x3 (2x3, 3x2, 2x2 at the
 // padded edges) window of 1 feature each. A reducer other than one binary
-// op on its two arguments stays on the host.
+// op on its two arguments stays on the host. Outputs 64..199 of "padded"
+// read only padding: their blocks still get one input element (the last),
+// and on tile-1472, where each is its own block, that identical window is
+// fetched once and replicated ("padded.in.replicate").
 //
 // RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,C8
 // RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,T1472
 
-func.func @main(%x: tensor<1x16x16x8xf32> loc("x")) -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) {
+func.func @main(%x: tensor<1x16x16x8xf32> loc("x"), %v: tensor<64xf32> loc("v")) -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<200xf32>) {
   %ninf = tgraph.constant dense<0xFF800000> : tensor<f32> loc("ninf")
   %zero = tgraph.constant dense<0.0> : tensor<f32> loc("zero")
   %max = tgraph.reduce_window(%x) init(%ninf) {
@@ -38,7 +41,13 @@ func.func @main(%x: tensor<1x16x16x8xf32> loc("x")) -> (tensor<1x8x8x8xf32>, ten
     tgraph.return %s : tensor<f32>
   } {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}
     : (tensor<1x16x16x8xf32>, tensor<f32>) -> tensor<1x8x8x8xf32> loc("sumsq")
-  return %max, %sum, %sq : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>
+  %pad = tgraph.reduce_window(%v) init(%zero) {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = tgraph.add %a, %b : tensor<f32>
+    tgraph.return %s : tensor<f32>
+  } {window_dimensions = array<i64: 2>, padding = array<i64: 0, 137>}
+    : (tensor<64xf32>, tensor<f32>) -> tensor<200xf32> loc("padded")
+  return %max, %sum, %sq, %pad : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<200xf32>
 }
 
 // CHECK: %[[X:.*]] = tile.var "x" parameter
@@ -64,3 +73,8 @@ func.func @main(%x: tensor<1x16x16x8xf32> loc("x")) -> (tensor<1x8x8x8xf32>, ten
 // CHECK: tile.compute_set "avgpool" kind "reduce-window.add" {{.*}}ins(%[[AIN]], %[[AINIT]] : {{.*}}) outs(%[[A]] : {{.*}}) {{.*}}halo = array<i64: 0, 0, 0, 0>, {{.*}}window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}
 // CHECK-NOT: host_compute
 // CHECK: tile.host_compute "sumsq" op "tgraph.reduce_window" reason "not-lowered"
+// C8: %[[PIN:.*]] = tile.var "padded.in" temporary mapping<[0, 0] x 64 from 0, [1, 1] x 1 from 64>
+// C8-NOT: "padded.in.replicate"
+// T1472: %[[PIN:.*]] = tile.var "padded.in" temporary mapping<[0, 62] x 2 from 0, [63, 199] x 1 from 126>
+// T1472: tile.exchange "padded.in.replicate" %[[PIN]] -> %[[PIN]] copies [63, 64, 1, 1, 126, 0, 127, 0,
+// CHECK: tile.compute_set "padded" kind "reduce-window.add"

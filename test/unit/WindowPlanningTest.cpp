@@ -89,6 +89,13 @@ TEST(WindowPlanningTest, AdjacentGroupBoxesMerge) {
   EXPECT_EQ(boxes[0].numElements() + boxes[1].numElements(), 24);
 }
 
+TEST(WindowPlanningTest, SpansJoinIntoTileIntervals) {
+  std::vector<std::array<int64_t, 3>> spans = {
+      {8, 12, 1}, {0, 4, 0}, {4, 8, 0}, {12, 16, 0}};
+  EXPECT_EQ(tileIntervals(spans), (llvm::SmallVector<std::array<int64_t, 3>>{
+                                      {0, 0, 8}, {1, 8, 12}, {0, 12, 16}}));
+}
+
 TEST(WindowPlanningTest, DiagonalPiecesFoldIntoOneRun) {
   // Source tiles 0..3 each send their 4 elements to tiles 10..13.
   std::vector<CopyPiece> pieces;

@@ -72,6 +72,12 @@ void forEachBoxSpan(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> lo,
 int64_t boxSpanCount(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> lo,
                      llvm::ArrayRef<int64_t> hi);
 
+/// The per-tile intervals (tile, begin, end), in element order, of a
+/// buffer whose spans (begin, end, tile) are given in any order: spans that
+/// meet on one tile are joined. Sorts `spans`.
+llvm::SmallVector<std::array<int64_t, 3>>
+tileIntervals(std::vector<std::array<int64_t, 3>> &spans);
+
 /// One copy: `length` elements from srcElement (on srcTile) to dstElement
 /// (on dstTile).
 struct CopyPiece {
