@@ -17,9 +17,7 @@ using namespace tessera;
 using namespace tessera::lowering;
 namespace tg = tessera::tgraph;
 
-/// The vertex kind of a reducer region made of one known binary op on its
-/// two arguments ("add", "maximum", ...), or "" for anything else.
-static std::string reducerKind(Region &body) {
+std::string tessera::lowering::reducerKind(Region &body) {
   if (!body.hasOneBlock())
     return "";
   Block &block = body.front();

@@ -4,8 +4,8 @@
 // Private to lib/Lowering: the Lowerer walks @main and emits buffers and
 // steps; its per-family methods live in one file each (TGraphToTile.cpp:
 // driver, buffers, steps, elementwise, host; LowerDataMovement.cpp;
-// LowerReduce.cpp; LowerDot.cpp; LowerControlFlow.cpp; LowerCollectives.cpp;
-// LowerBatchNorm.cpp).
+// LowerReduce.cpp; LowerDot.cpp; LowerConvolution.cpp; LowerReduceWindow.cpp;
+// LowerControlFlow.cpp; LowerCollectives.cpp; LowerBatchNorm.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +48,9 @@ int64_t elementsOf(Value buffer);
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
 void unravel(int64_t index, ArrayRef<int64_t> shape,
              SmallVectorImpl<int64_t> &out);
+/// The vertex kind of a reducer region made of one known binary op on its
+/// two arguments ("add", "maximum", ...), or "" for anything else.
+std::string reducerKind(Region &body);
 
 class Lowerer {
 public:
@@ -98,6 +101,8 @@ private:
   bool lowerBookkeeping(Operation *op);
   bool lowerReduce(Operation *op, StringRef name, std::string &detail);
   bool lowerDot(Operation *op, StringRef name, std::string &detail);
+  bool lowerConvolution(Operation *op, StringRef name, std::string &detail);
+  bool lowerReduceWindow(Operation *op, StringRef name, std::string &detail);
   void lowerOutputs(func::ReturnOp ret);
   /// Marks the buffers holding `values` (an op's results, or an argument)
   /// with `result = <leaf index>`: they are the model's tensors in the

@@ -16,10 +16,11 @@
 //  - host_compute for incompatible, host-placed and not-lowered ops.
 // Larger families have their own files: LowerDataMovement.cpp (broadcast,
 // transpose, reverse, slice, concatenate, pad), LowerReduce.cpp,
-// LowerDot.cpp, LowerControlFlow.cpp (while, conditional, call; nested
-// computations come back through lowerBlock), LowerCollectives.cpp,
-// LowerBatchNorm.cpp. Each returns false having emitted nothing when it
-// cannot lower an op, which then goes to the host as "not-lowered".
+// LowerDot.cpp, LowerConvolution.cpp, LowerReduceWindow.cpp,
+// LowerControlFlow.cpp (while, conditional, call; nested computations come
+// back through lowerBlock), LowerCollectives.cpp, LowerBatchNorm.cpp. Each
+// returns false having emitted nothing when it cannot lower an op, which
+// then goes to the host as "not-lowered".
 //
 //===----------------------------------------------------------------------===//
 
@@ -544,6 +545,10 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
   if (lowerReduce(op, name, detail))
     return;
   if (detail.empty() && lowerDot(op, name, detail))
+    return;
+  if (detail.empty() && lowerConvolution(op, name, detail))
+    return;
+  if (detail.empty() && lowerReduceWindow(op, name, detail))
     return;
   if (detail.empty() && lowerControlFlow(op, name, detail))
     return;

@@ -1,0 +1,266 @@
+//===- WindowPlanning.cpp - halo windows and block copies -----------------===//
+
+#include "tessera/Lowering/WindowPlanning.h"
+
+#include "tessera/Lowering/MappingPlanner.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+using namespace tessera;
+
+static int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
+
+std::pair<int64_t, int64_t>
+tessera::windowInputRange(const WindowDim &dim, int64_t out0, int64_t out1) {
+  if (out1 <= out0 || dim.inputSize <= 0)
+    return {0, 0};
+  int64_t base = std::max<int64_t>(dim.baseDilation, 1);
+  // Positions in the dilated input (padding removed) the block reads.
+  int64_t first = out0 * dim.stride - dim.padLow;
+  int64_t last = (out1 - 1) * dim.stride +
+                 (dim.window - 1) * dim.windowDilation - dim.padLow;
+  int64_t lo = std::max<int64_t>(ceilDiv(first, base), 0);
+  int64_t hi = std::min<int64_t>(floorDiv(last, base) + 1, dim.inputSize);
+  return lo < hi ? std::make_pair(lo, hi) : std::make_pair(lo, lo);
+}
+
+int64_t tessera::boxSpanCount(llvm::ArrayRef<int64_t> shape,
+                              llvm::ArrayRef<int64_t> lo,
+                              llvm::ArrayRef<int64_t> hi) {
+  int64_t rank = shape.size();
+  for (int64_t d = 0; d < rank; ++d)
+    if (hi[d] <= lo[d])
+      return 0;
+  if (rank == 0)
+    return 1;
+  // The span covers the innermost full dimensions and one partial one.
+  int64_t j = rank - 1;
+  while (j > 0 && lo[j] == 0 && hi[j] == shape[j])
+    --j;
+  int64_t count = 1;
+  for (int64_t d = 0; d < j; ++d)
+    count *= hi[d] - lo[d];
+  return count;
+}
+
+void tessera::forEachBoxSpan(llvm::ArrayRef<int64_t> shape,
+                             llvm::ArrayRef<int64_t> lo,
+                             llvm::ArrayRef<int64_t> hi,
+                             llvm::function_ref<void(int64_t, int64_t)> fn) {
+  int64_t rank = shape.size();
+  if (boxSpanCount(shape, lo, hi) == 0)
+    return;
+  if (rank == 0)
+    return fn(0, 1);
+  llvm::SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  int64_t j = rank - 1;
+  while (j > 0 && lo[j] == 0 && hi[j] == shape[j])
+    --j;
+  int64_t length = (hi[j] - lo[j]) * strides[j];
+  // Odometer over the outer dimensions [0, j).
+  llvm::SmallVector<int64_t> idx(lo.begin(), lo.begin() + j);
+  while (true) {
+    int64_t offset = lo[j] * strides[j];
+    for (int64_t d = 0; d < j; ++d)
+      offset += idx[d] * strides[d];
+    fn(offset, length);
+    int64_t d = j - 1;
+    for (; d >= 0; --d) {
+      if (++idx[d] < hi[d])
+        break;
+      idx[d] = lo[d];
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+llvm::SmallVector<std::array<int64_t, 3>>
+tessera::tileIntervals(std::vector<std::array<int64_t, 3>> &spans) {
+  llvm::sort(spans);
+  llvm::SmallVector<std::array<int64_t, 3>> intervals;
+  for (auto [begin, end, tile] : spans) {
+    if (!intervals.empty() && intervals.back()[0] == tile &&
+        intervals.back()[2] == begin)
+      intervals.back()[2] = end;
+    else
+      intervals.push_back({tile, begin, end});
+  }
+  return intervals;
+}
+
+bool tessera::appendSpanPieces(const TileLookup &source, int64_t dstTile,
+                               int64_t srcStart, int64_t dstStart,
+                               int64_t length, std::vector<CopyPiece> &pieces) {
+  int64_t s = srcStart, end = srcStart + length;
+  while (s < end) {
+    int64_t tile = source.tileOf(s);
+    if (tile < 0)
+      return false;
+    int64_t stop = std::min(source.intervalEnd(s), end);
+    pieces.push_back({tile, dstTile, stop - s, s, dstStart + (s - srcStart)});
+    s = stop;
+  }
+  return true;
+}
+
+llvm::SmallVector<int64_t>
+tessera::foldCopyPieces(std::vector<CopyPiece> &pieces) {
+  // Group by (tile distance, length, source tile); pieces of one group in
+  // element order, so the i-th piece of tile s pairs with the i-th of s + 1.
+  auto key = [](const CopyPiece &p) {
+    return std::make_tuple(p.dstTile - p.srcTile, p.length, p.srcTile,
+                           p.srcElement, p.dstElement);
+  };
+  llvm::sort(pieces, [&](const CopyPiece &a, const CopyPiece &b) {
+    return key(a) < key(b);
+  });
+  size_t n = pieces.size();
+  // For each piece: the first piece of its group and of the next source
+  // tile's group (n when there is none).
+  std::vector<size_t> groupBegin(n), nextGroup(n, n);
+  auto sameGroup = [&](size_t a, size_t b) {
+    return pieces[a].dstTile - pieces[a].srcTile ==
+               pieces[b].dstTile - pieces[b].srcTile &&
+           pieces[a].length == pieces[b].length &&
+           pieces[a].srcTile == pieces[b].srcTile;
+  };
+  for (size_t i = 0; i < n; ++i)
+    groupBegin[i] = i > 0 && sameGroup(i - 1, i) ? groupBegin[i - 1] : i;
+  for (size_t i = 0; i < n;) {
+    size_t end = i;
+    while (end < n && groupBegin[end] == i)
+      ++end;
+    // The next group is the one right after when it is the same distance
+    // and length on the next source tile.
+    if (end < n &&
+        pieces[end].dstTile - pieces[end].srcTile ==
+            pieces[i].dstTile - pieces[i].srcTile &&
+        pieces[end].length == pieces[i].length &&
+        pieces[end].srcTile == pieces[i].srcTile + 1)
+      for (size_t k = i; k < end; ++k)
+        nextGroup[k] = end;
+    i = end;
+  }
+  std::vector<bool> used(n, false);
+  llvm::SmallVector<int64_t> runs;
+  for (size_t i = 0; i < n; ++i) {
+    if (used[i])
+      continue;
+    used[i] = true;
+    const CopyPiece &p = pieces[i];
+    int64_t count = 1, srcStride = 0, dstStride = 0;
+    size_t cur = i;
+    while (nextGroup[cur] < n) {
+      size_t next = nextGroup[cur] + (cur - groupBegin[cur]);
+      if (next >= n || groupBegin[next] != nextGroup[cur] || used[next])
+        break;
+      int64_t ds = pieces[next].srcElement - pieces[cur].srcElement;
+      int64_t dd = pieces[next].dstElement - pieces[cur].dstElement;
+      if (ds < 0 || dd < 0 ||
+          (count > 1 && (ds != srcStride || dd != dstStride)))
+        break;
+      srcStride = ds;
+      dstStride = dd;
+      used[next] = true;
+      ++count;
+      cur = next;
+    }
+    runs.append({p.srcTile, p.dstTile, count, p.length, p.srcElement, srcStride,
+                 p.dstElement, dstStride});
+  }
+  return runs;
+}
+
+int64_t Box::numElements() const {
+  int64_t n = 1;
+  for (auto [l, h] : llvm::zip(lo, hi))
+    n *= std::max<int64_t>(h - l, 0);
+  return n;
+}
+
+void tessera::mergeAdjacentBoxes(llvm::SmallVectorImpl<Box> &boxes) {
+  llvm::SmallVector<Box> merged;
+  for (Box &box : boxes) {
+    if (!merged.empty()) {
+      Box &last = merged.back();
+      int64_t differing = -1, count = 0;
+      for (size_t d = 0; d < box.lo.size(); ++d)
+        if (last.lo[d] != box.lo[d] || last.hi[d] != box.hi[d]) {
+          differing = d;
+          ++count;
+        }
+      if (count == 0)
+        continue;
+      if (count == 1 && last.hi[differing] == box.lo[differing]) {
+        last.hi[differing] = box.hi[differing];
+        continue;
+      }
+    }
+    merged.push_back(box);
+  }
+  boxes.assign(merged.begin(), merged.end());
+}
+
+std::optional<BlockCopyPlan> tessera::planBlockCopies(
+    llvm::ArrayRef<int64_t> sourceShape, llvm::ArrayRef<int64_t> sourceRuns,
+    llvm::ArrayRef<TileBlock> blocks, int64_t maxPieces, int64_t maxRuns) {
+  TileLookup source(sourceRuns);
+  BlockCopyPlan plan;
+  // The first block with each content is filled from the source; the others
+  // copy it.
+  std::map<std::vector<int64_t>, size_t> firstWith;
+  std::vector<CopyPiece> pieces, replicas;
+  std::vector<int64_t> base(blocks.size());
+  bool ok = true;
+  for (auto [i, block] : llvm::enumerate(blocks)) {
+    int64_t begin = plan.numElements;
+    base[i] = begin;
+    std::vector<int64_t> content;
+    for (const Box &box : block.boxes) {
+      content.insert(content.end(), box.lo.begin(), box.lo.end());
+      content.insert(content.end(), box.hi.begin(), box.hi.end());
+    }
+    auto [it, fresh] = firstWith.try_emplace(std::move(content), i);
+    if (fresh) {
+      ++plan.numPrimaries;
+      for (const Box &box : block.boxes)
+        forEachBoxSpan(
+            sourceShape, box.lo, box.hi, [&](int64_t offset, int64_t length) {
+              ok = ok && static_cast<int64_t>(pieces.size()) <= maxPieces &&
+                   appendSpanPieces(source, block.tile, offset,
+                                    plan.numElements, length, pieces);
+              plan.numElements += length;
+            });
+      if (!ok)
+        return std::nullopt;
+    } else {
+      size_t first = it->second;
+      int64_t size = 0;
+      for (const Box &box : block.boxes)
+        size += box.numElements();
+      if (size > 0)
+        replicas.push_back(
+            {blocks[first].tile, block.tile, size, base[first], begin});
+      plan.numElements += size;
+    }
+    if (plan.numElements > begin)
+      plan.intervals.push_back({block.tile, begin, plan.numElements});
+  }
+  plan.copies = foldCopyPieces(pieces);
+  plan.replicaCopies = foldCopyPieces(replicas);
+  if (static_cast<int64_t>((plan.copies.size() + plan.replicaCopies.size()) /
+                           8) > maxRuns)
+    return std::nullopt;
+  return plan;
+}

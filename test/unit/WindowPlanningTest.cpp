@@ -1,0 +1,145 @@
+//===- WindowPlanningTest.cpp - halo windows and block copies -------------===//
+//
+// The input window of an output block (halo, padding, strides, dilations),
+// box spans, diagonal folding of copy pieces and replicated block plans.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Lowering/WindowPlanning.h"
+#include "tessera/Lowering/MappingPlanner.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessera;
+
+namespace {
+
+using Range = std::pair<int64_t, int64_t>;
+
+WindowDim dim(int64_t input, int64_t window, int64_t stride, int64_t padLow,
+              int64_t padHigh, int64_t base = 1, int64_t windowDil = 1) {
+  return {input, window, stride, padLow, padHigh, base, windowDil};
+}
+
+TEST(WindowPlanningTest, SamePaddedRowBlocksShareTwoHaloRows) {
+  WindowDim d = dim(16, 3, 1, 1, 1);
+  // Row -1 is padding: the first block starts at input row 0.
+  EXPECT_EQ(windowInputRange(d, 0, 4), Range(0, 5));
+  EXPECT_EQ(windowInputRange(d, 4, 8), Range(3, 9));
+  // Row 16 is padding: the last block ends at the input's end.
+  EXPECT_EQ(windowInputRange(d, 12, 16), Range(11, 16));
+}
+
+TEST(WindowPlanningTest, StridedWindowsShareOneRow) {
+  WindowDim d = dim(16, 3, 2, 0, 1);
+  EXPECT_EQ(windowInputRange(d, 0, 1), Range(0, 3));
+  EXPECT_EQ(windowInputRange(d, 1, 2), Range(2, 5));
+  EXPECT_EQ(windowInputRange(d, 7, 8), Range(14, 16));
+  // A 1x1 stride-2 window reads every other row of its range.
+  EXPECT_EQ(windowInputRange(dim(14, 1, 2, 0, 0), 0, 7), Range(0, 13));
+}
+
+TEST(WindowPlanningTest, NegativePaddingCrops) {
+  EXPECT_EQ(windowInputRange(dim(8, 1, 1, -2, -2), 0, 2), Range(2, 4));
+}
+
+TEST(WindowPlanningTest, DilationsScaleTheWindow) {
+  // Transposed convolution: input dilated by 2 (7 positions), padded by 2.
+  WindowDim t = dim(4, 3, 1, 2, 2, /*base=*/2);
+  EXPECT_EQ(windowInputRange(t, 0, 1), Range(0, 1));
+  // Output 1 reads dilated positions -1..1: input 0 and the hole after it.
+  EXPECT_EQ(windowInputRange(t, 1, 2), Range(0, 1));
+  EXPECT_EQ(windowInputRange(t, 2, 3), Range(0, 2));
+  EXPECT_EQ(windowInputRange(t, 0, 9), Range(0, 4));
+  // Atrous: a 3-tap window dilated by 2 spans 5 rows.
+  EXPECT_EQ(windowInputRange(dim(16, 3, 1, 2, 2, 1, 2), 4, 6), Range(2, 8));
+}
+
+TEST(WindowPlanningTest, BlockInPaddingReadsNothing) {
+  Range r = windowInputRange(dim(4, 1, 1, 3, 0), 0, 2);
+  EXPECT_GE(r.first, r.second);
+}
+
+TEST(WindowPlanningTest, BoxSpansAreRowMajorAndMaximal) {
+  std::vector<Range> spans;
+  auto collect = [&](int64_t o, int64_t n) { spans.push_back({o, n}); };
+  // Rows 1..2 of each of 2 planes of 4x6: two spans of 12.
+  forEachBoxSpan({2, 4, 6}, {0, 1, 0}, {2, 3, 6}, collect);
+  EXPECT_EQ(spans, (std::vector<Range>{{6, 12}, {30, 12}}));
+  EXPECT_EQ(boxSpanCount({2, 4, 6}, {0, 1, 0}, {2, 3, 6}), 2);
+  spans.clear();
+  forEachBoxSpan({2, 4, 6}, {0, 0, 0}, {2, 4, 6}, collect);
+  EXPECT_EQ(spans, (std::vector<Range>{{0, 48}}));
+  spans.clear();
+  forEachBoxSpan({2, 4, 6}, {0, 0, 2}, {1, 2, 4}, collect);
+  EXPECT_EQ(spans, (std::vector<Range>{{2, 2}, {8, 2}}));
+  EXPECT_EQ(boxSpanCount({2, 4, 6}, {0, 0, 2}, {1, 2, 4}), 2);
+  spans.clear();
+  forEachBoxSpan({2, 4, 6}, {0, 2, 0}, {2, 2, 6}, collect);
+  EXPECT_TRUE(spans.empty());
+}
+
+TEST(WindowPlanningTest, AdjacentGroupBoxesMerge) {
+  llvm::SmallVector<Box> boxes = {
+      {{0, 0, 0}, {1, 4, 2}}, {{0, 0, 2}, {1, 4, 4}}, {{0, 0, 6}, {1, 4, 8}}};
+  mergeAdjacentBoxes(boxes);
+  ASSERT_EQ(boxes.size(), 2u);
+  EXPECT_EQ(boxes[0].hi[2], 4);
+  EXPECT_EQ(boxes[1].lo[2], 6);
+  EXPECT_EQ(boxes[0].numElements() + boxes[1].numElements(), 24);
+}
+
+TEST(WindowPlanningTest, SpansJoinIntoTileIntervals) {
+  std::vector<std::array<int64_t, 3>> spans = {
+      {8, 12, 1}, {0, 4, 0}, {4, 8, 0}, {12, 16, 0}};
+  EXPECT_EQ(tileIntervals(spans), (llvm::SmallVector<std::array<int64_t, 3>>{
+                                      {0, 0, 8}, {1, 8, 12}, {0, 12, 16}}));
+}
+
+TEST(WindowPlanningTest, DiagonalPiecesFoldIntoOneRun) {
+  // Source tiles 0..3 each send their 4 elements to tiles 10..13.
+  std::vector<CopyPiece> pieces;
+  for (int64_t s = 3; s >= 0; --s)
+    pieces.push_back({s, 10 + s, 4, 4 * s, 4 * s});
+  EXPECT_EQ(foldCopyPieces(pieces),
+            (llvm::SmallVector<int64_t>{0, 10, 4, 4, 0, 4, 0, 4}));
+  // One tile to three: a run per destination (the source tile is fixed).
+  std::vector<CopyPiece> fan = {
+      {0, 1, 8, 0, 8}, {0, 2, 8, 0, 16}, {0, 3, 8, 0, 24}};
+  EXPECT_EQ(foldCopyPieces(fan).size(), 3u * 8);
+  // Strides change: the run stops there.
+  std::vector<CopyPiece> uneven = {
+      {0, 0, 2, 0, 0}, {1, 1, 2, 4, 2}, {2, 2, 2, 9, 4}};
+  EXPECT_EQ(foldCopyPieces(uneven),
+            (llvm::SmallVector<int64_t>{0, 0, 2, 2, 0, 4, 0, 2, 2, 2, 1, 2, 9,
+                                        0, 4, 0}));
+}
+
+TEST(WindowPlanningTest, ReplicatedBlocksAreCopiedOnceFromTheSource) {
+  // A 4x4 source, 8 elements per tile on tiles 0 and 1.
+  llvm::SmallVector<int64_t> source = {0, 2, 8, 0};
+  llvm::SmallVector<TileBlock> blocks = {
+      {0, {Box{{0, 0}, {2, 4}}}},
+      {1, {Box{{0, 0}, {2, 4}}}}, // same window: a replica of tile 0's
+      {2, {Box{{1, 0}, {3, 4}}}}, // a halo window over both source tiles
+  };
+  std::optional<BlockCopyPlan> plan =
+      planBlockCopies({4, 4}, source, blocks, 100, 100);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->numElements, 24);
+  EXPECT_EQ(plan->numPrimaries, 2);
+  EXPECT_EQ(compressIntervals(plan->intervals),
+            (llvm::SmallVector<int64_t>{0, 3, 8, 0}));
+  EXPECT_EQ(plan->replicaCopies,
+            (llvm::SmallVector<int64_t>{0, 1, 1, 8, 0, 0, 8, 0}));
+  // Tile 0's block in one copy; tile 2's rows 1 and 2 from both tiles.
+  int64_t moved = 0;
+  for (size_t i = 0; i < plan->copies.size(); i += 8)
+    moved += plan->copies[i + 2] * plan->copies[i + 3];
+  EXPECT_EQ(moved, 16);
+  EXPECT_EQ(plan->copies.size(), 3u * 8);
+  // Over the run budget: no plan.
+  EXPECT_FALSE(planBlockCopies({4, 4}, source, blocks, 100, 2));
+}
+
+} // namespace
