@@ -4,7 +4,8 @@
 // Private to lib/Lowering: the Lowerer walks @main and emits buffers and
 // steps; its per-family methods live in one file each (TGraphToTile.cpp:
 // driver, buffers, steps, elementwise, host; LowerDataMovement.cpp;
-// LowerReduce.cpp; LowerDot.cpp).
+// LowerReduce.cpp; LowerDot.cpp; LowerIndexed.cpp with LowerGather.cpp,
+// LowerScatter.cpp and LowerSort.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,12 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <optional>
+
+namespace tessera {
+class WholeDimSplit;
+} // namespace tessera
 
 namespace tessera::lowering {
 
@@ -44,6 +51,29 @@ int64_t elementsOf(Value buffer);
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
 void unravel(int64_t index, ArrayRef<int64_t> shape,
              SmallVectorImpl<int64_t> &out);
+/// Bytes of one element (4 when the dtype has no known size).
+int64_t bytesOfElement(Type elementType);
+
+/// A buffer of an op indexed at run time (LowerIndexed.cpp), laid out by
+/// positions (IndexedLayout.h): an existing buffer to use in place or
+/// re-lay (`source`), or a new one (no source).
+struct PositionedBuffer {
+  Value source;
+  SmallVector<int64_t> shape;
+  int64_t elementBytes = 0;
+  /// An element's position: its coordinates dotted with these strides.
+  SmallVector<int64_t> positionStrides;
+};
+
+/// Where the buffers of an indexed op go: runs and re-layout copies per
+/// PositionedBuffer (no copies: already in place), the tiles holding
+/// positions (ascending), the copies replicating the index buffer on them,
+/// and why.
+struct PositionedPlan {
+  SmallVector<SmallVector<int64_t>> runs, copies;
+  SmallVector<int64_t> tiles, replicateCopies;
+  std::string why;
+};
 
 class Lowerer {
 public:
@@ -87,6 +117,21 @@ private:
   bool lowerBookkeeping(Operation *op);
   bool lowerReduce(Operation *op, StringRef name, std::string &detail);
   bool lowerDot(Operation *op, StringRef name, std::string &detail);
+  // Ops indexed at run time: LowerIndexed.cpp (shared), LowerGather.cpp
+  // (gather, dynamic_slice), LowerScatter.cpp (scatter,
+  // dynamic_update_slice), LowerSort.cpp.
+  std::optional<PositionedPlan> planPositioned(const WholeDimSplit &split,
+                                               ArrayRef<int64_t> wholeDims,
+                                               ArrayRef<PositionedBuffer> bufs,
+                                               Value replicated,
+                                               std::string &detail);
+  Value placePositioned(Location loc, StringRef name, Value source,
+                        const PositionedPlan &plan, size_t index);
+  Value replicateIndices(Location loc, StringRef name, Value indices,
+                         const PositionedPlan &plan);
+  bool lowerGather(Operation *op, StringRef name, std::string &detail);
+  bool lowerScatter(Operation *op, StringRef name, std::string &detail);
+  bool lowerSort(Operation *op, StringRef name, std::string &detail);
   void lowerOutputs(func::ReturnOp ret);
 
   ModuleOp module;

@@ -16,8 +16,10 @@
 //  - host_compute for incompatible, host-placed and not-lowered ops.
 // Larger families have their own files: LowerDataMovement.cpp (broadcast,
 // transpose, reverse, slice, concatenate, pad), LowerReduce.cpp,
-// LowerDot.cpp. Each returns false having emitted nothing when it cannot
-// lower an op, which then goes to the host as "not-lowered".
+// LowerDot.cpp, and for ops indexed at run time LowerIndexed.cpp with
+// LowerGather.cpp, LowerScatter.cpp, LowerSort.cpp. Each returns false having
+// emitted nothing when it cannot lower an op, which then goes to the host as
+// "not-lowered".
 //
 //===----------------------------------------------------------------------===//
 
@@ -494,6 +496,12 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
   if (lowerReduce(op, name, detail))
     return;
   if (detail.empty() && lowerDot(op, name, detail))
+    return;
+  if (detail.empty() && lowerGather(op, name, detail))
+    return;
+  if (detail.empty() && lowerScatter(op, name, detail))
+    return;
+  if (detail.empty() && lowerSort(op, name, detail))
     return;
   lowerOnHost(op, name, "not-lowered", detail);
 }
