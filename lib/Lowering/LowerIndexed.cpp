@@ -144,6 +144,8 @@ Lowerer::planPositioned(const WholeDimSplit &split, ArrayRef<int64_t> wholeDims,
                     std::to_string(maxIntervals) +
                     " intervals nor an exchange more than " +
                     std::to_string(kMaxCopyRuns) + " copy runs)";
+      if (positions == 1)
+        plan.why = whole + ": nothing else to split, all on one tile";
       return plan;
     }
     if (fit == Fit::Memory) {
@@ -195,12 +197,12 @@ Value Lowerer::replicateIndices(Location loc, StringRef name, Value indices,
     intervals.push_back({t, int64_t(i) * n, int64_t(i + 1) * n});
   auto type = cast<tile::BufferType>(indices.getType());
   std::string varName = (name + ".indices").str();
-  Value rep =
-      makeVar(loc, varName, tile::Category::Temporary,
-              {compressIntervals(intervals),
-               "indices replicated: one whole copy (" + std::to_string(n) +
-                   " elements) per tile of the split"},
-              {n * int64_t(plan.tiles.size())}, type.getElementType(), "");
+  Value rep = makeVar(
+      loc, varName, tile::Category::Temporary,
+      {compressIntervals(intervals),
+       "indices replicated: one whole copy (" + std::to_string(n) +
+           (n == 1 ? " element" : " elements") + ") per tile of the split"},
+      {n * int64_t(plan.tiles.size())}, type.getElementType(), "");
   emitExchange(loc, varName, indices, rep, plan.replicateCopies);
   return rep;
 }
