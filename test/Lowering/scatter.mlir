@@ -13,7 +13,8 @@ func.func @main(%acc: tensor<512x16xf32> loc("acc"), %pos: tensor<128x1xi32> loc
                 %grad: tensor<128x16xf32> loc("grad"),
                 %cache: tensor<128x4x64xf32> loc("cache"), %step: tensor<1xi32> loc("step"),
                 %new: tensor<1x4x64xf32> loc("new"))
-    -> (tensor<512x16xf32>, tensor<128x4x64xf32>, tensor<512x16xf32>) {
+    -> (tensor<512x16xf32>, tensor<128x4x64xf32>, tensor<512x16xf32>,
+        tuple<tensor<512x16xf32>, tensor<512x16xf32>>) {
   // Embedding gradient: scatter-add rows of updates into a [512, 16] table.
   %a = tgraph.scatter(%acc) indices(%pos) updates(%grad) {
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
@@ -36,7 +37,15 @@ func.func @main(%acc: tensor<512x16xf32> loc("acc"), %pos: tensor<128x1xi32> loc
   } {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>,
      scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64}
     : (tensor<512x16xf32>, tensor<128x1xi32>, tensor<128x16xf32>) -> tensor<512x16xf32> loc("scatter_sub.3")
-  return %a, %c, %d : tensor<512x16xf32>, tensor<128x4x64xf32>, tensor<512x16xf32>
+  %t = tgraph.scatter(%acc, %acc) indices(%pos) updates(%grad, %grad) {
+  ^bb0(%x: tensor<f32>, %x2: tensor<f32>, %y: tensor<f32>, %y2: tensor<f32>):
+    tgraph.return %y, %y2 : tensor<f32>, tensor<f32>
+  } {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>,
+     scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64}
+    : (tensor<512x16xf32>, tensor<512x16xf32>, tensor<128x1xi32>, tensor<128x16xf32>, tensor<128x16xf32>)
+      -> tuple<tensor<512x16xf32>, tensor<512x16xf32>> loc("scatter_pair.4")
+  return %a, %c, %d, %t : tensor<512x16xf32>, tensor<128x4x64xf32>, tensor<512x16xf32>,
+                          tuple<tensor<512x16xf32>, tensor<512x16xf32>>
 }
 
 // CHECK: %[[ACC:.*]] = tile.var "acc" parameter
@@ -87,3 +96,4 @@ func.func @main(%acc: tensor<512x16xf32> loc("acc"), %pos: tensor<128x1xi32> loc
 // C8-NEXT: tile.compute_set "kv_update.2" kind "scatter.assign" tiles [0, 7] ins(%[[CO]], %[[CI]], %[[CU]] : {{.*}}) outs(%[[C]] : {{.*}}) {{{.*}}update_window_dims = array<i64: 1, 2>}
 
 // CHECK: tile.host_compute "scatter_sub.3" op "tgraph.scatter" reason "not-lowered" {{.*}}detail = "update_computation is not add, multiply, maximum, minimum or assign (returning the update)"
+// CHECK: tile.host_compute "scatter_pair.4" op "tgraph.scatter" reason "not-lowered" {{.*}}detail = "2 inputs: only single-input scatter is lowered"
