@@ -38,8 +38,9 @@ enum class Fit { Ok, Memory, Runs };
 /// the layout of bufs[0].source when it already keeps every position on one
 /// tile, else consecutive positions in equal chunks on tiles 0, 1, ...
 /// (one position per tile when there are enough tiles, chunks doubled while
-/// the re-layout needs more than kMaxCopyRuns copy runs). Every choice must
-/// fit the op's buffers and a copy of `replicated` in each tile's memory.
+/// a mapping would be too fragmented or the exchanges need more than
+/// kMaxCopyRuns copy runs). Every choice must fit the op's buffers and a copy
+/// of `replicated` in each tile's memory; when none does, `detail` says why.
 std::optional<PositionedPlan>
 Lowerer::planPositioned(const WholeDimSplit &split, ArrayRef<int64_t> wholeDims,
                         ArrayRef<PositionedBuffer> bufs, Value replicated,
