@@ -11,6 +11,16 @@
 
 using namespace tessera;
 
+llvm::SmallVector<int64_t>
+tessera::windowedDims(llvm::ArrayRef<int64_t> operandShape,
+                      llvm::ArrayRef<int64_t> window) {
+  llvm::SmallVector<int64_t> dims;
+  for (auto [d, size] : llvm::enumerate(window))
+    if (size < operandShape[d])
+      dims.push_back(d);
+  return dims;
+}
+
 WholeDimSplit::WholeDimSplit(llvm::ArrayRef<int64_t> shape,
                              llvm::ArrayRef<int64_t> wholeDims)
     : shape(shape), positionStride(shape.size(), 0) {

@@ -19,27 +19,6 @@ using namespace tessera;
 using namespace tessera::lowering;
 namespace tg = tessera::tgraph;
 
-/// The one buffer of a tensor value, or null.
-static Value singleBuffer(const DenseMap<Value, SmallVector<Value>> &buffers,
-                          Value v) {
-  auto it = buffers.find(v);
-  if (it == buffers.end() || it->second.size() != 1)
-    return Value();
-  return it->second[0];
-}
-
-/// Dimensions where the window is smaller than the operand: a run-time
-/// start can move the window there, so they stay whole on each tile.
-/// Elsewhere the start is clamped to 0 and the window is the whole dim.
-static SmallVector<int64_t> indexedDims(ArrayRef<int64_t> operandShape,
-                                        ArrayRef<int64_t> window) {
-  SmallVector<int64_t> dims;
-  for (auto [d, size] : llvm::enumerate(window))
-    if (size < operandShape[d])
-      dims.push_back(d);
-  return dims;
-}
-
 bool Lowerer::lowerGather(Operation *op, StringRef name, std::string &detail) {
   auto gather = dyn_cast<tg::GatherOp>(op);
   auto slice = dyn_cast<tg::DynamicSliceOp>(op);
@@ -54,7 +33,7 @@ bool Lowerer::lowerGather(Operation *op, StringRef name, std::string &detail) {
   ArrayRef<int64_t> outShape = outType.getShape();
   ArrayRef<int64_t> window =
       gather ? gather.getSliceSizes() : slice.getSliceSizes();
-  SmallVector<int64_t> whole = indexedDims(shape, window);
+  SmallVector<int64_t> whole = windowedDims(shape, window);
   WholeDimSplit split(shape, whole);
   Type elt = outType.getElementType();
   int64_t bytes = bytesOfElement(elt);

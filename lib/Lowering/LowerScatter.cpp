@@ -20,14 +20,6 @@ using namespace tessera;
 using namespace tessera::lowering;
 namespace tg = tessera::tgraph;
 
-static Value singleBuffer(const DenseMap<Value, SmallVector<Value>> &buffers,
-                          Value v) {
-  auto it = buffers.find(v);
-  if (it == buffers.end() || it->second.size() != 1)
-    return Value();
-  return it->second[0];
-}
-
 /// The combiner of an update_computation with arguments (current, update):
 /// "assign" when it returns the update, the op name when it is one of
 /// add/multiply/maximum/minimum of the two arguments, "" otherwise.
@@ -53,16 +45,6 @@ static std::string scatterCombiner(Region &body) {
       !operands.contains(block.getArgument(1)))
     return "";
   return op.getName().stripDialect().str();
-}
-
-/// Dimensions where the update window is smaller than the operand.
-static SmallVector<int64_t> indexedDims(ArrayRef<int64_t> operandShape,
-                                        ArrayRef<int64_t> window) {
-  SmallVector<int64_t> dims;
-  for (auto [d, size] : llvm::enumerate(window))
-    if (size < operandShape[d])
-      dims.push_back(d);
-  return dims;
 }
 
 bool Lowerer::lowerScatter(Operation *op, StringRef name, std::string &detail) {
@@ -127,7 +109,7 @@ bool Lowerer::lowerScatter(Operation *op, StringRef name, std::string &detail) {
         return false;
     }
   }
-  SmallVector<int64_t> whole = indexedDims(shape, window);
+  SmallVector<int64_t> whole = windowedDims(shape, window);
   WholeDimSplit split(shape, whole);
   Type elt = outType.getElementType();
   int64_t bytes = bytesOfElement(elt);

@@ -53,6 +53,9 @@ void unravel(int64_t index, ArrayRef<int64_t> shape,
              SmallVectorImpl<int64_t> &out);
 /// Bytes of one element (4 when the dtype has no known size).
 int64_t bytesOfElement(Type elementType);
+/// The one buffer of a tensor value, or null (none yet, or a tuple).
+Value singleBuffer(const DenseMap<Value, SmallVector<Value>> &buffers,
+                   Value value);
 
 /// A buffer of an op indexed at run time (LowerIndexed.cpp), laid out by
 /// positions (IndexedLayout.h): an existing buffer to use in place or

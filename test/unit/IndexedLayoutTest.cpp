@@ -18,6 +18,14 @@ using namespace tessera;
 
 namespace {
 
+TEST(IndexedLayoutTest, WindowedDimsAreThoseTheWindowDoesNotSpan) {
+  // An embedding lookup's [1, 64] slice of a [1000, 64] table moves in dim 0.
+  EXPECT_EQ(windowedDims({1000, 64}, {1, 64}), (llvm::SmallVector<int64_t>{0}));
+  EXPECT_EQ(windowedDims({4, 1, 8}, {1, 1, 2}),
+            (llvm::SmallVector<int64_t>{0, 2}));
+  EXPECT_TRUE(windowedDims({4, 8}, {4, 8}).empty());
+}
+
 TEST(IndexedLayoutTest, PositionsSkipWholeDims) {
   WholeDimSplit split({4, 3, 5}, {1});
   EXPECT_EQ(split.numPositions(), 20);

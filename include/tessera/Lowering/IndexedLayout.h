@@ -29,6 +29,13 @@
 
 namespace tessera {
 
+/// The dimensions an op indexed at run time keeps whole: those where its
+/// window (gather slice, scatter / update window, dynamic-slice sizes) is
+/// smaller than the operand, so a run-time start can move it. Elsewhere the
+/// start clamps to 0 and the window is the whole dimension.
+llvm::SmallVector<int64_t> windowedDims(llvm::ArrayRef<int64_t> operandShape,
+                                        llvm::ArrayRef<int64_t> window);
+
 /// Positions of a tensor whose `wholeDims` stay whole on each tile.
 class WholeDimSplit {
 public:
