@@ -5,7 +5,8 @@
 // steps; its per-family methods live in one file each (TGraphToTile.cpp:
 // driver, buffers, steps, elementwise, host; LowerDataMovement.cpp;
 // LowerReduce.cpp; LowerDot.cpp; LowerConvolution.cpp; LowerReduceWindow.cpp;
-// LowerControlFlow.cpp; LowerCollectives.cpp; LowerBatchNorm.cpp).
+// LowerControlFlow.cpp; LowerCollectives.cpp; LowerBatchNorm.cpp;
+// LowerIndexed.cpp with LowerGather.cpp, LowerScatter.cpp and LowerSort.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,12 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <optional>
+
+namespace tessera {
+class WholeDimSplit;
+} // namespace tessera
 
 namespace tessera::lowering {
 
@@ -51,6 +58,32 @@ void unravel(int64_t index, ArrayRef<int64_t> shape,
 /// The vertex kind of a reducer region made of one known binary op on its
 /// two arguments ("add", "maximum", ...), or "" for anything else.
 std::string reducerKind(Region &body);
+/// Bytes of one element (4 when the dtype has no known size).
+int64_t bytesOfElement(Type elementType);
+/// The one buffer of a tensor value, or null (none yet, or a tuple).
+Value singleBuffer(const DenseMap<Value, SmallVector<Value>> &buffers,
+                   Value value);
+
+/// A buffer of an op indexed at run time (LowerIndexed.cpp), laid out by
+/// positions (IndexedLayout.h): an existing buffer to use in place or
+/// re-lay (`source`), or a new one (no source).
+struct PositionedBuffer {
+  Value source;
+  SmallVector<int64_t> shape;
+  int64_t elementBytes = 0;
+  /// An element's position: its coordinates dotted with these strides.
+  SmallVector<int64_t> positionStrides;
+};
+
+/// Where the buffers of an indexed op go: runs and re-layout copies per
+/// PositionedBuffer (no copies: already in place), the tiles holding
+/// positions (ascending), the copies replicating the index buffer on them,
+/// and why.
+struct PositionedPlan {
+  SmallVector<SmallVector<int64_t>> runs, copies;
+  SmallVector<int64_t> tiles, replicateCopies;
+  std::string why;
+};
 
 class Lowerer {
 public:
@@ -103,6 +136,21 @@ private:
   bool lowerDot(Operation *op, StringRef name, std::string &detail);
   bool lowerConvolution(Operation *op, StringRef name, std::string &detail);
   bool lowerReduceWindow(Operation *op, StringRef name, std::string &detail);
+  // Ops indexed at run time: LowerIndexed.cpp (shared), LowerGather.cpp
+  // (gather, dynamic_slice), LowerScatter.cpp (scatter,
+  // dynamic_update_slice), LowerSort.cpp.
+  std::optional<PositionedPlan> planPositioned(const WholeDimSplit &split,
+                                               ArrayRef<int64_t> wholeDims,
+                                               ArrayRef<PositionedBuffer> bufs,
+                                               Value replicated,
+                                               std::string &detail);
+  Value placePositioned(Location loc, StringRef name, Value source,
+                        const PositionedPlan &plan, size_t index);
+  Value replicateIndices(Location loc, StringRef name, Value indices,
+                         const PositionedPlan &plan);
+  bool lowerGather(Operation *op, StringRef name, std::string &detail);
+  bool lowerScatter(Operation *op, StringRef name, std::string &detail);
+  bool lowerSort(Operation *op, StringRef name, std::string &detail);
   void lowerOutputs(func::ReturnOp ret);
   /// Marks the buffers holding `values` (an op's results, or an argument)
   /// with `result = <leaf index>`: they are the model's tensors in the

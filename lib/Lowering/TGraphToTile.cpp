@@ -18,9 +18,10 @@
 // transpose, reverse, slice, concatenate, pad), LowerReduce.cpp,
 // LowerDot.cpp, LowerConvolution.cpp, LowerReduceWindow.cpp,
 // LowerControlFlow.cpp (while, conditional, call; nested computations come
-// back through lowerBlock), LowerCollectives.cpp, LowerBatchNorm.cpp. Each
-// returns false having emitted nothing when it cannot lower an op, which
-// then goes to the host as "not-lowered".
+// back through lowerBlock), LowerCollectives.cpp, LowerBatchNorm.cpp, and for
+// ops indexed at run time LowerIndexed.cpp with LowerGather.cpp,
+// LowerScatter.cpp, LowerSort.cpp. Each returns false having emitted nothing
+// when it cannot lower an op, which then goes to the host as "not-lowered".
 //
 //===----------------------------------------------------------------------===//
 
@@ -545,6 +546,12 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
   if (lowerReduce(op, name, detail))
     return;
   if (detail.empty() && lowerDot(op, name, detail))
+    return;
+  if (detail.empty() && lowerGather(op, name, detail))
+    return;
+  if (detail.empty() && lowerScatter(op, name, detail))
+    return;
+  if (detail.empty() && lowerSort(op, name, detail))
     return;
   if (detail.empty() && lowerConvolution(op, name, detail))
     return;
