@@ -132,6 +132,8 @@ private:
   bool lowerAlias(Operation *op, StringRef name);
   bool lowerCopyOp(Operation *op, StringRef name, std::string &detail);
   bool lowerBookkeeping(Operation *op);
+  /// infeed / outfeed as host copies into / out of the tiles.
+  bool lowerHostTransfer(Operation *op, StringRef name);
   bool lowerReduce(Operation *op, StringRef name, std::string &detail);
   bool lowerDot(Operation *op, StringRef name, std::string &detail);
   bool lowerConvolution(Operation *op, StringRef name, std::string &detail);

@@ -336,6 +336,41 @@ void Lowerer::lowerOnHost(Operation *op, StringRef name, StringRef reason,
     emitHostCopy(loc, tile::HostDirection::Infeed, b);
 }
 
+bool Lowerer::lowerHostTransfer(Operation *op, StringRef name) {
+  // An infeed's data arrives in fresh buffers; an outfeed sends its
+  // operand's buffers. Tokens only order them, which program order does.
+  if (auto infeed = dyn_cast<tg::InfeedOp>(op)) {
+    SmallVector<Type> leaves;
+    flattenLeaves(infeed.getType(), leaves);
+    SmallVector<RankedTensorType> types;
+    for (Type leaf : leaves) {
+      types.push_back(bufferableTensor(leaf));
+      if (!types.back())
+        return false;
+    }
+    SmallVector<Value> &bufs = buffers[infeed.getResult()];
+    for (RankedTensorType t : types) {
+      bufs.push_back(makeLinearVar(
+          op->getLoc(), name, resultCategory(infeed.getResult()), t, name));
+      emitHostCopy(op->getLoc(), tile::HostDirection::Infeed, bufs.back());
+    }
+    return true;
+  }
+  if (auto outfeed = dyn_cast<tg::OutfeedOp>(op)) {
+    auto it = buffers.find(outfeed.getOperand());
+    if (it == buffers.end() ||
+        numLeaves(outfeed.getOperand().getType()) !=
+            int64_t(it->second.size()) ||
+        llvm::is_contained(it->second, Value()))
+      return false;
+    for (Value b : it->second)
+      emitHostCopy(op->getLoc(), tile::HostDirection::Outfeed, b);
+    buffers[outfeed.getResult()] = {};
+    return true;
+  }
+  return false;
+}
+
 bool Lowerer::lowerBookkeeping(Operation *op) {
   if (auto tuple = dyn_cast<tg::TupleOp>(op)) {
     SmallVector<Value> leaves;
@@ -506,7 +541,7 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
     if (v->status == CompatStatus::NotAssessed)
       return lowerOnHost(op, name, "placed-on-host", v->reason);
   }
-  if (lowerBookkeeping(op))
+  if (lowerBookkeeping(op) || lowerHostTransfer(op, name))
     return;
   Location loc = op->getLoc();
   if (auto c = dyn_cast<tg::ConstantOp>(op)) {
