@@ -100,7 +100,10 @@ sortedIntervals(llvm::ArrayRef<int64_t> runs) {
       int64_t b = runs[i + 3] + (t - runs[i]) * runs[i + 2];
       intervals.push_back({b, b + runs[i + 2], t});
     }
-  llvm::sort(intervals);
+  // Runs usually list intervals in element order already; std::sort, not
+  // llvm::sort, which would qsort these trivially copyable arrays.
+  if (!std::is_sorted(intervals.begin(), intervals.end()))
+    std::sort(intervals.begin(), intervals.end());
   return intervals;
 }
 

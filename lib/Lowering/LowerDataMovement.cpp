@@ -9,6 +9,7 @@
 
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Lowering/ExchangeRuns.h"
 
 #include <functional>
 #include <optional>
@@ -163,9 +164,14 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   // the irregular ones (a transpose between linear layouts needs a copy per
   // tile pair and element group).
   std::optional<SmallVector<SmallVector<int64_t>>> copies;
-  if (!fillFromScalar && (!view || n <= kMaxCopyElements))
-    copies = planElementCopies(srcRuns, plan->runs, n, sourceOf,
-                               view ? 4 * numTiles : kMaxCopyRuns);
+  if (!fillFromScalar && view && n <= kMaxCopyElements) {
+    // The view walks coordinates incrementally: no unravel per element.
+    if (auto runs = viewCopyRuns(srcRuns[0], plan->runs, shape, view->offset,
+                                 view->strides, 4 * numTiles))
+      copies = SmallVector<SmallVector<int64_t>>{std::move(*runs)};
+  } else if (!fillFromScalar && !view) {
+    copies = planElementCopies(srcRuns, plan->runs, n, sourceOf, kMaxCopyRuns);
+  }
   if (!fillFromScalar && !copies && !view) {
     detail = "needs more than " + std::to_string(kMaxCopyRuns) +
              " exchange copy runs";

@@ -115,7 +115,7 @@ bool MappingAttr::holds(int64_t tile, int64_t begin, int64_t end) const {
     int64_t b = r.firstElement + (tile - r.firstTile) * r.perTile;
     mine.push_back({b, b + r.perTile});
   }
-  llvm::sort(mine);
+  std::sort(mine.begin(), mine.end());
   int64_t covered = begin;
   for (auto [b, e] : mine) {
     if (b > covered)

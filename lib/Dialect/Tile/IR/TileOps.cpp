@@ -8,6 +8,7 @@
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
+#include <algorithm>
 #include <array>
 
 using namespace mlir;
@@ -88,7 +89,7 @@ public:
     mapping.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
       intervals.push_back({tile, begin, end});
     });
-    llvm::sort(intervals);
+    std::sort(intervals.begin(), intervals.end());
   }
   /// Whether `tile` holds every element of [begin, end) (adjacent intervals
   /// of one tile join).
