@@ -90,7 +90,7 @@ tessera::positionTiles(llvm::ArrayRef<int64_t> runs,
       int64_t b = runs[r + 3] + (t - runs[r]) * runs[r + 2];
       intervals.push_back({b, b + runs[r + 2], t});
     }
-  llvm::sort(intervals);
+  std::sort(intervals.begin(), intervals.end());
   llvm::SmallVector<int64_t> tiles(split.numPositions(), -1);
   size_t j = 0;
   bool consistent = true;
@@ -166,7 +166,7 @@ tessera::planReplicateCopies(llvm::ArrayRef<int64_t> sourceRuns,
       if (sourceRuns[r + 2] > 0)
         src.push_back({b, b + sourceRuns[r + 2], t});
     }
-  llvm::sort(src);
+  std::sort(src.begin(), src.end());
   llvm::SmallVector<int64_t> copies;
   int64_t numSrc = src.size(), numDst = destTiles.size();
   // Walk the (destination, source interval) grid diagonal by diagonal: along

@@ -85,6 +85,7 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   int64_t n = outType.getNumElements();
   SmallVector<int64_t> srcStrides = stridesOf(srcShapes[0]);
   SmallVector<int64_t> idx;
+  RowMajorCursor cursor(shape);
   // Broadcast, transpose, reverse and slice read their operand through a
   // view: result element idx is operand element offset + sum idx·strides.
   std::optional<View> view = viewOf(op, srcShapes[0], srcStrides);
@@ -97,7 +98,7 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   std::function<ElementSource(int64_t)> sourceOf;
   if (view) {
     sourceOf = [&](int64_t i) {
-      unravel(i, shape, idx);
+      cursor.moveTo(i, idx);
       int64_t s = view->offset;
       for (auto [v, stride] : llvm::zip(idx, view->strides))
         s += v * stride;
@@ -109,24 +110,23 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
     for (ArrayRef<int64_t> s : srcShapes)
       strides.push_back(stridesOf(s));
     sourceOf = [&, dim, strides](int64_t i) {
-      unravel(i, shape, idx);
+      cursor.moveTo(i, idx);
       int k = 0;
       int64_t along = idx[dim];
       while (k < int(srcShapes.size()) && along >= srcShapes[k][dim])
         along -= srcShapes[k++][dim];
       if (k == int(srcShapes.size()))
         return ElementSource{-1, 0};
-      idx[dim] = along;
       int64_t s = 0;
       for (auto [d, v] : llvm::enumerate(idx))
-        s += v * strides[k][d];
+        s += (int64_t(d) == dim ? along : v) * strides[k][d];
       return ElementSource{k, s};
     };
   } else if (auto p = dyn_cast<tg::PadOp>(op)) {
     ArrayRef<int64_t> low = p.getEdgePaddingLow(),
                       interior = p.getInteriorPadding();
     sourceOf = [&, low, interior](int64_t i) {
-      unravel(i, shape, idx);
+      cursor.moveTo(i, idx);
       int64_t s = 0;
       for (auto [d, v] : llvm::enumerate(idx)) {
         int64_t q = v - low[d];

@@ -55,6 +55,18 @@ int64_t elementsOf(Value buffer);
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
 void unravel(int64_t index, ArrayRef<int64_t> shape,
              SmallVectorImpl<int64_t> &out);
+/// unravel for indices visited mostly in order (planElementCopies asks for
+/// 0, 1, 2, ...): the next index is an increment of the coordinates left by
+/// the previous call, anything else a full unravel.
+class RowMajorCursor {
+public:
+  explicit RowMajorCursor(ArrayRef<int64_t> shape) : shape(shape) {}
+  void moveTo(int64_t index, SmallVectorImpl<int64_t> &coords);
+
+private:
+  ArrayRef<int64_t> shape;
+  int64_t last = -2;
+};
 /// The vertex kind of a reducer region made of one known binary op on its
 /// two arguments ("add", "maximum", ...), or "" for anything else.
 std::string reducerKind(Region &body);

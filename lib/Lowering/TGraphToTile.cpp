@@ -94,6 +94,19 @@ void unravel(int64_t index, ArrayRef<int64_t> shape,
   }
 }
 
+void RowMajorCursor::moveTo(int64_t index, SmallVectorImpl<int64_t> &coords) {
+  if (index == last + 1 && coords.size() == shape.size()) {
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++coords[d] < shape[d])
+        break;
+      coords[d] = 0;
+    }
+  } else {
+    unravel(index, shape, coords);
+  }
+  last = index;
+}
+
 } // namespace tessera::lowering
 
 //===----------------------------------------------------------------------===//

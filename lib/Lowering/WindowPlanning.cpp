@@ -87,7 +87,7 @@ void tessera::forEachBoxSpan(llvm::ArrayRef<int64_t> shape,
 
 llvm::SmallVector<std::array<int64_t, 3>>
 tessera::tileIntervals(std::vector<std::array<int64_t, 3>> &spans) {
-  llvm::sort(spans);
+  std::sort(spans.begin(), spans.end());
   llvm::SmallVector<std::array<int64_t, 3>> intervals;
   for (auto [begin, end, tile] : spans) {
     if (!intervals.empty() && intervals.back()[0] == tile &&

@@ -80,31 +80,41 @@ int64_t ExchangeOp::getElementsMoved() {
 }
 
 namespace {
-/// A mapping's intervals sorted by (tile, first element), so that checking
-/// the many copies of one exchange costs a binary search each rather than a
-/// walk over all runs (MappingAttr::holds).
+/// A mapping's intervals grouped by tile and sorted by first element, so
+/// that checking the many copies of one exchange costs a search among one
+/// tile's few intervals rather than a walk over all runs
+/// (MappingAttr::holds).
 class TileIntervals {
 public:
-  explicit TileIntervals(MappingAttr mapping) {
+  TileIntervals(MappingAttr mapping, int64_t numTiles) {
     mapping.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
-      intervals.push_back({tile, begin, end});
+      if (tile >= 0 && tile < numTiles)
+        intervals.push_back({tile, begin, end});
     });
     std::sort(intervals.begin(), intervals.end());
+    firstOfTile.assign(numTiles + 1, intervals.size());
+    for (size_t i = intervals.size(); i-- > 0;)
+      firstOfTile[intervals[i][0]] = i;
+    for (int64_t t = numTiles - 1; t >= 0; --t)
+      firstOfTile[t] = std::min(firstOfTile[t], firstOfTile[t + 1]);
   }
   /// Whether `tile` holds every element of [begin, end) (adjacent intervals
   /// of one tile join).
   bool holds(int64_t tile, int64_t begin, int64_t end) const {
     if (begin >= end)
       return true;
+    if (tile < 0 || tile + 1 >= static_cast<int64_t>(firstOfTile.size()))
+      return false;
+    auto first = intervals.begin() + firstOfTile[tile],
+         last = intervals.begin() + firstOfTile[tile + 1];
     // The last interval of `tile` starting at or before `begin`.
-    auto it = llvm::upper_bound(intervals,
-                                std::array<int64_t, 3>{tile, begin, INT64_MAX});
-    if (it == intervals.begin())
+    auto it = std::upper_bound(first, last,
+                               std::array<int64_t, 3>{tile, begin, INT64_MAX});
+    if (it == first)
       return false;
     --it;
     int64_t covered = begin;
-    for (; it != intervals.end() && (*it)[0] == tile && (*it)[1] <= covered;
-         ++it) {
+    for (; it != last && (*it)[1] <= covered; ++it) {
       covered = std::max(covered, (*it)[2]);
       if (covered >= end)
         return true;
@@ -114,6 +124,8 @@ public:
 
 private:
   llvm::SmallVector<std::array<int64_t, 3>> intervals;
+  /// Index of each tile's first interval; tile t's are [first[t], first[t+1]).
+  llvm::SmallVector<size_t> firstOfTile;
 };
 } // namespace
 
@@ -160,7 +172,11 @@ LogicalResult ExchangeOp::verify() {
               dstMapping = mappingOf(getDest());
   if (!srcMapping || !dstMapping)
     return emitOpError("source and dest must be tile.var buffers");
-  TileIntervals src(srcMapping), dst(dstMapping);
+  ProgramOp program = enclosingProgram(*this);
+  if (!program)
+    return emitOpError("must be inside a tile.program");
+  TileIntervals src(srcMapping, program.getTiles()),
+      dst(dstMapping, program.getTiles());
   for (size_t i = 0, e = getNumRuns(); i < e; ++i) {
     Run r = getRun(i);
     if (r.count <= 0 || r.elements <= 0 || r.srcTile < 0 || r.dstTile < 0 ||
