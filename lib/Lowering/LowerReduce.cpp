@@ -74,8 +74,9 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
       reduced[d] = true;
   SmallVector<int64_t> outStrides = stridesOf(outType.getShape());
   SmallVector<int64_t> idx;
+  RowMajorCursor cursor(inShape);
   auto outOf = [&](int64_t i) {
-    unravel(i, inShape, idx);
+    cursor.moveTo(i, idx);
     int64_t o = 0, k = 0;
     for (auto [d, v] : llvm::enumerate(idx))
       if (!reduced[d])
@@ -86,10 +87,16 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
   TileLookup inLookup(runsOf(input));
   SmallVector<std::vector<int64_t>> outputsOfTile(numTiles);
   SmallVector<llvm::DenseMap<int64_t, int64_t>> slotOf(numTiles);
+  // Neighbouring elements mostly share their (tile, output) pair: only a
+  // change of pair costs a map lookup.
+  int64_t lastTile = -1, lastOutput = -1;
   for (int64_t i = 0; i < nIn; ++i) {
     int64_t t = inLookup.tileOf(i), o = outOf(i);
     if (t < 0)
       return false;
+    if (t == lastTile && o == lastOutput)
+      continue;
+    lastTile = t, lastOutput = o;
     if (slotOf[t].try_emplace(o, outputsOfTile[t].size()).second)
       outputsOfTile[t].push_back(o);
   }

@@ -58,8 +58,11 @@ LogicalResult ComputeSetOp::verify() {
     MappingAttr mapping = mappingOf(buffer);
     if (!mapping)
       return emitOpError("operand #") << index << " is not a tile.var";
+    // One pass over the runs, not one per tile of the range.
+    llvm::SmallVector<int64_t> perTile =
+        mapping.elementsPerTile(program.getTiles());
     for (int64_t t = first; t < end; ++t)
-      if (!mapping.hasElementsOn(t))
+      if (perTile[t] == 0)
         return emitOpError("vertex on tile ")
                << t << " would touch operand #" << index << " ('"
                << buffer.getDefiningOp<VarOp>().getName()
