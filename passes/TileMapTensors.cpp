@@ -90,8 +90,8 @@ struct TileMapTensorsPass
     if (used == 0)
       return;
     os << "  elements per used tile: min " << minimum << ", mean "
-       << llvm::format("%.1f", static_cast<double>(elements) / used)
-       << ", max " << maximum << " (tile " << busiest << ")\n";
+       << llvm::format("%.1f", static_cast<double>(elements) / used) << ", max "
+       << maximum << " (tile " << busiest << ")\n";
   }
 
   void writeProgram(llvm::json::OStream &json, tile::ProgramOp program) {

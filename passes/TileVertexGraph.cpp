@@ -62,12 +62,12 @@ struct TileVertexGraphPass
     bool summarise = vertices > maxVertices;
     llvm::raw_ostream &os = llvm::outs();
     os << "digraph " << quoted(program.getSymName()) << " {\n";
-    os << "  label=" << quoted((program.getSymName() + " on " +
-                                program.getTarget() + ": " +
-                                llvm::Twine(sets.size()) + " compute sets, " +
-                                llvm::Twine(vertices) + " vertices" +
-                                (summarise ? " (summarised)" : ""))
-                                   .str())
+    os << "  label="
+       << quoted((program.getSymName() + " on " + program.getTarget() + ": " +
+                  llvm::Twine(sets.size()) + " compute sets, " +
+                  llvm::Twine(vertices) + " vertices" +
+                  (summarise ? " (summarised)" : ""))
+                     .str())
        << ";\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n";
     std::set<int64_t> tiles;
     for (auto [i, cs] : llvm::enumerate(sets)) {

@@ -182,8 +182,13 @@ void LivenessBuilder::computeRanges() {
     }
     if (r.lastRef < 0)
       continue; // never referenced: takes no memory
-    // Read before any write: its value must be there from the start.
-    buffer.first = r.firstDef <= r.firstUse ? r.firstDef : 0;
+    // Read before any write: its value must be there from the start. An
+    // alias is written through its storage.
+    int64_t firstDef = r.firstDef;
+    if (buffer.aliasOf >= 0)
+      firstDef = std::min(firstDef, refs[storageOf(b)].firstDef);
+    buffer.first =
+        firstDef <= r.firstUse ? std::min(r.firstDef, r.firstUse) : 0;
     buffer.last = category == tile::Category::Output ? lastPoint : r.lastRef;
     // Loops, innermost first (they come later in pre-order): a buffer
     // reaching into or out of a loop body is live for the whole loop, and

@@ -22,6 +22,9 @@ using namespace tessera;
 using namespace tessera::memory;
 using json = nlohmann::ordered_json;
 
+/// Buffers listed per tile out of memory (the largest live at its peak).
+static constexpr size_t kMaxBlamed = 16;
+
 static double ratio(int64_t a, int64_t b, double digits = 100.0) {
   if (b == 0)
     return 1.0;
@@ -365,7 +368,14 @@ json ReportBuilder::outOfMemory() {
       return live.share(x.first, t)->paddedBytes >
              live.share(y.first, t)->paddedBytes;
     });
+    // The largest ones: a chip-wide overflow would otherwise list every
+    // buffer of every tile.
     json buffers = json::array();
+    int64_t liveBytes = 0;
+    for (auto [b, offset] : liveHere)
+      liveBytes += live.share(b, t)->paddedBytes;
+    if (liveHere.size() > kMaxBlamed)
+      liveHere.resize(kMaxBlamed);
     for (auto [b, offset] : liveHere) {
       json j = bufferBrief(b);
       j["bytes_on_tile"] = live.share(b, t)->paddedBytes;
@@ -379,6 +389,8 @@ json ReportBuilder::outOfMemory() {
                     {"capacity", alloc.capacity},
                     {"peak_point", point},
                     {"peak_step", stepAt(point)},
+                    {"live_buffers", live.liveOn(t, point).size()},
+                    {"live_bytes", liveBytes},
                     {"live_at_peak", buffers}});
   }
   return list;
