@@ -318,7 +318,8 @@ def TileAllocate : Pass<"tile-allocate", "mlir::ModuleOp"> {
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
     Option<"print", "print", "std::string", /*default=*/"\"text\"",
-           "text | json">,
+           "text | json | summary (one line: peak / lower bound, max and "
+           "mean tile bytes, tiles out of memory)">,
     Option<"offsets", "offsets", "bool", /*default=*/"false",
            "List every buffer's offset on every tile">
   ];

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace tessera {
 #define GEN_PASS_DEF_TILEALLOCATE
 #include "Passes.h.inc"
@@ -33,9 +35,9 @@ struct TileAllocatePass
   using TileAllocateBase::TileAllocateBase;
 
   void runOnOperation() override {
-    if (print != "text" && print != "json") {
-      getOperation().emitError("tile-allocate: print must be text or json, "
-                               "got '")
+    if (print != "text" && print != "json" && print != "summary") {
+      getOperation().emitError("tile-allocate: print must be text, json or "
+                               "summary, got '")
           << print << "'";
       return signalPassFailure();
     }
@@ -47,7 +49,9 @@ struct TileAllocatePass
         return signalPassFailure();
       }
       json report = build(*analysis);
-      if (print == "json")
+      if (print == "summary")
+        writeSummary(report);
+      else if (print == "json")
         llvm::outs() << report.dump() << "\n";
       else
         writeText(report);
@@ -58,7 +62,8 @@ struct TileAllocatePass
     const ProgramLiveness &live = a.liveness;
     json tiles = json::array();
     double worst = 1.0;
-    int64_t sumPeak = 0, sumBound = 0;
+    int64_t worstTile = 0, sumPeak = 0, sumBound = 0, maxTile = 0,
+            maxBytes = -1, usedBytes = 0, used = 0;
     for (int64_t t = 0; t < live.numTiles; ++t) {
       if (live.buffersOnTile[t].empty())
         continue;
@@ -74,9 +79,16 @@ struct TileAllocatePass
                 {"over_by", alloc.overBy()}};
       sumPeak += alloc.allocation.peak;
       sumBound += alloc.allocation.lowerBound;
-      if (alloc.allocation.lowerBound > 0)
-        worst = std::max(worst, double(alloc.allocation.peak) /
-                                    alloc.allocation.lowerBound);
+      double ratio =
+          alloc.allocation.lowerBound > 0
+              ? double(alloc.allocation.peak) / alloc.allocation.lowerBound
+              : 1.0;
+      if (ratio > worst)
+        worst = ratio, worstTile = t;
+      if (alloc.includingGaps() > maxBytes)
+        maxBytes = alloc.includingGaps(), maxTile = t;
+      usedBytes += alloc.includingGaps();
+      ++used;
       if (offsets) {
         json buffers = json::array();
         const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
@@ -96,9 +108,32 @@ struct TileAllocatePass
             {"alignment_bytes", a.target.alignmentBytes},
             {"tiles_out_of_memory", a.tilesOutOfMemory()},
             {"worst_peak_to_lower_bound", std::round(worst * 10000) / 10000},
+            {"worst_tile", worstTile},
+            {"peak_to_lower_bound",
+             sumBound ? std::round(10000.0 * sumPeak / sumBound) / 10000 : 1.0},
+            {"max_tile", maxTile},
+            {"max_tile_bytes", std::max<int64_t>(maxBytes, 0)},
+            {"used_tiles", used},
+            {"mean_used_tile_bytes", used ? usedBytes / used : 0},
             {"total_peak", sumPeak},
             {"total_lower_bound", sumBound},
             {"tiles", tiles}};
+  }
+
+  /// One line: the figures the corpus conformance test pins.
+  static void writeSummary(const json &r) {
+    llvm::outs() << "@" << r.value("program", "") << " on "
+                 << r.value("target", "") << ": peak/lower-bound "
+                 << llvm::format("%.4f", r["peak_to_lower_bound"].get<double>())
+                 << " (worst tile " << r["worst_tile"].get<int64_t>() << ": "
+                 << llvm::format("%.4f",
+                                 r["worst_peak_to_lower_bound"].get<double>())
+                 << "), max tile " << r["max_tile_bytes"].get<int64_t>()
+                 << " B (tile " << r["max_tile"].get<int64_t>()
+                 << "), mean tile " << r["mean_used_tile_bytes"].get<int64_t>()
+                 << " B over " << r["used_tiles"].get<int64_t>() << " tiles, "
+                 << r["tiles_out_of_memory"].get<int64_t>()
+                 << " tile(s) out of memory\n";
   }
 
   static void writeText(const json &r) {
