@@ -57,11 +57,12 @@ tessera::memory::liveLowerBound(llvm::ArrayRef<LiveInterval> live,
 
 namespace {
 
-/// Perturbed orders tried on a tile whose heuristic orders all leave a gap.
+/// Perturbed orders tried on a tile whose heuristic orders all leave a gap,
+/// and the exact search after them, run on tiles of at most
+/// kRetryMaxBuffers buffers (a placement costs O(buffers²)); the search
+/// stops after kSearchBudget placements.
 constexpr int kRestarts = 24;
-/// The exact search runs on tiles of at most this many buffers, for at
-/// most this many placements.
-constexpr size_t kSearchMaxBuffers = 512;
+constexpr size_t kRetryMaxBuffers = 256;
 constexpr int64_t kSearchBudget = 20000;
 
 struct Placed {
@@ -220,7 +221,9 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   // result is deterministic.
   std::mt19937_64 rng(order.size());
   std::vector<double> key(live.size());
-  for (int attempt = 0; attempt < kRestarts && best.peak > bound; ++attempt) {
+  bool retry = order.size() <= kRetryMaxBuffers;
+  for (int attempt = 0; retry && attempt < kRestarts && best.peak > bound;
+       ++attempt) {
     for (size_t i : order)
       key[i] =
           live[i].size * (1.0 + std::uniform_real_distribution<>(0, 1)(rng));
@@ -233,7 +236,7 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
     }
   }
   // Still a gap: search for an allocation at the bound itself.
-  if (best.peak > bound && order.size() <= kSearchMaxBuffers) {
+  if (retry && best.peak > bound) {
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       if (live[a].first != live[b].first)
         return live[a].first < live[b].first;
