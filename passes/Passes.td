@@ -381,6 +381,9 @@ def TileMemoryReport : Pass<"tile-memory-report", "mlir::ModuleOp"> {
            "Target preset or JSON file (default: the program's target)">,
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "text | json | svg">,
+    Option<"tile", "tile", "int64_t", /*default=*/"-1",
+           "Also show this tile in full: its heap at every point and every "
+           "buffer live at its peak (text; `tile_detail` in JSON)">,
     Option<"pretty", "pretty", "bool", /*default=*/"false",
            "Indent the JSON">
   ];

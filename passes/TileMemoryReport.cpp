@@ -41,13 +41,27 @@ struct TileMemoryReportPass
         program.emitError(llvm::toString(analysis.takeError()));
         return signalPassFailure();
       }
+      if (tile >= static_cast<int64_t>(program.getTiles())) {
+        program.emitError() << "tile-memory-report: tile " << int64_t(tile)
+                            << " is not a tile of the program (it has "
+                            << program.getTiles() << ")";
+        return signalPassFailure();
+      }
       nlohmann::ordered_json report = buildMemoryReport(*analysis);
-      if (format == "json")
+      nlohmann::ordered_json detail;
+      if (tile >= 0)
+        detail = buildTileDetail(*analysis, tile);
+      if (format == "json") {
+        if (tile >= 0)
+          report["tile_detail"] = detail;
         llvm::outs() << report.dump(pretty ? 1 : -1) << "\n";
-      else if (format == "svg")
+      } else if (format == "svg") {
         writeTileHeatmapSvg(report, llvm::outs());
-      else
+      } else {
         writeMemorySummary(report, llvm::outs());
+        if (tile >= 0)
+          writeTileDetail(detail, llvm::outs());
+      }
     });
   }
 };

@@ -51,6 +51,14 @@ private:
   json summary(const json &tiles);
   json viewer();
   json outOfMemory();
+  /// Tile `t` at its peak: totals, and its live buffers (the `maxListed`
+  /// largest) with offsets and the steps that wrote them.
+  json tileAtPeak(int64_t t, size_t maxListed);
+
+public:
+  json tileDetail(int64_t t);
+
+private:
   json padding();
   json cost();
   json graph();
@@ -352,48 +360,62 @@ json ReportBuilder::viewer() {
   return v;
 }
 
-json ReportBuilder::outOfMemory() {
-  json list = json::array();
-  for (int64_t t = 0; t < live.numTiles; ++t) {
-    const TileAllocation &alloc = a.tiles[t];
-    if (!alloc.outOfMemory())
-      continue;
-    int64_t point = alloc.allocation.peakPoint;
-    const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
-    std::vector<std::pair<uint32_t, int64_t>> liveHere; // buffer, offset
-    for (size_t i = 0; i < onTile.size(); ++i)
-      if (live.buffers[onTile[i]].liveAt(point))
-        liveHere.push_back({onTile[i], alloc.allocation.offsets[i]});
-    std::stable_sort(liveHere.begin(), liveHere.end(), [&](auto x, auto y) {
-      return live.share(x.first, t)->paddedBytes >
-             live.share(y.first, t)->paddedBytes;
-    });
-    // The largest ones: a chip-wide overflow would otherwise list every
-    // buffer of every tile.
-    json buffers = json::array();
-    int64_t liveBytes = 0;
-    for (auto [b, offset] : liveHere)
-      liveBytes += live.share(b, t)->paddedBytes;
-    if (liveHere.size() > kMaxBlamed)
-      liveHere.resize(kMaxBlamed);
-    for (auto [b, offset] : liveHere) {
-      json j = bufferBrief(b);
-      j["bytes_on_tile"] = live.share(b, t)->paddedBytes;
-      j["offset"] = offset;
-      j["written_by"] = writers(b);
-      buffers.push_back(j);
+json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
+  const TileAllocation &alloc = a.tiles[t];
+  int64_t point = alloc.allocation.peakPoint;
+  const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
+  std::vector<std::pair<uint32_t, int64_t>> liveHere; // buffer, offset
+  int64_t liveBytes = 0;
+  for (size_t i = 0; i < onTile.size(); ++i)
+    if (live.buffers[onTile[i]].liveAt(point)) {
+      liveHere.push_back({onTile[i], alloc.allocation.offsets[i]});
+      liveBytes += live.share(onTile[i], t)->paddedBytes;
     }
-    list.push_back({{"tile", t},
-                    {"over_by", alloc.overBy()},
-                    {"including_gaps", alloc.includingGaps()},
-                    {"capacity", alloc.capacity},
-                    {"peak_point", point},
-                    {"peak_step", stepAt(point)},
-                    {"live_buffers", live.liveOn(t, point).size()},
-                    {"live_bytes", liveBytes},
-                    {"live_at_peak", buffers}});
+  size_t liveCount = liveHere.size();
+  std::stable_sort(liveHere.begin(), liveHere.end(), [&](auto x, auto y) {
+    return live.share(x.first, t)->paddedBytes >
+           live.share(y.first, t)->paddedBytes;
+  });
+  if (liveHere.size() > maxListed)
+    liveHere.resize(maxListed);
+  json buffers = json::array();
+  for (auto [b, offset] : liveHere) {
+    json j = bufferBrief(b);
+    j["bytes_on_tile"] = live.share(b, t)->paddedBytes;
+    j["offset"] = offset;
+    j["written_by"] = writers(b);
+    buffers.push_back(j);
   }
+  return {{"tile", t},
+          {"over_by", alloc.overBy()},
+          {"including_gaps", alloc.includingGaps()},
+          {"capacity", alloc.capacity},
+          {"peak_point", point},
+          {"peak_step", stepAt(point)},
+          {"live_buffers", liveCount},
+          {"live_bytes", liveBytes},
+          {"live_at_peak", buffers}};
+}
+
+json ReportBuilder::outOfMemory() {
+  // The largest live buffers only: a chip-wide overflow would otherwise
+  // list every buffer of every tile.
+  json list = json::array();
+  for (int64_t t = 0; t < live.numTiles; ++t)
+    if (a.tiles[t].outOfMemory())
+      list.push_back(tileAtPeak(t, kMaxBlamed));
   return list;
+}
+
+json ReportBuilder::tileDetail(int64_t t) {
+  json d = tile(t);
+  json peak = tileAtPeak(t, SIZE_MAX);
+  for (const char *key :
+       {"capacity", "peak_step", "live_buffers", "live_bytes", "live_at_peak"})
+    d[key] = peak[key];
+  d["heap_padded"] = live.tileCurve(t, /*padded=*/true);
+  d["heap_unpadded"] = live.tileCurve(t, /*padded=*/false);
+  return d;
 }
 
 json ReportBuilder::padding() {
@@ -597,6 +619,11 @@ json tessera::memory::buildMemoryReport(const MemoryAnalysis &analysis) {
 
 json tessera::memory::buildLivenessReport(const MemoryAnalysis &analysis) {
   return ReportBuilder(analysis).liveness();
+}
+
+json tessera::memory::buildTileDetail(const MemoryAnalysis &analysis,
+                                      int64_t tile) {
+  return ReportBuilder(analysis).tileDetail(tile);
 }
 
 std::vector<uint8_t> tessera::memory::toCbor(const json &report) {

@@ -204,6 +204,48 @@ void tessera::memory::writeMemorySummary(const json &report,
   }
 }
 
+void tessera::memory::writeTileDetail(const json &d, llvm::raw_ostream &os) {
+  int64_t capacity = num(d, "capacity");
+  os << "\nTile " << num(d, "tile") << " in detail:\n";
+  line(os, 2, "Including gaps",
+       grouped(num(d, "including_gaps")) +
+           percentOf(num(d, "including_gaps"), capacity));
+  line(os, 2, "Excluding gaps", grouped(num(d, "excluding_gaps")));
+  line(os, 2, "Allocated peak", grouped(num(d, "allocated_peak")));
+  line(os, 2, "Lower bound", grouped(num(d, "lower_bound")));
+  line(os, 2, "Always-live", grouped(num(d, "always_live")));
+  line(os, 2, "Not-always-live", grouped(num(d, "not_always_live")));
+  if (d.value("out_of_memory", false))
+    line(os, 2, "OUT OF MEMORY by", grouped(num(d, "over_by")));
+  line(os, 2, "Peak",
+       "point " + std::to_string(num(d, "peak_point")) + " (" +
+           d.value("peak_step", "") + ")");
+  os << "  Live at the peak (" << num(d, "live_buffers") << " buffers, "
+     << grouped(num(d, "live_bytes")) << " bytes), largest first:\n";
+  for (const json &b : d["live_at_peak"]) {
+    os << "    " << b.value("name", "") << ": "
+       << grouped(num(b, "bytes_on_tile")) << " bytes at "
+       << grouped(num(b, "offset")) << ", " << b.value("category", "") << " "
+       << b.value("dtype", "") << " [";
+    bool first = true;
+    for (const json &dim : b["shape"]) {
+      os << (first ? "" : ", ") << dim.get<int64_t>();
+      first = false;
+    }
+    os << "], live [" << b["live_range"][0].get<int64_t>() << ", "
+       << b["live_range"][1].get<int64_t>() << "], written by";
+    if (b["written_by"].empty())
+      os << " nothing (loaded with the program)";
+    for (const json &w : b["written_by"])
+      os << " " << w.get<std::string>();
+    if (!b.value("hlo", "").empty())
+      os << "; HLO " << b.value("hlo", "");
+    if (!b.value("op_name", "").empty())
+      os << " (" << b.value("op_name", "") << ")";
+    os << "\n";
+  }
+}
+
 void tessera::memory::writeTileHeatmapSvg(const json &report,
                                           llvm::raw_ostream &os) {
   const json &tiles = report["tiles"];

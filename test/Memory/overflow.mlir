@@ -8,6 +8,8 @@
 // RUN: tessera-opt %s --tile-memory-report -o /dev/null | FileCheck %s --check-prefix=TEXT
 // RUN: tessera-opt %s --tile-memory-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON
 // RUN: tessera-opt %s --tile-memory-report=format=svg -o /dev/null | FileCheck %s --check-prefix=SVG
+// RUN: tessera-opt %s --tile-memory-report=tile=0 -o /dev/null | FileCheck %s --check-prefix=DETAIL
+// RUN: tessera-opt %s --tile-memory-report="format=json tile=0" -o /dev/null | FileCheck %s --check-prefix=DETAIL-JSON
 
 func.func @main(%x: tensor<2000xf32> loc("x")) -> tensor<2000xf32> {
   %b = tgraph.broadcast_in_dim %x, dims = [0] {tgraph.op_name = "model/big_broadcast"}
@@ -57,3 +59,21 @@ tile.program @main.tile target "tile-1472" tiles 1472 attributes {entry = @main}
 
 // SVG: <svg xmlns="http://www.w3.org/2000/svg"
 // SVG: <rect x="0" y="20" width="11" height="11" fill="rgb(220,0,0)"><title>tile 0: 706,416 bytes</title></rect>
+
+// The tile the error names, in full: every buffer live at its peak, where
+// it is, how long it lives and what wrote it.
+// DETAIL:      Tile 0 in detail:
+// DETAIL-NEXT:   Including gaps:                 706,416 (110.6%)
+// DETAIL-NEXT:   Excluding gaps:                 706,416
+// DETAIL-NEXT:   Allocated peak:                 648,000
+// DETAIL-NEXT:   Lower bound:                    648,000
+// DETAIL-NEXT:   Always-live:                    62,416
+// DETAIL-NEXT:   Not-always-live:                644,000
+// DETAIL-NEXT:   OUT OF MEMORY by:               67,440
+// DETAIL-NEXT:   Peak:                           point 4 (reduce.3)
+// DETAIL-NEXT:   Live at the peak (3 buffers, 648,000 bytes), largest first:
+// DETAIL-NEXT:     broadcast.2: 640,000 bytes at 0, Temporary f32 [160000], live [2, 4], written by broadcast.2; HLO broadcast.2 (model/big_broadcast)
+// DETAIL-NEXT:     x: 4,000 bytes at 640,000, Parameter f32 [2000], live [0, 6], written by infeed x; HLO x
+// DETAIL-NEXT:     y: 4,000 bytes at 644,000, Output f32 [2000], live [4, 6], written by reduce.3
+
+// DETAIL-JSON: "tile_detail":{"tile":0,"including_gaps":706416,{{.*}}"heap_padded":[4000,4000,644000,644000,648000,8000,8000],"heap_unpadded":[4000,4000,644000,644000,648000,8000,8000]}}

@@ -31,6 +31,16 @@ nlohmann::ordered_json buildMemoryReport(const MemoryAnalysis &analysis);
 /// Just the liveness part (buffers' live ranges, per-tile peaks, check).
 nlohmann::ordered_json buildLivenessReport(const MemoryAnalysis &analysis);
 
+/// One tile in full (`tile` < the program's tiles): its entry of `tiles`,
+/// its heap at every point (padded and unpadded), and every buffer live at
+/// its peak, largest first, with offset, live range and writers.
+nlohmann::ordered_json buildTileDetail(const MemoryAnalysis &analysis,
+                                       int64_t tile);
+
+/// The text form of a buildTileDetail() object.
+void writeTileDetail(const nlohmann::ordered_json &detail,
+                     llvm::raw_ostream &os);
+
 /// The report's bytes as CBOR (same content as the JSON).
 std::vector<uint8_t> toCbor(const nlohmann::ordered_json &report);
 
