@@ -94,10 +94,11 @@ struct TileAllocatePass
         const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
         for (size_t i = 0; i < onTile.size(); ++i) {
           const BufferLiveness &b = live.buffers[onTile[i]];
+          const TileBytes *share = live.share(onTile[i], t);
           buffers.push_back({{"name", b.var.getName().str()},
                              {"offset", alloc.allocation.offsets[i]},
-                             {"size", live.share(onTile[i], t)->paddedBytes},
-                             {"live_range", {b.first, b.last}}});
+                             {"size", share->paddedBytes},
+                             {"live_range", {share->first, share->last}}});
         }
         j["buffers"] = buffers;
       }

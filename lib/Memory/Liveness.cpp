@@ -7,9 +7,11 @@
 #include "tessera/Memory/Padding.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <set>
+#include <tuple>
 
 using namespace mlir;
 using namespace tessera;
@@ -74,8 +76,18 @@ private:
   tile::ProgramOp program;
   const TargetDescription &target;
   ProgramLiveness result;
+  /// Live range of references `r`; `firstDef` may come from elsewhere (an
+  /// alias is written through its storage).
+  std::pair<int64_t, int64_t> rangeOf(const Refs &r, int64_t firstDef,
+                                      tile::Category category) const;
+
   llvm::DenseMap<Value, int32_t> indexOf;
-  std::vector<Refs> refs;
+  std::vector<Refs> refs; ///< per buffer, through aliases
+  /// The point ranges of the tile.repeat steps, innermost first (inner
+  /// loops come later in pre-order).
+  std::vector<std::pair<int64_t, int64_t>> loops;
+  /// Per buffer, per entry of its `tiles`: references on that tile.
+  std::vector<std::vector<Refs>> tileRefs;
 };
 
 } // namespace
@@ -126,27 +138,55 @@ void LivenessBuilder::collectBuffers() {
 }
 
 void LivenessBuilder::collectRefs() {
+  tileRefs.resize(result.buffers.size());
+  for (auto [b, buffer] : llvm::enumerate(result.buffers))
+    tileRefs[b].assign(buffer.tiles.size(), Refs());
+
   for (const Step &step : result.schedule.steps) {
     int64_t p = step.point;
-    auto use = [&](Value v) {
+    // Records a read or write of `v` at p: on the buffer (and the aliases
+    // it goes through) as a whole, and on the tiles of its storage that
+    // `onTile` accepts.
+    auto ref = [&](Value v, bool write,
+                   llvm::function_ref<bool(int64_t)> onTile) {
       int32_t b = bufferOf(v);
-      for (; b >= 0; b = result.buffers[b].aliasOf)
-        refs[b].use(p);
+      if (b < 0)
+        return;
+      int32_t root = storageOf(b);
+      if (write)
+        result.buffers[root].writers.push_back(p);
+      for (int32_t a = b; a >= 0; a = result.buffers[a].aliasOf)
+        write ? refs[a].def(p) : refs[a].use(p);
+      for (auto [i, share] : llvm::enumerate(result.buffers[root].tiles))
+        if (onTile(share.tile))
+          write ? tileRefs[root][i].def(p) : tileRefs[root][i].use(p);
     };
-    auto def = [&](Value v) {
-      int32_t b = bufferOf(v);
-      if (b >= 0)
-        result.buffers[storageOf(b)].writers.push_back(p);
-      for (; b >= 0; b = result.buffers[b].aliasOf)
-        refs[b].def(p);
-    };
+    auto everywhere = [](int64_t) { return true; };
+    auto use = [&](Value v) { ref(v, false, everywhere); };
+    auto def = [&](Value v) { ref(v, true, everywhere); };
     Operation *op = step.op;
     if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
-      llvm::for_each(cs.getIns(), use);
-      llvm::for_each(cs.getOuts(), def);
+      // A vertex touches only its own tile's elements.
+      int64_t lo = cs.getFirstTile(), hi = cs.getEndTile();
+      auto inRange = [&](int64_t t) { return lo <= t && t < hi; };
+      for (Value v : cs.getIns())
+        ref(v, false, inRange);
+      for (Value v : cs.getOuts())
+        ref(v, true, inRange);
     } else if (auto ex = dyn_cast<tile::ExchangeOp>(op)) {
-      use(ex.getSource());
-      def(ex.getDest());
+      // Only the tiles that send read the source; only those that receive
+      // write the destination.
+      llvm::DenseSet<int64_t> senders, receivers;
+      for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
+        tile::ExchangeOp::Run run = ex.getRun(i);
+        for (int64_t k = 0; k < run.count; ++k) {
+          senders.insert(run.srcTile + k);
+          receivers.insert(run.dstTile + k);
+        }
+      }
+      ref(ex.getSource(), false,
+          [&](int64_t t) { return senders.contains(t); });
+      ref(ex.getDest(), true, [&](int64_t t) { return receivers.contains(t); });
     } else if (auto copy = dyn_cast<tile::HostCopyOp>(op)) {
       int32_t b = storageOf(bufferOf(copy.getBuffer()));
       if (b >= 0)
@@ -164,67 +204,85 @@ void LivenessBuilder::collectRefs() {
       use(ifOp.getPredicate());
     }
   }
+  // A step writing several operands that share storage counts once.
+  for (BufferLiveness &buffer : result.buffers)
+    buffer.writers.erase(
+        std::unique(buffer.writers.begin(), buffer.writers.end()),
+        buffer.writers.end());
+}
+
+/// The live range of references `r` of a buffer of `category` (on one tile
+/// or as a whole), with the rules of docs/memory.md: from the first write
+/// (or point 0 if read first), to the last reference (an output: to the
+/// end), stretched over loops it crosses or carries a value around.
+std::pair<int64_t, int64_t>
+LivenessBuilder::rangeOf(const Refs &r, int64_t firstDef,
+                         tile::Category category) const {
+  int64_t lastPoint = result.numPoints() - 1;
+  if (r.lastRef < 0)
+    return {0, -1};
+  int64_t first = firstDef <= r.firstUse ? std::min(r.firstDef, r.firstUse) : 0;
+  int64_t last = category == tile::Category::Output ? lastPoint : r.lastRef;
+  for (auto [lo, hi] : loops) {
+    bool overlaps = first <= hi && lo <= last;
+    bool inside = lo <= first && last <= hi;
+    bool carried = inside && r.firstUse < r.firstDef && r.firstUse > lo;
+    if ((overlaps && !inside) || carried) {
+      first = std::min(first, lo);
+      last = std::max(last, hi);
+    }
+  }
+  return {first, last};
 }
 
 void LivenessBuilder::computeRanges() {
   int64_t lastPoint = result.numPoints() - 1;
-  const std::vector<Step> &steps = result.schedule.steps;
+  for (auto it = result.schedule.steps.rbegin();
+       it != result.schedule.steps.rend(); ++it)
+    if (it->kind == StepKind::Repeat)
+      loops.push_back({it->point, it->endPoint});
   for (auto [b, buffer] : llvm::enumerate(result.buffers)) {
     tile::Category category = buffer.var.getCategory();
-    const Refs &r = refs[b];
     if (category == tile::Category::Constant ||
         category == tile::Category::Parameter) {
       // Loaded with the program / kept resident: live everywhere.
       buffer.alwaysLive = true;
       buffer.first = 0;
       buffer.last = lastPoint;
+      for (TileBytes &share : buffer.tiles)
+        share.first = 0, share.last = lastPoint;
       continue;
     }
-    if (r.lastRef < 0)
-      continue; // never referenced: takes no memory
-    // Read before any write: its value must be there from the start. An
-    // alias is written through its storage.
-    int64_t firstDef = r.firstDef;
-    if (buffer.aliasOf >= 0)
-      firstDef = std::min(firstDef, refs[storageOf(b)].firstDef);
-    buffer.first =
-        firstDef <= r.firstUse ? std::min(r.firstDef, r.firstUse) : 0;
-    buffer.last = category == tile::Category::Output ? lastPoint : r.lastRef;
-    // Loops, innermost first (they come later in pre-order): a buffer
-    // reaching into or out of a loop body is live for the whole loop, and
-    // so is one read in the body before it is written (loop-carried).
-    for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
-      if (it->kind != StepKind::Repeat)
-        continue;
-      int64_t lo = it->point, hi = it->endPoint;
-      bool overlaps = buffer.first <= hi && lo <= buffer.last;
-      bool inside = lo <= buffer.first && buffer.last <= hi;
-      bool carried = inside && r.firstUse < r.firstDef && r.firstUse > lo;
-      if ((overlaps && !inside) || carried) {
-        buffer.first = std::min(buffer.first, lo);
-        buffer.last = std::max(buffer.last, hi);
+    if (buffer.aliasOf >= 0) {
+      // An alias's own range, for reports; an alias is written through its
+      // storage. Its bytes are its storage's, whose per-tile references
+      // include the alias's.
+      int64_t firstDef =
+          std::min(refs[b].firstDef, refs[storageOf(b)].firstDef);
+      std::tie(buffer.first, buffer.last) =
+          rangeOf(refs[b], firstDef, category);
+      continue;
+    }
+    // Per tile; the buffer's range is their union.
+    buffer.first = lastPoint + 1;
+    buffer.last = -1;
+    for (auto [i, share] : llvm::enumerate(buffer.tiles)) {
+      const Refs &r = tileRefs[b][i];
+      std::tie(share.first, share.last) = rangeOf(r, r.firstDef, category);
+      if (share.isLive()) {
+        buffer.first = std::min(buffer.first, share.first);
+        buffer.last = std::max(buffer.last, share.last);
       }
     }
-  }
-  // A buffer's storage is live while any of its aliases is.
-  for (size_t b = 0; b < result.buffers.size(); ++b) {
-    BufferLiveness &alias = result.buffers[b];
-    if (alias.aliasOf < 0 || !alias.isLive())
-      continue;
-    BufferLiveness &root = result.buffers[storageOf(b)];
-    if (!root.isLive()) {
-      root.first = alias.first;
-      root.last = alias.last;
-    } else {
-      root.first = std::min(root.first, alias.first);
-      root.last = std::max(root.last, alias.last);
-    }
+    if (buffer.last < 0)
+      buffer.first = 0;
   }
   result.buffersOnTile.assign(result.numTiles, {});
   for (auto [b, buffer] : llvm::enumerate(result.buffers))
-    if (buffer.aliasOf < 0 && buffer.isLive())
+    if (buffer.aliasOf < 0)
       for (const TileBytes &share : buffer.tiles)
-        result.buffersOnTile[share.tile].push_back(b);
+        if (share.isLive())
+          result.buffersOnTile[share.tile].push_back(b);
 }
 
 void LivenessBuilder::computeOverheads() {
@@ -268,14 +326,17 @@ void LivenessBuilder::computeOverheads() {
 void LivenessBuilder::computeChipCurves() {
   int64_t points = result.numPoints();
   std::vector<int64_t> padded(points + 1, 0), plain(points + 1, 0);
-  for (const BufferLiveness &b : result.buffers) {
-    if (b.aliasOf >= 0 || !b.isLive())
-      continue;
-    padded[b.first] += b.paddedBytes;
-    padded[b.last + 1] -= b.paddedBytes;
-    plain[b.first] += b.bytes;
-    plain[b.last + 1] -= b.bytes;
-  }
+  int64_t shares = 0;
+  for (const BufferLiveness &b : result.buffers)
+    for (const TileBytes &share : b.tiles) {
+      if (b.aliasOf >= 0 || !share.isLive())
+        continue;
+      ++shares;
+      padded[share.first] += share.paddedBytes;
+      padded[share.last + 1] -= share.paddedBytes;
+      plain[share.first] += share.bytes;
+      plain[share.last + 1] -= share.bytes;
+    }
   result.chipLivePadded.assign(points, 0);
   result.chipLiveBytes.assign(points, 0);
   int64_t runPadded = 0, runPlain = 0;
@@ -294,13 +355,14 @@ void LivenessBuilder::computeChipCurves() {
     if (check.mismatches++ == 0)
       check.firstMismatch = what;
   };
-  int64_t stride = std::max<int64_t>(
-      1, (points * static_cast<int64_t>(result.buffers.size())) / 50000000);
+  int64_t stride = std::max<int64_t>(1, points * shares / 50000000);
   for (int64_t p = 0; p < points; p += stride) {
     int64_t sumPadded = 0, sumPlain = 0;
     for (const BufferLiveness &b : result.buffers)
-      if (b.aliasOf < 0 && b.liveAt(p))
-        sumPadded += b.paddedBytes, sumPlain += b.bytes;
+      if (b.aliasOf < 0)
+        for (const TileBytes &share : b.tiles)
+          if (share.liveAt(p))
+            sumPadded += share.paddedBytes, sumPlain += share.bytes;
     ++check.pointsChecked;
     if (sumPadded != result.chipLivePadded[p] ||
         sumPlain != result.chipLiveBytes[p])
@@ -344,11 +406,10 @@ std::vector<int64_t> ProgramLiveness::tileCurve(int64_t tile,
   int64_t points = numPoints();
   std::vector<int64_t> curve(points + 1, 0);
   for (uint32_t b : buffersOnTile[tile]) {
-    const BufferLiveness &buffer = buffers[b];
     const TileBytes *s = share(b, tile);
     int64_t bytes = padded ? s->paddedBytes : s->bytes;
-    curve[buffer.first] += bytes;
-    curve[buffer.last + 1] -= bytes;
+    curve[s->first] += bytes;
+    curve[s->last + 1] -= bytes;
   }
   curve.pop_back();
   for (int64_t p = 1; p < points; ++p)
@@ -360,7 +421,7 @@ std::vector<uint32_t> ProgramLiveness::liveOn(int64_t tile,
                                               int64_t point) const {
   std::vector<uint32_t> live;
   for (uint32_t b : buffersOnTile[tile])
-    if (buffers[b].liveAt(point))
+    if (share(b, tile)->liveAt(point))
       live.push_back(b);
   return live;
 }

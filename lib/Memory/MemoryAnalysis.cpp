@@ -33,8 +33,8 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
     std::vector<LiveInterval> requests;
     std::vector<int64_t> key;
     for (uint32_t b : live.buffersOnTile[t]) {
-      const BufferLiveness &buffer = live.buffers[b];
-      LiveInterval i{buffer.first, buffer.last, live.share(b, t)->paddedBytes};
+      const TileBytes *share = live.share(b, t);
+      LiveInterval i{share->first, share->last, share->paddedBytes};
       requests.push_back(i);
       key.insert(key.end(), {i.first, i.last, i.size});
     }

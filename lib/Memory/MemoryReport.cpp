@@ -344,8 +344,9 @@ json ReportBuilder::viewer() {
 
   std::vector<uint32_t> atPeak;
   for (uint32_t b = 0; b < live.buffers.size(); ++b)
-    if (live.buffers[b].aliasOf < 0 && live.buffers[b].liveAt(peak) &&
-        !live.buffers[b].tiles.empty())
+    if (live.buffers[b].aliasOf < 0 &&
+        llvm::any_of(live.buffers[b].tiles,
+                     [&](const TileBytes &s) { return s.liveAt(peak); }))
       atPeak.push_back(b);
   json byOrder = json::array(), bySize = json::array();
   for (uint32_t b : atPeak)
@@ -367,7 +368,7 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   std::vector<std::pair<uint32_t, int64_t>> liveHere; // buffer, offset
   int64_t liveBytes = 0;
   for (size_t i = 0; i < onTile.size(); ++i)
-    if (live.buffers[onTile[i]].liveAt(point)) {
+    if (live.share(onTile[i], t)->liveAt(point)) {
       liveHere.push_back({onTile[i], alloc.allocation.offsets[i]});
       liveBytes += live.share(onTile[i], t)->paddedBytes;
     }
@@ -381,7 +382,9 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   json buffers = json::array();
   for (auto [b, offset] : liveHere) {
     json j = bufferBrief(b);
-    j["bytes_on_tile"] = live.share(b, t)->paddedBytes;
+    const TileBytes *share = live.share(b, t);
+    j["bytes_on_tile"] = share->paddedBytes;
+    j["live_range_on_tile"] = {share->first, share->last};
     j["offset"] = offset;
     j["written_by"] = writers(b);
     buffers.push_back(j);

@@ -232,8 +232,8 @@ void tessera::memory::writeTileDetail(const json &d, llvm::raw_ostream &os) {
       os << (first ? "" : ", ") << dim.get<int64_t>();
       first = false;
     }
-    os << "], live [" << b["live_range"][0].get<int64_t>() << ", "
-       << b["live_range"][1].get<int64_t>() << "], written by";
+    os << "], live [" << b["live_range_on_tile"][0].get<int64_t>() << ", "
+       << b["live_range_on_tile"][1].get<int64_t>() << "], written by";
     if (b["written_by"].empty())
       os << " nothing (loaded with the program)";
     for (const json &w : b["written_by"])

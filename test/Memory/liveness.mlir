@@ -4,6 +4,7 @@
 //
 // RUN: tessera-opt %s --tile-liveness -o /dev/null | FileCheck %s
 // RUN: tessera-opt %s --tile-liveness=print=json -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: tessera-opt %s --tile-allocate=offsets=true -o /dev/null | FileCheck %s --check-prefix=TILES
 
 // core-8: the [8, 128] f32 buffers are one layout tile (4,096 bytes)
 // whole, so each of the two tiles holding half of one stores a full
@@ -88,6 +89,36 @@ tile.program @loop target "tile-1472" tiles 1472 {
   // code + 8 KiB stack + 4 vertex kinds × 512 + 6 vertices × 24.
   // CHECK-NEXT: tile 0: max live 56 at point 3, always-live 59536 (overheads 59536)
   // CHECK-NEXT: tile 1: max live 48 at point 3, always-live 58976 (overheads 58976)
+}
+
+// Ranges are per tile: a buffer is live on a tile from the first step
+// writing its elements there to the last step touching them there. b's
+// halves are written at different points; a is read only by the tiles that
+// send it. The buffer's own range is the union.
+// CHECK-LABEL: liveness of @pertile on tile-1472: 5 program points
+// CHECK-NEXT: a Temporary [0, 1] tiles 4
+// CHECK-NEXT: b Temporary [1, 3] tiles 4
+// CHECK-NEXT: c Output [3, 4] tiles 4
+// TILES-LABEL: allocation of @pertile on tile-1472
+// TILES:      tile 0: peak 32, lower bound 32
+// TILES-NEXT:   a at {{[0-9]+}} size 16 live [0, 1]
+// TILES-NEXT:   b at {{[0-9]+}} size 16 live [1, 3]
+// TILES-NEXT:   c at {{[0-9]+}} size 16 live [3, 4]
+// TILES:      tile 2: peak 32, lower bound 32
+// TILES-NEXT:   a at {{[0-9]+}} size 16 live [0, 0]
+// TILES-NEXT:   b at {{[0-9]+}} size 16 live [2, 3]
+// TILES-NEXT:   c at {{[0-9]+}} size 16 live [3, 4]
+tile.program @pertile target "tile-1472" tiles 1472 {
+  %a = tile.var "a" temporary mapping<[0, 3] x 4 from 0> : !tile.buffer<16xf32>
+  %b = tile.var "b" temporary mapping<[0, 3] x 4 from 0> : !tile.buffer<16xf32>
+  %c = tile.var "c" output mapping<[0, 3] x 4 from 0> : !tile.buffer<16xf32>
+  tile.compute_set "fill" kind "fill" tiles [0, 3] outs(%a : !tile.buffer<16xf32>)  // 0
+  tile.exchange "half" %a -> %b copies [0, 0, 2, 4, 0, 4, 0, 4]                      // 1
+      : !tile.buffer<16xf32>, !tile.buffer<16xf32>
+  tile.compute_set "rest" kind "fill" tiles [2, 3] outs(%b : !tile.buffer<16xf32>)  // 2
+  tile.compute_set "neg" kind "elementwise.negate" tiles [0, 3]                      // 3
+      ins(%b : !tile.buffer<16xf32>) outs(%c : !tile.buffer<16xf32>)
+  tile.host_copy outfeed %c : !tile.buffer<16xf32>                                   // 4
 }
 
 // The JSON has the same ranges as [first, last] (null when never live).

@@ -53,7 +53,7 @@ tile.program @main.tile target "tile-1472" tiles 1472 attributes {entry = @main}
 // The blame: the buffers live at the peak, largest first, with the HLO
 // instruction, the framework op and the steps that wrote them (equal
 // sizes in program order).
-// JSON: "out_of_memory":[{"tile":0,"over_by":67440,"including_gaps":706416,"capacity":638976,"peak_point":4,"peak_step":"reduce.3","live_buffers":3,"live_bytes":648000,"live_at_peak":[{"name":"broadcast.2","hlo":"broadcast.2","op_name":"model/big_broadcast","shape":[160000],"dtype":"f32","category":"Temporary","size":640000,"unpadded_size":640000,"expansion":1.0,"extra":0,"live_range":[2,4],"bytes_on_tile":640000,"offset":0,"written_by":["broadcast.2"]}
+// JSON: "out_of_memory":[{"tile":0,"over_by":67440,"including_gaps":706416,"capacity":638976,"peak_point":4,"peak_step":"reduce.3","live_buffers":3,"live_bytes":648000,"live_at_peak":[{"name":"broadcast.2","hlo":"broadcast.2","op_name":"model/big_broadcast","shape":[160000],"dtype":"f32","category":"Temporary","size":640000,"unpadded_size":640000,"expansion":1.0,"extra":0,"live_range":[2,4],"bytes_on_tile":640000,"live_range_on_tile":[2,4],"offset":0,"written_by":["broadcast.2"]}
 // JSON-SAME: {"name":"x",{{[^}]*}}"written_by":["infeed x"]}
 // JSON-SAME: {"name":"y",{{[^}]*}}"written_by":["reduce.3"]}]}]
 

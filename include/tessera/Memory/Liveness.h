@@ -28,6 +28,11 @@ struct TileBytes {
   int64_t elements = 0;
   int64_t bytes = 0;       ///< elements × element size
   int64_t paddedBytes = 0; ///< whole layout tiles, rounded to the alignment
+  int64_t first = 0;       ///< live range on this tile
+  int64_t last = -1;       ///< (last < first: never live here)
+
+  bool isLive() const { return first <= last; }
+  bool liveAt(int64_t point) const { return first <= point && point <= last; }
 };
 
 struct BufferLiveness {
