@@ -260,8 +260,9 @@ def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
   let description = [{
     Numbers the steps of every `tile.program` in program order (program
     points; a `tile.repeat` body is the sub-range after its point) and
-    gives every buffer its live range [first def, last use], stretched over
-    loops it crosses or carries; constants and parameters are always live.
+    gives every buffer, on each of its tiles, its live range [first def,
+    last use] over the steps touching that tile, stretched over loops it
+    crosses or carries; constants and parameters are always live.
     Per tile it prints the largest live bytes (padded to the layout tile
     and aligned) and the always-live bytes including the program overheads
     estimated from the target. The sweep is checked against a direct sum
