@@ -284,7 +284,7 @@ def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
     liveness of @p on core-8: 3 program points
       a Temporary [0, 1] tiles 1 bytes 256 padded 4096
       b Temporary [1, 2] tiles 1 bytes 256 padded 4096
-      tile 0: max live 8192 at point 1, always-live 1118784 (overheads 1118784)
+      tile 0: max live 8192 at point 1, always-live 1122432 (overheads 1122432)
     ```
   }];
   let options = [
@@ -310,7 +310,7 @@ def TileAllocate : Pass<"tile-allocate", "mlir::ModuleOp"> {
     Before: the program of `tile-liveness`. Printed (`offsets=true`):
     ```
     allocation of @p on core-8 (alignment 64): 0 tile(s) out of memory, worst peak / lower bound 1.0000
-      tile 0: peak 8192, lower bound 8192, gaps 0, with overheads 1126976 of 16777216
+      tile 0: peak 8192, lower bound 8192, gaps 0, with overheads 1130624 of 16777216
         a at 0 size 4096 live [0, 1]
         b at 4096 size 4096 live [1, 2]
     ```
