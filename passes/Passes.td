@@ -255,4 +255,139 @@ def TGraphInstructionInfo : Pass<"tgraph-instruction-info", "mlir::ModuleOp"> {
   }];
 }
 
+def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
+  let summary = "Print each buffer's live range and each tile's live bytes";
+  let description = [{
+    Numbers the steps of every `tile.program` in program order (program
+    points; a `tile.repeat` body is the sub-range after its point) and
+    gives every buffer, on each of its tiles, its live range [first def,
+    last use] over the steps touching that tile, stretched over loops it
+    crosses or carries; constants and parameters are always live.
+    Per tile it prints the largest live bytes (padded to the layout tile
+    and aligned) and the always-live bytes including the program overheads
+    estimated from the target. The sweep is checked against a direct sum
+    of the live buffers (`check`). The IR is unchanged. See docs/memory.md.
+
+    Before (core-8):
+    ```mlir
+    tile.program @p target "core-8" tiles 8 {
+      %a = tile.var "a" temporary mapping<[0, 0] x 64 from 0> : !tile.buffer<64xf32>
+      %b = tile.var "b" temporary mapping<[0, 0] x 64 from 0> : !tile.buffer<64xf32>
+      tile.compute_set "fill" kind "fill" tiles [0, 0] outs(%a : !tile.buffer<64xf32>)
+      tile.compute_set "neg" kind "elementwise.negate" tiles [0, 0]
+          ins(%a : !tile.buffer<64xf32>) outs(%b : !tile.buffer<64xf32>)
+      tile.host_copy outfeed %b : !tile.buffer<64xf32>
+    }
+    ```
+    Printed (`print=text`, abridged):
+    ```
+    liveness of @p on core-8: 3 program points
+      a Temporary [0, 1] tiles 1 bytes 256 padded 4096
+      b Temporary [1, 2] tiles 1 bytes 256 padded 4096
+      tile 0: max live 8192 at point 1, always-live 1122432 (overheads 1122432)
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target preset or JSON file (default: the program's target)">,
+    Option<"print", "print", "std::string", /*default=*/"\"text\"",
+           "text | json">
+  ];
+}
+
+def TileAllocate : Pass<"tile-allocate", "mlir::ModuleOp"> {
+  let summary = "Assign per-tile buffer offsets; report peaks, bounds, overflow";
+  let description = [{
+    On every tile, places the buffers live there at byte offsets (best fit,
+    largest first, aligned to the target's `alignment_bytes`) so that no
+    two buffers live at the same program point overlap. Prints per tile the
+    allocated peak, the liveness lower bound (the largest live bytes), the
+    gaps between them, and the total with the always-live program overheads
+    against the tile's SRAM. A tile that does not fit is marked `OUT OF
+    MEMORY by N` and allocation goes on, so every tile is reported. The IR
+    is unchanged. See docs/memory.md.
+
+    Before: the program of `tile-liveness`. Printed (`offsets=true`):
+    ```
+    allocation of @p on core-8 (alignment 64): 0 tile(s) out of memory, worst peak / lower bound 1.0000
+      tile 0: peak 8192, lower bound 8192, gaps 0, with overheads 1130624 of 16777216
+        a at 0 size 4096 live [0, 1]
+        b at 4096 size 4096 live [1, 2]
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target preset or JSON file (default: the program's target)">,
+    Option<"print", "print", "std::string", /*default=*/"\"text\"",
+           "text | json | summary (one line: peak / lower bound, max and "
+           "mean tile bytes, tiles out of memory)">,
+    Option<"offsets", "offsets", "bool", /*default=*/"false",
+           "List every buffer's offset on every tile">
+  ];
+}
+
+def TilePadding : Pass<"tile-padding", "mlir::ModuleOp"> {
+  let summary = "Print buffer padding, matrix-unit fit and per-op FLOPs";
+  let description = [{
+    For every buffer: its bytes, its bytes stored in whole layout tiles of
+    the target (the two minor dimensions rounded up to `layout_tile`, per
+    tile, then aligned), the expansion padded / unpadded and the extra
+    bytes. For every matmul vertex: per dimension `exact fit` or `padded
+    a→b` against the matrix unit, and useful / padded MACs. Per op: FLOPs,
+    padded FLOPs, bytes moved and estimated cycles. The IR is unchanged.
+    See docs/memory.md.
+
+    Before (core-8, layout tile [8, 128]):
+    ```mlir
+    %x = tile.var "x" parameter mapping<[0, 0] x 48 from 0> : !tile.buffer<3x16xf32>
+    ```
+    Printed:
+    ```
+      buffer x [3, 16] f32: 192 -> 4096 bytes, expansion 21.33x, extra 3904
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target preset or JSON file (default: the program's target)">,
+    Option<"print", "print", "std::string", /*default=*/"\"text\"",
+           "text | json">
+  ];
+}
+
+def TileMemoryReport : Pass<"tile-memory-report", "mlir::ModuleOp"> {
+  let summary = "Print the memory report of tile programs (text, JSON, SVG)";
+  let description = [{
+    Runs liveness, allocation, padding and the cost estimate and prints the
+    report of docs/memory.md: `format=text` the summary (target, graph,
+    memory usage by region, category and dtype, a histogram of bytes per
+    tile, tiles out of memory, the five fullest tiles), `format=json` the
+    whole report object (memory viewer, per-tile memory, buffers, padding,
+    cost), `format=svg` a heat map of bytes per tile. A program that does
+    not fit still gets every report. The IR is unchanged.
+
+    Before: any tile program. Printed (`format=text`, abridged):
+    ```
+    Memory report of @main.tile on core-8
+    Target:
+      Number of tiles:                8
+    ...
+    Tile memory histogram (bytes including gaps, 1024 KB buckets):
+            0 -    1024 KB                                          0
+         1024 -    2048 KB ****************************************  8
+      0 tile(s) out of memory
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target preset or JSON file (default: the program's target)">,
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "text | json | svg">,
+    Option<"tile", "tile", "int64_t", /*default=*/"-1",
+           "Also show this tile in full: its heap at every point and every "
+           "buffer live at its peak (text; `tile_detail` in JSON)">,
+    Option<"pretty", "pretty", "bool", /*default=*/"false",
+           "Indent the JSON">
+  ];
+}
+
 #endif // TESSERA_PASSES

@@ -141,7 +141,8 @@ bool TargetDescription::operator==(const TargetDescription &o) const {
          reservedBytesPerTile == o.reservedBytesPerTile &&
          clockHz == o.clockHz && vectorWidth == o.vectorWidth &&
          matrixUnit == o.matrixUnit && layoutTile == o.layoutTile &&
-         exchange == o.exchange && syncCycles == o.syncCycles &&
-         hostLink == o.hostLink && overheads == o.overheads &&
-         dtypes == o.dtypes && ops == o.ops && runtimeOps == o.runtimeOps;
+         alignmentBytes == o.alignmentBytes && exchange == o.exchange &&
+         syncCycles == o.syncCycles && hostLink == o.hostLink &&
+         overheads == o.overheads && dtypes == o.dtypes && ops == o.ops &&
+         runtimeOps == o.runtimeOps;
 }

@@ -118,6 +118,15 @@ void TargetParser::parse(const Json &root, TargetDescription &target) {
   parseVectorWidth(*reader, target);
   parseMatrixUnit(*reader, target);
   parseLayoutTile(*reader, target);
+  if (auto v = reader->intField("alignment_bytes", false, 1)) {
+    // Offsets of on-tile buffers are multiples of it; allocators round with
+    // masks, so only powers of two make sense.
+    if (*v & (*v - 1))
+      diag.error("alignment_bytes",
+                 "expected a power of two, got " + std::to_string(*v));
+    else
+      target.alignmentBytes = *v;
+  }
   parseExchange(*reader, target);
   if (auto v = reader->intField("sync_cycles", true, 0))
     target.syncCycles = *v;

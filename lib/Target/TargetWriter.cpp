@@ -58,6 +58,7 @@ std::string tessera::toJson(const TargetDescription &t) {
       Json{{"shape", {t.matrixUnit.m, t.matrixUnit.n, t.matrixUnit.k}},
            {"dtypes", t.matrixUnit.dtypes}};
   j["layout_tile"] = {t.layoutTile.rows, t.layoutTile.cols};
+  j["alignment_bytes"] = t.alignmentBytes;
   j["exchange"] =
       Json{{"bandwidth_bytes_per_cycle", t.exchange.bandwidthBytesPerCycle},
            {"latency_cycles", t.exchange.latencyCycles}};

@@ -180,6 +180,10 @@ const BadField kBadFields[] = {
     {"/layout_tile/1", "-128",
      "layout_tile[1]: expected a positive integer, got -128"},
     {"/layout_tile", nullptr, "layout_tile: required field is missing"},
+    {"/alignment_bytes", "48",
+     "alignment_bytes: expected a power of two, got 48"},
+    {"/alignment_bytes", "0",
+     "alignment_bytes: expected a positive integer, got 0"},
     {"/exchange/bandwidth_bytes_per_cycle", "0",
      "exchange.bandwidth_bytes_per_cycle: expected a positive integer, got 0"},
     {"/exchange/latency_cycles", R"("fast")",
@@ -340,6 +344,7 @@ TEST(TargetJson, DefaultsOfOptionalFields) {
   EXPECT_TRUE(target->vectorWidth.empty());
   EXPECT_EQ(target->hostLink.latencyCycles, 0);
   EXPECT_EQ(target->overheads, ProgramOverheads());
+  EXPECT_EQ(target->alignmentBytes, 1);
 }
 
 TEST(TargetJson, RoundTripsThroughToJson) {

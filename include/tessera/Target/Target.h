@@ -144,6 +144,9 @@ struct TargetDescription {
   std::map<std::string, int64_t> vectorWidth;
   MatrixUnit matrixUnit;
   LayoutTile layoutTile;
+  /// Every on-tile buffer starts at a multiple of this many bytes and its
+  /// size is rounded up to it (a power of two).
+  int64_t alignmentBytes = 1;
   ExchangeSpec exchange;
   int64_t syncCycles = 0;
   HostLink hostLink;

@@ -1,0 +1,50 @@
+//===- CostModel.h - cycles, FLOPs and bytes per step -------------*- C++
+//-*-===//
+//
+// A first-order estimate of what each step of a tile program costs on the
+// target, padding included: a matmul vertex takes its padded block's MACs
+// over the matrix unit's MACs per cycle; a vector vertex its tile's
+// elements over the vector width (rounded up); an exchange its busiest
+// tile's bytes over the fabric bandwidth plus the latency; a sync the
+// target's sync cycles; a host copy its bytes over the host link. The
+// runtime compares these with measured cycles. See docs/memory.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_MEMORY_COSTMODEL_H
+#define TESSERA_MEMORY_COSTMODEL_H
+
+#include "tessera/Memory/Liveness.h"
+#include "tessera/Memory/Padding.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::memory {
+
+struct StepCost {
+  int64_t cycles = 0; ///< one execution of the step (a body step: per trip)
+  int64_t flops = 0;
+  int64_t paddedFlops = 0; ///< what the units actually compute
+  int64_t bytesMoved = 0;  ///< operands read + written, or bytes sent
+  std::string unit;        ///< matrix, vector, exchange, sync, host, control
+  std::string op;          ///< the HLO instruction it implements
+  std::optional<MatmulFit> fit; ///< matmul vertices
+};
+
+struct ProgramCost {
+  std::vector<StepCost> steps; ///< per program point
+  /// Whole program: loop bodies times their trip count (once when the trip
+  /// count is unknown), the longer branch of an if.
+  int64_t totalCycles = 0;
+  int64_t unknownTripCounts = 0; ///< loops counted once
+  double seconds = 0;
+};
+
+ProgramCost estimateCost(const ProgramLiveness &liveness,
+                         const TargetDescription &target);
+
+} // namespace tessera::memory
+
+#endif // TESSERA_MEMORY_COSTMODEL_H

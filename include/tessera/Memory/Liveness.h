@@ -1,0 +1,110 @@
+//===- Liveness.h - per-tile live ranges of a tile program --------*- C++
+//-*-===//
+//
+// For every buffer of a tile program: where its bytes are (per tile, padded
+// to the layout tile and the alignment), when they are live (the program
+// points [first def, last use], stretched over loops that carry them), and
+// which steps wrote it. For every tile: the always-live program overheads
+// (vertex code and state, exchange code, control code, stack) estimated
+// from the target. For the chip: live bytes per program point, checked
+// against a direct sum of the live buffers. See docs/memory.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_MEMORY_LIVENESS_H
+#define TESSERA_MEMORY_LIVENESS_H
+
+#include "tessera/Memory/Schedule.h"
+#include "tessera/Target/Target.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera::memory {
+
+/// A buffer's share of one tile.
+struct TileBytes {
+  int64_t tile = 0;
+  int64_t elements = 0;
+  int64_t bytes = 0;       ///< elements × element size
+  int64_t paddedBytes = 0; ///< whole layout tiles, rounded to the alignment
+  int64_t first = 0;       ///< live range on this tile
+  int64_t last = -1;       ///< (last < first: never live here)
+
+  bool isLive() const { return first <= last; }
+  bool liveAt(int64_t point) const { return first <= point && point <= last; }
+};
+
+struct BufferLiveness {
+  mutable tile::VarOp var; // op handles are not const-correct
+  std::string dtype;       ///< HLO name, e.g. "f32"
+  int64_t elementBytes = 0;
+  int64_t first = 0;          ///< first program point it is live at
+  int64_t last = -1;          ///< last one (last < first: never live)
+  bool alwaysLive = false;    ///< constant or resident parameter
+  bool hostExchanged = false; ///< infed or outfed
+  int32_t aliasOf = -1; ///< buffer whose storage it shares (reshape), or -1
+  std::vector<int64_t> writers; ///< program points of the steps writing it
+  std::vector<TileBytes> tiles; ///< tiles holding it; empty for an alias
+  int64_t bytes = 0;            ///< Σ tiles' bytes
+  int64_t paddedBytes = 0;      ///< Σ tiles' padded bytes
+
+  bool isLive() const { return first <= last; }
+  bool liveAt(int64_t point) const { return first <= point && point <= last; }
+};
+
+/// Program bytes on one tile besides its buffers, all always live.
+struct TileOverheads {
+  int64_t vertexCode = 0;   ///< per distinct vertex kind run on the tile
+  int64_t vertexState = 0;  ///< per vertex instance on the tile
+  int64_t exchangeCode = 0; ///< code and descriptors per exchange it joins
+  int64_t controlCode = 0;  ///< the target's reserved code bytes
+  int64_t stack = 0;        ///< the target's reserved stack bytes
+  int64_t total() const {
+    return vertexCode + vertexState + exchangeCode + controlCode + stack;
+  }
+};
+
+/// The result of comparing the incremental live-byte sweep with a direct
+/// sum over the buffers live at a point.
+struct LivenessCheck {
+  int64_t pointsChecked = 0;
+  int64_t mismatches = 0;
+  std::string firstMismatch; ///< "" when none
+};
+
+struct ProgramLiveness {
+  int64_t numTiles = 0;
+  Schedule schedule;
+  std::vector<BufferLiveness> buffers;  ///< in program order of the vars
+  std::vector<TileOverheads> overheads; ///< per tile
+  /// Per tile, the buffers (indices) with bytes on it, alias-free.
+  std::vector<std::vector<uint32_t>> buffersOnTile;
+  /// Per program point, the buffers' bytes live on the whole chip.
+  std::vector<int64_t> chipLivePadded, chipLiveBytes;
+  LivenessCheck check;
+
+  /// Program points (at least 1: a program without steps has point 0).
+  int64_t numPoints() const {
+    return std::max<int64_t>(1, schedule.numPoints());
+  }
+  /// Live buffer bytes of `tile` at every point (padded or not).
+  std::vector<int64_t> tileCurve(int64_t tile, bool padded) const;
+  /// The buffers live on `tile` at `point`, in buffer order.
+  std::vector<uint32_t> liveOn(int64_t tile, int64_t point) const;
+  /// The share of buffer `b` on `tile` (null if none).
+  const TileBytes *share(uint32_t b, int64_t tile) const;
+};
+
+/// Liveness of `program` on `target` (whose tile count must cover the
+/// program's `tiles`).
+ProgramLiveness computeLiveness(tile::ProgramOp program,
+                                const TargetDescription &target);
+
+/// "Parameter", "Output", "Constant", "Temporary", "Thread-local" (the
+/// per-tile partial sums of a split reduction).
+llvm::StringRef categoryLabel(tile::Category category);
+
+} // namespace tessera::memory
+
+#endif // TESSERA_MEMORY_LIVENESS_H

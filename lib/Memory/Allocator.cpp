@@ -1,0 +1,256 @@
+//===- Allocator.cpp - per-tile best-fit offset assignment ----------------===//
+//
+// Greedy interval colouring: buffers are placed one by one, each in the
+// tightest gap (best fit) left by the already-placed buffers whose live
+// ranges overlap it, else on top of them. Largest-first is the order that
+// wastes least on typical programs (a big buffer placed late would have to
+// go on top of small ones); start order is optimal when live ranges nest
+// like a stack. Other orders are tried while the peak is above the
+// liveness lower bound, and the lowest peak wins (ties: the earlier order).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Memory/Allocator.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <random>
+
+using namespace tessera::memory;
+
+int64_t tessera::memory::alignTo(int64_t size, int64_t alignment) {
+  if (alignment <= 1)
+    return size;
+  return (size + alignment - 1) & ~(alignment - 1);
+}
+
+static bool isEmpty(const LiveInterval &i) {
+  return i.last < i.first || i.size <= 0;
+}
+
+std::pair<int64_t, int64_t>
+tessera::memory::liveLowerBound(llvm::ArrayRef<LiveInterval> live,
+                                int64_t alignment) {
+  // Sweep: +size at first, -size after last; ends before starts at a tie
+  // point cannot happen because ranges are inclusive (the -size event is at
+  // last + 1).
+  std::map<int64_t, int64_t> delta;
+  for (const LiveInterval &i : live) {
+    if (isEmpty(i))
+      continue;
+    int64_t size = alignTo(i.size, alignment);
+    delta[i.first] += size;
+    delta[i.last + 1] -= size;
+  }
+  int64_t current = 0, best = 0, bestPoint = 0;
+  for (auto [point, d] : delta) {
+    current += d;
+    if (current > best)
+      best = current, bestPoint = point;
+  }
+  return {best, bestPoint};
+}
+
+namespace {
+
+/// Perturbed orders tried on a tile whose heuristic orders all leave a gap,
+/// and the exact search after them, run on tiles of at most
+/// kRetryMaxBuffers buffers (a placement costs O(buffers²)); the search
+/// stops after kSearchBudget placements.
+constexpr int kRestarts = 24;
+constexpr size_t kRetryMaxBuffers = 256;
+constexpr int64_t kSearchBudget = 20000;
+
+struct Placed {
+  int64_t first, last, offset, end;
+};
+
+/// Places `order` in that order, each in the tightest gap that fits (best
+/// fit) or the lowest one (first fit).
+Allocation place(llvm::ArrayRef<LiveInterval> live,
+                 llvm::ArrayRef<size_t> order, int64_t alignment,
+                 bool firstFit) {
+  Allocation result;
+  result.offsets.assign(live.size(), 0);
+  std::vector<Placed> placed;
+  placed.reserve(order.size());
+  std::vector<std::pair<int64_t, int64_t>> busy;
+  for (size_t index : order) {
+    const LiveInterval &want = live[index];
+    int64_t size = alignTo(want.size, alignment);
+    busy.clear();
+    for (const Placed &p : placed)
+      if (p.first <= want.last && want.first <= p.last)
+        busy.push_back({p.offset, p.end});
+    llvm::sort(busy);
+    // Walk the gaps between the (possibly overlapping) busy ranges.
+    int64_t bestOffset = -1, bestGap = INT64_MAX, cursor = 0;
+    for (auto [begin, end] : busy) {
+      if (begin > cursor) {
+        int64_t gap = begin - cursor;
+        if (gap >= size && gap < bestGap && (!firstFit || bestOffset < 0))
+          bestGap = gap, bestOffset = cursor;
+      }
+      cursor = std::max(cursor, end);
+    }
+    int64_t offset = bestOffset >= 0 ? bestOffset : cursor;
+    result.offsets[index] = offset;
+    placed.push_back({want.first, want.last, offset, offset + size});
+    result.peak = std::max(result.peak, offset + size);
+  }
+  return result;
+}
+
+/// Depth-first search, in start order, for offsets that keep every buffer
+/// below `limit`: each buffer tries the bottom and the top of every gap
+/// between the buffers already placed that it overlaps. Exact when it
+/// finishes; gives up after `budget` placements.
+class BoundedSearch {
+public:
+  BoundedSearch(llvm::ArrayRef<LiveInterval> live, std::vector<size_t> order,
+                int64_t alignment, int64_t limit, int64_t budget)
+      : live(live), order(std::move(order)), alignment(alignment), limit(limit),
+        budget(budget), offsets(live.size(), 0) {}
+
+  std::optional<std::vector<int64_t>> run() {
+    if (place(0))
+      return offsets;
+    return std::nullopt;
+  }
+
+private:
+  bool place(size_t k) {
+    if (k == order.size())
+      return true;
+    if (--budget < 0)
+      return false;
+    const LiveInterval &want = live[order[k]];
+    int64_t size = alignTo(want.size, alignment);
+    std::vector<std::pair<int64_t, int64_t>> busy;
+    for (size_t j = 0; j < k; ++j) {
+      const LiveInterval &other = live[order[j]];
+      if (other.first <= want.last && want.first <= other.last)
+        busy.push_back({offsets[order[j]],
+                        offsets[order[j]] + alignTo(other.size, alignment)});
+    }
+    llvm::sort(busy);
+    busy.push_back({limit, limit});
+    std::vector<int64_t> candidates;
+    int64_t cursor = 0;
+    for (auto [begin, end] : busy) {
+      if (begin - cursor >= size) {
+        candidates.push_back(cursor);
+        int64_t top = (begin - size) & ~(alignment - 1);
+        if (top != cursor)
+          candidates.push_back(top);
+      }
+      cursor = std::max(cursor, end);
+    }
+    for (int64_t offset : candidates) {
+      offsets[order[k]] = offset;
+      if (place(k + 1))
+        return true;
+      if (budget < 0)
+        return false;
+    }
+    return false;
+  }
+
+  llvm::ArrayRef<LiveInterval> live;
+  std::vector<size_t> order;
+  int64_t alignment, limit, budget;
+  std::vector<int64_t> offsets;
+};
+
+} // namespace
+
+Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
+                                     int64_t alignment) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < live.size(); ++i)
+    if (!isEmpty(live[i]))
+      order.push_back(i);
+  auto [bound, boundPoint] = liveLowerBound(live, alignment);
+
+  // Largest first; ties by start, then index, so the result is stable.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    int64_t sa = alignTo(live[a].size, alignment),
+            sb = alignTo(live[b].size, alignment);
+    if (sa != sb)
+      return sa > sb;
+    return live[a].first < live[b].first;
+  });
+  Allocation best = place(live, order, alignment, /*firstFit=*/false);
+  // Other orders, only while a gap is left: start order (optimal for
+  // stack-like nesting) forwards and backwards, longest-lived first, and
+  // largest area (bytes × points) first, each with best and first fit (first
+  // fit packs long-lived buffers at the bottom, leaving one free run above
+  // them). The first try reaching the lowest peak wins.
+  auto duration = [&](size_t i) { return live[i].last - live[i].first + 1; };
+  using Less = std::function<bool(size_t, size_t)>;
+  const Less orders[] = {[&](size_t a, size_t b) {
+                           if (live[a].first != live[b].first)
+                             return live[a].first < live[b].first;
+                           return live[a].last > live[b].last;
+                         },
+                         [&](size_t a, size_t b) {
+                           if (duration(a) != duration(b))
+                             return duration(a) > duration(b);
+                           return live[a].size > live[b].size;
+                         },
+                         [&](size_t a, size_t b) {
+                           return live[a].size * duration(a) >
+                                  live[b].size * duration(b);
+                         }};
+  for (const Less &less : orders) {
+    if (best.peak == bound)
+      break;
+    std::stable_sort(order.begin(), order.end(), less);
+    for (bool firstFit : {false, true}) {
+      Allocation other = place(live, order, alignment, firstFit);
+      if (other.peak < best.peak)
+        best = std::move(other);
+    }
+  }
+  // Still a gap: perturbed largest-first orders (sizes scaled by a random
+  // factor in [1, 2), so similar sizes swap), from a fixed seed so the
+  // result is deterministic.
+  std::mt19937_64 rng(order.size());
+  std::vector<double> key(live.size());
+  bool retry = order.size() <= kRetryMaxBuffers;
+  for (int attempt = 0; retry && attempt < kRestarts && best.peak > bound;
+       ++attempt) {
+    for (size_t i : order)
+      key[i] =
+          live[i].size * (1.0 + std::uniform_real_distribution<>(0, 1)(rng));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return key[a] > key[b]; });
+    for (bool firstFit : {false, true}) {
+      Allocation other = place(live, order, alignment, firstFit);
+      if (other.peak < best.peak)
+        best = std::move(other);
+    }
+  }
+  // Still a gap: search for an allocation at the bound itself.
+  if (retry && best.peak > bound) {
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (live[a].first != live[b].first)
+        return live[a].first < live[b].first;
+      return live[a].last > live[b].last;
+    });
+    if (std::optional<std::vector<int64_t>> offsets =
+            BoundedSearch(live, order, std::max<int64_t>(alignment, 1), bound,
+                          kSearchBudget)
+                .run()) {
+      best.offsets = std::move(*offsets);
+      best.peak = bound;
+    }
+  }
+  best.lowerBound = bound;
+  best.peakPoint = boundPoint;
+  return best;
+}

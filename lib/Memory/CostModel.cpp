@@ -1,0 +1,231 @@
+//===- CostModel.cpp - cycles, FLOPs and bytes per step -------------------===//
+
+#include "tessera/Memory/CostModel.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+namespace {
+
+class CostBuilder {
+public:
+  CostBuilder(const ProgramLiveness &live, const TargetDescription &target)
+      : live(live), target(target) {
+    for (auto [b, buffer] : llvm::enumerate(live.buffers))
+      indexOf[buffer.var.getResult()] = b;
+  }
+
+  ProgramCost build();
+
+private:
+  StepCost computeSet(tile::ComputeSetOp cs);
+  StepCost exchange(tile::ExchangeOp ex);
+  /// Cycles of steps [begin, end] at one nesting level, loops expanded.
+  int64_t rangeCycles(int64_t begin, int64_t end, int64_t &unknown);
+
+  const BufferLiveness &buffer(Value v) {
+    uint32_t b = indexOf.lookup(v);
+    while (live.buffers[b].aliasOf >= 0)
+      b = live.buffers[b].aliasOf;
+    return live.buffers[b];
+  }
+  /// Bytes of `v` on tiles [first, end).
+  int64_t bytesOn(Value v, int64_t first, int64_t end) {
+    int64_t sum = 0;
+    for (const TileBytes &s : buffer(v).tiles)
+      if (s.tile >= first && s.tile < end)
+        sum += s.bytes;
+    return sum;
+  }
+  /// The HLO instruction a step implements: the `hlo` of what it writes,
+  /// else its name.
+  std::string opOf(Operation *op, Value written, StringRef name) {
+    if (written)
+      if (auto hlo = buffer(written).var->getAttrOfType<StringAttr>("hlo"))
+        return hlo.getValue().str();
+    return name.str();
+  }
+
+  const ProgramLiveness &live;
+  const TargetDescription &target;
+  llvm::DenseMap<Value, uint32_t> indexOf;
+  ProgramCost result;
+};
+
+} // namespace
+
+StepCost CostBuilder::computeSet(tile::ComputeSetOp cs) {
+  StepCost cost;
+  int64_t first = cs.getFirstTile(), end = cs.getEndTile();
+  int64_t tiles = end - first, perTile = cs.getVerticesPerTile();
+  Value written = cs.getOuts().empty() ? Value() : cs.getOuts().front();
+  cost.op = opOf(cs, written, cs.getName());
+  for (Value v : cs.getIns())
+    cost.bytesMoved += bytesOn(v, first, end);
+  for (Value v : cs.getOuts())
+    cost.bytesMoved += bytesOn(v, first, end);
+  auto flopsAttr = cs->getAttrOfType<IntegerAttr>("flops");
+  StringRef kind = cs.getKind();
+  Value work = kind.starts_with("reduce") && !cs.getIns().empty()
+                   ? cs.getIns().front()
+               : written             ? written
+               : cs.getIns().empty() ? Value()
+                                     : cs.getIns().front();
+  std::string dtype = work ? buffer(work).dtype : "f32";
+
+  auto block = cs->getAttrOfType<DenseI64ArrayAttr>("block");
+  bool matrix = block && block.size() == 4 &&
+                llvm::is_contained(target.matrixUnit.dtypes, dtype) &&
+                target.matrixUnit.macsPerCycle() > 0;
+  if (matrix) {
+    // block = [batch, m, n, k] of one vertex.
+    ArrayRef<int64_t> b = block.asArrayRef();
+    cost.unit = "matrix";
+    cost.fit = matmulFit(b[0], b[1], b[2], b[3], target.matrixUnit);
+    int64_t vertices = tiles * perTile;
+    cost.cycles =
+        perTile * cost.fit->paddedMacs() / target.matrixUnit.macsPerCycle();
+    cost.flops =
+        flopsAttr ? flopsAttr.getInt() : 2 * cost.fit->usefulMacs() * vertices;
+    cost.paddedFlops = 2 * cost.fit->paddedMacs() * vertices;
+    return cost;
+  }
+  // The vector unit: each tile's elements of the work buffer, in vectors.
+  cost.unit = "vector";
+  int64_t width = std::max<int64_t>(1, target.vectorWidthFor(dtype));
+  bool counts = kind.starts_with("elementwise") || kind.starts_with("reduce");
+  int64_t elements = 0, padded = 0;
+  if (work)
+    for (const TileBytes &s : buffer(work).tiles) {
+      if (s.tile < first || s.tile >= end)
+        continue;
+      int64_t vectors = ceilDiv(s.elements, width);
+      cost.cycles = std::max(cost.cycles, vectors);
+      elements += s.elements;
+      padded += vectors * width;
+    }
+  if (flopsAttr) {
+    // A vertex that states its FLOPs (a convolution partial): the vector
+    // unit does them at its width.
+    cost.flops = flopsAttr.getInt();
+    int64_t perTileFlops = ceilDiv(cost.flops, std::max<int64_t>(1, tiles));
+    cost.cycles = ceilDiv(perTileFlops, width);
+    cost.paddedFlops = cost.cycles * width * tiles;
+  } else if (counts) {
+    cost.flops = elements;
+    cost.paddedFlops = padded;
+  }
+  return cost;
+}
+
+StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
+  StepCost cost;
+  cost.unit = "exchange";
+  cost.op = opOf(ex, ex.getDest(), ex.getName());
+  int64_t bytesPer = buffer(ex.getSource()).elementBytes;
+  llvm::DenseMap<int64_t, int64_t> sent, received;
+  for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
+    tile::ExchangeOp::Run run = ex.getRun(i);
+    int64_t bytes = run.elements * bytesPer;
+    for (int64_t k = 0; k < run.count; ++k) {
+      sent[run.srcTile + k] += bytes;
+      received[run.dstTile + k] += bytes;
+    }
+    cost.bytesMoved += run.count * bytes;
+  }
+  int64_t busiest = 0;
+  for (auto &[t, bytes] : sent)
+    busiest = std::max(busiest, bytes);
+  for (auto &[t, bytes] : received)
+    busiest = std::max(busiest, bytes);
+  cost.cycles =
+      target.exchange.latencyCycles +
+      ceilDiv(busiest,
+              std::max<int64_t>(1, target.exchange.bandwidthBytesPerCycle));
+  return cost;
+}
+
+int64_t CostBuilder::rangeCycles(int64_t begin, int64_t end, int64_t &unknown) {
+  const std::vector<Step> &steps = live.schedule.steps;
+  int64_t total = 0;
+  for (int64_t p = begin; p <= end;) {
+    const Step &step = steps[p];
+    if (auto repeat = dyn_cast<tile::RepeatOp>(step.op)) {
+      int64_t trips = repeat.getTripCount();
+      if (trips < 0)
+        ++unknown, trips = 1;
+      total += trips * rangeCycles(p + 1, step.endPoint, unknown);
+    } else if (auto ifOp = dyn_cast<tile::IfOp>(step.op)) {
+      // Then steps come first; the else body starts at its first step.
+      int64_t split = step.endPoint + 1;
+      for (int64_t q = p + 1; q <= step.endPoint; ++q)
+        if (steps[q].parent == p &&
+            steps[q].op->getParentRegion() == &ifOp.getElseBody()) {
+          split = q;
+          break;
+        }
+      total += std::max(rangeCycles(p + 1, split - 1, unknown),
+                        rangeCycles(split, step.endPoint, unknown));
+    } else {
+      total += result.steps[p].cycles;
+    }
+    p = step.endPoint + 1;
+  }
+  return total;
+}
+
+ProgramCost CostBuilder::build() {
+  for (const Step &step : live.schedule.steps) {
+    StepCost cost;
+    if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
+      cost = computeSet(cs);
+    } else if (auto ex = dyn_cast<tile::ExchangeOp>(step.op)) {
+      cost = exchange(ex);
+    } else if (isa<tile::SyncOp>(step.op)) {
+      cost.unit = "sync";
+      cost.op = "sync";
+      cost.cycles = target.syncCycles;
+    } else if (auto copy = dyn_cast<tile::HostCopyOp>(step.op)) {
+      cost.unit = "host";
+      cost.op =
+          opOf(copy, copy.getBuffer(), buffer(copy.getBuffer()).var.getName());
+      cost.bytesMoved = buffer(copy.getBuffer()).bytes;
+      double bytesPerCycle =
+          static_cast<double>(target.hostLink.bandwidthBytesPerSecond) /
+          std::max<int64_t>(1, target.clockHz);
+      cost.cycles = target.hostLink.latencyCycles +
+                    static_cast<int64_t>(std::ceil(
+                        cost.bytesMoved / std::max(bytesPerCycle, 1e-9)));
+    } else if (auto host = dyn_cast<tile::HostComputeOp>(step.op)) {
+      // Time on the host is not the chip's; the copies around it are.
+      cost.unit = "host";
+      cost.op = host.getName().str();
+      for (Value v : host.getIns())
+        cost.bytesMoved += buffer(v).bytes;
+      for (Value v : host.getOuts())
+        cost.bytesMoved += buffer(v).bytes;
+    } else {
+      cost.unit = "control";
+      cost.op = stepName(step);
+    }
+    result.steps.push_back(std::move(cost));
+  }
+  if (!live.schedule.steps.empty())
+    result.totalCycles =
+        rangeCycles(0, live.schedule.numPoints() - 1, result.unknownTripCounts);
+  result.seconds = static_cast<double>(result.totalCycles) /
+                   std::max<int64_t>(1, target.clockHz);
+  return std::move(result);
+}
+
+ProgramCost tessera::memory::estimateCost(const ProgramLiveness &liveness,
+                                          const TargetDescription &target) {
+  return CostBuilder(liveness, target).build();
+}

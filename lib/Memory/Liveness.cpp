@@ -1,0 +1,434 @@
+//===- Liveness.cpp - per-tile live ranges of a tile program --------------===//
+
+#include "tessera/Memory/Liveness.h"
+
+#include "tessera/Analysis/Compat.h"
+#include "tessera/Memory/Allocator.h"
+#include "tessera/Memory/Padding.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <set>
+#include <tuple>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+
+StringRef tessera::memory::categoryLabel(tile::Category category) {
+  switch (category) {
+  case tile::Category::Parameter:
+    return "Parameter";
+  case tile::Category::Output:
+    return "Output";
+  case tile::Category::Constant:
+    return "Constant";
+  case tile::Category::Temporary:
+    return "Temporary";
+  case tile::Category::Partials:
+    return "Thread-local";
+  }
+  return "Temporary";
+}
+
+namespace {
+
+/// First/last references of one buffer while walking the schedule.
+struct Refs {
+  int64_t firstDef = INT64_MAX, firstUse = INT64_MAX, lastRef = -1;
+  void def(int64_t p) {
+    firstDef = std::min(firstDef, p);
+    lastRef = std::max(lastRef, p);
+  }
+  void use(int64_t p) {
+    firstUse = std::min(firstUse, p);
+    lastRef = std::max(lastRef, p);
+  }
+};
+
+class LivenessBuilder {
+public:
+  LivenessBuilder(tile::ProgramOp program, const TargetDescription &target)
+      : program(program), target(target) {}
+
+  ProgramLiveness build();
+
+private:
+  void collectBuffers();
+  void collectRefs();
+  void computeRanges();
+  void computeOverheads();
+  void computeChipCurves();
+
+  /// The buffer a value is (through aliases: the storage it uses).
+  int32_t bufferOf(Value v) {
+    auto it = indexOf.find(v);
+    return it == indexOf.end() ? -1 : it->second;
+  }
+  int32_t storageOf(int32_t b) {
+    while (b >= 0 && result.buffers[b].aliasOf >= 0)
+      b = result.buffers[b].aliasOf;
+    return b;
+  }
+
+  tile::ProgramOp program;
+  const TargetDescription &target;
+  ProgramLiveness result;
+  /// Live range of references `r`; `firstDef` may come from elsewhere (an
+  /// alias is written through its storage).
+  std::pair<int64_t, int64_t> rangeOf(const Refs &r, int64_t firstDef,
+                                      tile::Category category) const;
+
+  llvm::DenseMap<Value, int32_t> indexOf;
+  std::vector<Refs> refs; ///< per buffer, through aliases
+  /// The point ranges of the tile.repeat steps, innermost first (inner
+  /// loops come later in pre-order).
+  std::vector<std::pair<int64_t, int64_t>> loops;
+  /// Per buffer, per entry of its `tiles`: references on that tile.
+  std::vector<std::vector<Refs>> tileRefs;
+};
+
+} // namespace
+
+void LivenessBuilder::collectBuffers() {
+  llvm::StringMap<int32_t> byName;
+  int64_t numTiles = result.numTiles;
+  program.walk([&](tile::VarOp var) {
+    int32_t index = result.buffers.size();
+    BufferLiveness buffer;
+    buffer.var = var;
+    tile::BufferType type = var.getType();
+    buffer.dtype = hloDtypeName(type.getElementType());
+    buffer.elementBytes = elementBytes(buffer.dtype);
+    if (auto alias = var->getAttrOfType<StringAttr>("alias_of")) {
+      auto it = byName.find(alias.getValue());
+      if (it != byName.end())
+        buffer.aliasOf = it->second;
+    }
+    if (buffer.aliasOf < 0) {
+      // Intervals per tile, then padded per tile.
+      std::map<int64_t, llvm::SmallVector<std::pair<int64_t, int64_t>>> mine;
+      var.getMapping().forEachInterval([&](int64_t t, int64_t b, int64_t e) {
+        if (t < numTiles)
+          mine[t].push_back({b, e});
+      });
+      for (auto &[t, intervals] : mine) {
+        TileBytes share;
+        share.tile = t;
+        for (auto [b, e] : intervals)
+          share.elements += e - b;
+        share.bytes = share.elements * buffer.elementBytes;
+        share.paddedBytes =
+            alignTo(paddedElementsOnTile(type.getShape(), target.layoutTile,
+                                         intervals) *
+                        buffer.elementBytes,
+                    target.alignmentBytes);
+        buffer.bytes += share.bytes;
+        buffer.paddedBytes += share.paddedBytes;
+        buffer.tiles.push_back(share);
+      }
+    }
+    byName.try_emplace(var.getName(), index);
+    indexOf[var.getResult()] = index;
+    result.buffers.push_back(std::move(buffer));
+  });
+  refs.assign(result.buffers.size(), Refs());
+}
+
+void LivenessBuilder::collectRefs() {
+  tileRefs.resize(result.buffers.size());
+  for (auto [b, buffer] : llvm::enumerate(result.buffers))
+    tileRefs[b].assign(buffer.tiles.size(), Refs());
+
+  for (const Step &step : result.schedule.steps) {
+    int64_t p = step.point;
+    // Records a read or write of `v` at p: on the buffer (and the aliases
+    // it goes through) as a whole, and on the tiles of its storage that
+    // `onTile` accepts.
+    auto ref = [&](Value v, bool write,
+                   llvm::function_ref<bool(int64_t)> onTile) {
+      int32_t b = bufferOf(v);
+      if (b < 0)
+        return;
+      int32_t root = storageOf(b);
+      if (write)
+        result.buffers[root].writers.push_back(p);
+      for (int32_t a = b; a >= 0; a = result.buffers[a].aliasOf)
+        write ? refs[a].def(p) : refs[a].use(p);
+      for (auto [i, share] : llvm::enumerate(result.buffers[root].tiles))
+        if (onTile(share.tile))
+          write ? tileRefs[root][i].def(p) : tileRefs[root][i].use(p);
+    };
+    auto everywhere = [](int64_t) { return true; };
+    auto use = [&](Value v) { ref(v, false, everywhere); };
+    auto def = [&](Value v) { ref(v, true, everywhere); };
+    Operation *op = step.op;
+    if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
+      // A vertex touches only its own tile's elements.
+      int64_t lo = cs.getFirstTile(), hi = cs.getEndTile();
+      auto inRange = [&](int64_t t) { return lo <= t && t < hi; };
+      for (Value v : cs.getIns())
+        ref(v, false, inRange);
+      for (Value v : cs.getOuts())
+        ref(v, true, inRange);
+    } else if (auto ex = dyn_cast<tile::ExchangeOp>(op)) {
+      // Only the tiles that send read the source; only those that receive
+      // write the destination.
+      llvm::DenseSet<int64_t> senders, receivers;
+      for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
+        tile::ExchangeOp::Run run = ex.getRun(i);
+        for (int64_t k = 0; k < run.count; ++k) {
+          senders.insert(run.srcTile + k);
+          receivers.insert(run.dstTile + k);
+        }
+      }
+      ref(ex.getSource(), false,
+          [&](int64_t t) { return senders.contains(t); });
+      ref(ex.getDest(), true, [&](int64_t t) { return receivers.contains(t); });
+    } else if (auto copy = dyn_cast<tile::HostCopyOp>(op)) {
+      int32_t b = storageOf(bufferOf(copy.getBuffer()));
+      if (b >= 0)
+        result.buffers[b].hostExchanged = true;
+      if (copy.getDirection() == tile::HostDirection::Infeed)
+        def(copy.getBuffer());
+      else
+        use(copy.getBuffer());
+    } else if (auto host = dyn_cast<tile::HostComputeOp>(op)) {
+      llvm::for_each(host.getIns(), use);
+      llvm::for_each(host.getOuts(), def);
+    } else if (auto repeat = dyn_cast<tile::RepeatOp>(op)) {
+      use(repeat.getCondition());
+    } else if (auto ifOp = dyn_cast<tile::IfOp>(op)) {
+      use(ifOp.getPredicate());
+    }
+  }
+  // A step writing several operands that share storage counts once.
+  for (BufferLiveness &buffer : result.buffers)
+    buffer.writers.erase(
+        std::unique(buffer.writers.begin(), buffer.writers.end()),
+        buffer.writers.end());
+}
+
+/// The live range of references `r` of a buffer of `category` (on one tile
+/// or as a whole), with the rules of docs/memory.md: from the first write
+/// (or point 0 if read first), to the last reference (an output: to the
+/// end), stretched over loops it crosses or carries a value around.
+std::pair<int64_t, int64_t>
+LivenessBuilder::rangeOf(const Refs &r, int64_t firstDef,
+                         tile::Category category) const {
+  int64_t lastPoint = result.numPoints() - 1;
+  if (r.lastRef < 0)
+    return {0, -1};
+  int64_t first = firstDef <= r.firstUse ? std::min(r.firstDef, r.firstUse) : 0;
+  int64_t last = category == tile::Category::Output ? lastPoint : r.lastRef;
+  for (auto [lo, hi] : loops) {
+    bool overlaps = first <= hi && lo <= last;
+    bool inside = lo <= first && last <= hi;
+    bool carried = inside && r.firstUse < r.firstDef && r.firstUse > lo;
+    if ((overlaps && !inside) || carried) {
+      first = std::min(first, lo);
+      last = std::max(last, hi);
+    }
+  }
+  return {first, last};
+}
+
+void LivenessBuilder::computeRanges() {
+  int64_t lastPoint = result.numPoints() - 1;
+  for (auto it = result.schedule.steps.rbegin();
+       it != result.schedule.steps.rend(); ++it)
+    if (it->kind == StepKind::Repeat)
+      loops.push_back({it->point, it->endPoint});
+  for (auto [b, buffer] : llvm::enumerate(result.buffers)) {
+    tile::Category category = buffer.var.getCategory();
+    if (category == tile::Category::Constant ||
+        category == tile::Category::Parameter) {
+      // Loaded with the program / kept resident: live everywhere.
+      buffer.alwaysLive = true;
+      buffer.first = 0;
+      buffer.last = lastPoint;
+      for (TileBytes &share : buffer.tiles)
+        share.first = 0, share.last = lastPoint;
+      continue;
+    }
+    if (buffer.aliasOf >= 0) {
+      // An alias's own range, for reports; an alias is written through its
+      // storage. Its bytes are its storage's, whose per-tile references
+      // include the alias's.
+      int64_t firstDef =
+          std::min(refs[b].firstDef, refs[storageOf(b)].firstDef);
+      std::tie(buffer.first, buffer.last) =
+          rangeOf(refs[b], firstDef, category);
+      continue;
+    }
+    // Per tile; the buffer's range is their union.
+    buffer.first = lastPoint + 1;
+    buffer.last = -1;
+    for (auto [i, share] : llvm::enumerate(buffer.tiles)) {
+      const Refs &r = tileRefs[b][i];
+      std::tie(share.first, share.last) = rangeOf(r, r.firstDef, category);
+      if (share.isLive()) {
+        buffer.first = std::min(buffer.first, share.first);
+        buffer.last = std::max(buffer.last, share.last);
+      }
+    }
+    if (buffer.last < 0)
+      buffer.first = 0;
+  }
+  result.buffersOnTile.assign(result.numTiles, {});
+  for (auto [b, buffer] : llvm::enumerate(result.buffers))
+    if (buffer.aliasOf < 0)
+      for (const TileBytes &share : buffer.tiles)
+        if (share.isLive())
+          result.buffersOnTile[share.tile].push_back(b);
+}
+
+void LivenessBuilder::computeOverheads() {
+  const ProgramOverheads &o = target.overheads;
+  result.overheads.assign(result.numTiles, TileOverheads());
+  std::vector<std::set<std::string>> kinds(result.numTiles);
+  std::vector<int64_t> lastExchange(result.numTiles, -1);
+  for (const Step &step : result.schedule.steps) {
+    if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
+      for (int64_t t = cs.getFirstTile();
+           t < std::min<int64_t>(cs.getEndTile(), result.numTiles); ++t) {
+        kinds[t].insert(cs.getKind().str());
+        result.overheads[t].vertexState +=
+            cs.getVerticesPerTile() * o.vertexStateBytes;
+      }
+    } else if (auto ex = dyn_cast<tile::ExchangeOp>(step.op)) {
+      auto join = [&](int64_t t) {
+        if (t < 0 || t >= result.numTiles || lastExchange[t] == step.point)
+          return;
+        lastExchange[t] = step.point;
+        result.overheads[t].exchangeCode +=
+            o.exchangeCodeBytes + o.exchangeStateBytes;
+      };
+      for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
+        tile::ExchangeOp::Run run = ex.getRun(i);
+        for (int64_t k = 0; k < run.count; ++k) {
+          join(run.srcTile + k);
+          join(run.dstTile + k);
+        }
+      }
+    }
+  }
+  for (int64_t t = 0; t < result.numTiles; ++t) {
+    TileOverheads &tile = result.overheads[t];
+    tile.vertexCode = kinds[t].size() * o.vertexCodeBytes;
+    tile.controlCode = target.reservedBytesPerTile.code;
+    tile.stack = target.reservedBytesPerTile.stack;
+  }
+}
+
+void LivenessBuilder::computeChipCurves() {
+  int64_t points = result.numPoints();
+  std::vector<int64_t> padded(points + 1, 0), plain(points + 1, 0);
+  int64_t shares = 0;
+  for (const BufferLiveness &b : result.buffers)
+    for (const TileBytes &share : b.tiles) {
+      if (b.aliasOf >= 0 || !share.isLive())
+        continue;
+      ++shares;
+      padded[share.first] += share.paddedBytes;
+      padded[share.last + 1] -= share.paddedBytes;
+      plain[share.first] += share.bytes;
+      plain[share.last + 1] -= share.bytes;
+    }
+  result.chipLivePadded.assign(points, 0);
+  result.chipLiveBytes.assign(points, 0);
+  int64_t runPadded = 0, runPlain = 0;
+  for (int64_t p = 0; p < points; ++p) {
+    runPadded += padded[p];
+    runPlain += plain[p];
+    result.chipLivePadded[p] = runPadded;
+    result.chipLiveBytes[p] = runPlain;
+  }
+
+  // The self-check: the sweep against a direct sum of the live buffers, at
+  // every point when that is cheap (else at every k-th point), and on each
+  // tile at that tile's peak.
+  LivenessCheck &check = result.check;
+  auto mismatch = [&](const std::string &what) {
+    if (check.mismatches++ == 0)
+      check.firstMismatch = what;
+  };
+  int64_t stride = std::max<int64_t>(1, points * shares / 50000000);
+  for (int64_t p = 0; p < points; p += stride) {
+    int64_t sumPadded = 0, sumPlain = 0;
+    for (const BufferLiveness &b : result.buffers)
+      if (b.aliasOf < 0)
+        for (const TileBytes &share : b.tiles)
+          if (share.liveAt(p))
+            sumPadded += share.paddedBytes, sumPlain += share.bytes;
+    ++check.pointsChecked;
+    if (sumPadded != result.chipLivePadded[p] ||
+        sumPlain != result.chipLiveBytes[p])
+      mismatch("chip at point " + std::to_string(p));
+  }
+  for (int64_t t = 0; t < result.numTiles; ++t) {
+    if (result.buffersOnTile[t].empty())
+      continue;
+    std::vector<int64_t> curve = result.tileCurve(t, /*padded=*/true);
+    int64_t peakPoint =
+        std::max_element(curve.begin(), curve.end()) - curve.begin();
+    int64_t sum = 0;
+    for (uint32_t b : result.liveOn(t, peakPoint))
+      sum += result.share(b, t)->paddedBytes;
+    ++check.pointsChecked;
+    if (sum != curve[peakPoint])
+      mismatch("tile " + std::to_string(t) + " at point " +
+               std::to_string(peakPoint));
+  }
+}
+
+ProgramLiveness LivenessBuilder::build() {
+  result.numTiles = program.getTiles();
+  result.schedule = buildSchedule(program);
+  collectBuffers();
+  collectRefs();
+  computeRanges();
+  computeOverheads();
+  computeChipCurves();
+  return std::move(result);
+}
+
+ProgramLiveness
+tessera::memory::computeLiveness(tile::ProgramOp program,
+                                 const TargetDescription &target) {
+  return LivenessBuilder(program, target).build();
+}
+
+std::vector<int64_t> ProgramLiveness::tileCurve(int64_t tile,
+                                                bool padded) const {
+  int64_t points = numPoints();
+  std::vector<int64_t> curve(points + 1, 0);
+  for (uint32_t b : buffersOnTile[tile]) {
+    const TileBytes *s = share(b, tile);
+    int64_t bytes = padded ? s->paddedBytes : s->bytes;
+    curve[s->first] += bytes;
+    curve[s->last + 1] -= bytes;
+  }
+  curve.pop_back();
+  for (int64_t p = 1; p < points; ++p)
+    curve[p] += curve[p - 1];
+  return curve;
+}
+
+std::vector<uint32_t> ProgramLiveness::liveOn(int64_t tile,
+                                              int64_t point) const {
+  std::vector<uint32_t> live;
+  for (uint32_t b : buffersOnTile[tile])
+    if (share(b, tile)->liveAt(point))
+      live.push_back(b);
+  return live;
+}
+
+const TileBytes *ProgramLiveness::share(uint32_t b, int64_t tile) const {
+  const std::vector<TileBytes> &tiles = buffers[b].tiles;
+  auto it = llvm::partition_point(
+      tiles, [&](const TileBytes &s) { return s.tile < tile; });
+  return it != tiles.end() && it->tile == tile ? &*it : nullptr;
+}

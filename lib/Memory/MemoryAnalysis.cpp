@@ -1,0 +1,66 @@
+//===- MemoryAnalysis.cpp - liveness, allocation and cost together --------===//
+
+#include "tessera/Memory/MemoryAnalysis.h"
+
+#include "tessera/Target/Presets.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+
+int64_t MemoryAnalysis::tilesOutOfMemory() const {
+  return llvm::count_if(
+      tiles, [](const TileAllocation &t) { return t.outOfMemory(); });
+}
+
+MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
+                                              const TargetDescription &target) {
+  MemoryAnalysis result;
+  result.target = target;
+  result.program = program.getSymName().str();
+  if (auto entry = program->getAttrOfType<FlatSymbolRefAttr>("entry"))
+    result.entry = entry.getValue().str();
+  result.liveness = computeLiveness(program, target);
+  const ProgramLiveness &live = result.liveness;
+
+  // Linear mappings give many tiles the same buffers with the same sizes
+  // and ranges: allocate each distinct request list once.
+  std::map<std::vector<int64_t>, Allocation> cache;
+  result.tiles.resize(live.numTiles);
+  for (int64_t t = 0; t < live.numTiles; ++t) {
+    std::vector<LiveInterval> requests;
+    std::vector<int64_t> key;
+    for (uint32_t b : live.buffersOnTile[t]) {
+      const TileBytes *share = live.share(b, t);
+      LiveInterval i{share->first, share->last, share->paddedBytes};
+      requests.push_back(i);
+      key.insert(key.end(), {i.first, i.last, i.size});
+    }
+    auto [it, inserted] = cache.try_emplace(std::move(key));
+    if (inserted)
+      it->second = allocate(requests, target.alignmentBytes);
+    TileAllocation &tile = result.tiles[t];
+    tile.allocation = it->second;
+    tile.overheads = live.overheads[t].total();
+    tile.capacity = target.sramBytesPerTile;
+  }
+  result.cost = estimateCost(live, target);
+  return result;
+}
+
+llvm::Expected<MemoryAnalysis>
+tessera::memory::analyzeMemory(tile::ProgramOp program,
+                               llvm::StringRef targetOverride) {
+  llvm::Expected<TargetDescription> target = resolveTarget(
+      targetOverride.empty() ? program.getTarget() : targetOverride);
+  if (!target)
+    return target.takeError();
+  if (target->totalTiles() < program.getTiles())
+    return llvm::createStringError(
+        "program @" + program.getSymName().str() + " has " +
+        std::to_string(program.getTiles()) + " tiles but target '" +
+        target->name + "' has " + std::to_string(target->totalTiles()));
+  return analyzeMemory(program, *target);
+}

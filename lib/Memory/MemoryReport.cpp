@@ -1,0 +1,634 @@
+//===- MemoryReport.cpp - memory report objects ---------------------------===//
+//
+// Builds the report of docs/memory.md from a MemoryAnalysis. Every figure of
+// the text summary is in this object, so the JSON, the CBOR and the text
+// agree by construction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Memory/MemoryReport.h"
+
+#include "tessera/Analysis/OpIdentity.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cmath>
+#include <map>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+using json = nlohmann::ordered_json;
+
+/// Buffers listed per tile out of memory (the largest live at its peak).
+static constexpr size_t kMaxBlamed = 16;
+
+static double ratio(int64_t a, int64_t b, double digits = 100.0) {
+  if (b == 0)
+    return 1.0;
+  return std::round(digits * static_cast<double>(a) / b) / digits;
+}
+
+namespace {
+
+class ReportBuilder {
+public:
+  explicit ReportBuilder(const MemoryAnalysis &a)
+      : a(a), live(a.liveness), target(a.target) {
+    indexOpNames();
+  }
+
+  json build();
+  json liveness();
+
+private:
+  void indexOpNames();
+  json buffer(uint32_t b);
+  json bufferBrief(uint32_t b);
+  json tile(int64_t t);
+  json summary(const json &tiles);
+  json viewer();
+  json outOfMemory();
+  /// Tile `t` at its peak: totals, and its live buffers (the `maxListed`
+  /// largest) with offsets and the steps that wrote them.
+  json tileAtPeak(int64_t t, size_t maxListed);
+
+public:
+  json tileDetail(int64_t t);
+
+private:
+  json padding();
+  json cost();
+  json graph();
+  std::string stepAt(int64_t point) const {
+    if (point < live.schedule.numPoints())
+      return stepName(live.schedule.steps[point]);
+    return "(program start)";
+  }
+  std::vector<std::string> writers(uint32_t b) const {
+    std::vector<std::string> names;
+    for (int64_t p : live.buffers[b].writers)
+      names.push_back(stepName(live.schedule.steps[p]));
+    return names;
+  }
+
+  const MemoryAnalysis &a;
+  const ProgramLiveness &live;
+  const TargetDescription &target;
+  llvm::StringMap<std::string> opNameOf; ///< HLO instruction → op_name
+};
+
+} // namespace
+
+void ReportBuilder::indexOpNames() {
+  Operation *anchor = nullptr;
+  if (!live.buffers.empty())
+    anchor = live.buffers.front().var->getParentOfType<ModuleOp>();
+  else if (!live.schedule.steps.empty())
+    anchor = live.schedule.steps.front().op->getParentOfType<ModuleOp>();
+  if (!anchor)
+    return;
+  anchor->walk([&](func::FuncOp func) {
+    func.walk([&](Operation *op) {
+      if (op == func)
+        return;
+      OpIdentity id = identifyOp(op);
+      if (!id.instruction.empty() && !id.opName.empty())
+        opNameOf.try_emplace(id.instruction, id.opName);
+    });
+  });
+}
+
+json ReportBuilder::bufferBrief(uint32_t b) {
+  const BufferLiveness &buf = live.buffers[b];
+  tile::VarOp var = buf.var;
+  json j;
+  j["name"] = var.getName().str();
+  std::string hlo;
+  if (auto attr = var->getAttrOfType<StringAttr>("hlo"))
+    hlo = attr.getValue().str();
+  j["hlo"] = hlo;
+  j["op_name"] = hlo.empty() ? "" : opNameOf.lookup(hlo);
+  j["shape"] = var.getType().getShape().vec();
+  j["dtype"] = buf.dtype;
+  j["category"] = categoryLabel(var.getCategory()).str();
+  j["size"] = buf.paddedBytes;
+  j["unpadded_size"] = buf.bytes;
+  j["expansion"] = ratio(buf.paddedBytes, buf.bytes);
+  j["extra"] = buf.paddedBytes - buf.bytes;
+  j["live_range"] =
+      buf.isLive() ? json::array({buf.first, buf.last}) : json(nullptr);
+  return j;
+}
+
+json ReportBuilder::buffer(uint32_t b) {
+  const BufferLiveness &buf = live.buffers[b];
+  json j = bufferBrief(b);
+  j["tile_category"] = tile::stringifyCategory(buf.var.getCategory()).str();
+  j["always_live"] = buf.alwaysLive;
+  j["host_exchanged"] = buf.hostExchanged;
+  j["alias_of"] = buf.aliasOf >= 0
+                      ? json(live.buffers[buf.aliasOf].var.getName().str())
+                      : json(nullptr);
+  j["tiles"] = buf.tiles.size();
+  j["written_by"] = writers(b);
+  return j;
+}
+
+json ReportBuilder::tile(int64_t t) {
+  const TileAllocation &alloc = a.tiles[t];
+  const TileOverheads &o = live.overheads[t];
+  int64_t point = alloc.allocation.peakPoint;
+  int64_t variables = 0, constants = 0, hostBuffers = 0, alwaysLive = o.total();
+  for (uint32_t b : live.liveOn(t, point)) {
+    const BufferLiveness &buf = live.buffers[b];
+    int64_t bytes = live.share(b, t)->paddedBytes;
+    if (buf.var.getCategory() == tile::Category::Constant)
+      constants += bytes;
+    else if (buf.hostExchanged)
+      hostBuffers += bytes;
+    else
+      variables += bytes;
+    if (buf.alwaysLive)
+      alwaysLive += bytes;
+  }
+  json j;
+  j["tile"] = t;
+  j["including_gaps"] = alloc.includingGaps();
+  j["excluding_gaps"] = alloc.excludingGaps();
+  j["gaps"] = alloc.gaps();
+  j["allocated_peak"] = alloc.allocation.peak;
+  j["lower_bound"] = alloc.allocation.lowerBound;
+  j["peak_point"] = point;
+  j["always_live"] = alwaysLive;
+  j["not_always_live"] = alloc.excludingGaps() - alwaysLive;
+  j["by_category"] = {{"variables", variables},
+                      {"constants", constants},
+                      {"host_exchange_buffers", hostBuffers},
+                      {"vertex_code", o.vertexCode},
+                      {"vertex_state", o.vertexState},
+                      {"exchange_code", o.exchangeCode},
+                      {"control_code", o.controlCode},
+                      {"stack", o.stack}};
+  j["buffers"] = live.buffersOnTile[t].size();
+  j["out_of_memory"] = alloc.outOfMemory();
+  j["over_by"] = alloc.overBy();
+  return j;
+}
+
+json ReportBuilder::summary(const json &tiles) {
+  json s;
+  int64_t including = 0, excluding = 0, alwaysLive = 0, notAlwaysLive = 0;
+  int64_t maxIncl = -1, maxInclTile = 0, maxExcl = -1, maxExclTile = 0;
+  int64_t used = 0, usedBytes = 0;
+  double worstRatio = 1.0;
+  int64_t worstRatioTile = 0;
+  json byCategory = json::object();
+  for (const json &t : tiles) {
+    int64_t incl = t["including_gaps"], excl = t["excluding_gaps"];
+    including += incl;
+    excluding += excl;
+    alwaysLive += t["always_live"].get<int64_t>();
+    notAlwaysLive += t["not_always_live"].get<int64_t>();
+    for (auto &[key, value] : t["by_category"].items())
+      byCategory[key] =
+          byCategory.value(key, int64_t(0)) + value.get<int64_t>();
+    if (incl > maxIncl)
+      maxIncl = incl, maxInclTile = t["tile"];
+    if (excl > maxExcl)
+      maxExcl = excl, maxExclTile = t["tile"];
+    if (t["buffers"].get<int64_t>() > 0) {
+      ++used;
+      usedBytes += incl;
+    }
+    int64_t peak = t["allocated_peak"], bound = t["lower_bound"];
+    if (bound > 0 && static_cast<double>(peak) / bound > worstRatio)
+      worstRatio = static_cast<double>(peak) / bound,
+      worstRatioTile = t["tile"];
+  }
+  s["total_including_gaps"] = including;
+  s["total_excluding_gaps"] = excluding;
+  s["gaps"] = including - excluding;
+  s["always_live"] = alwaysLive;
+  s["not_always_live"] = notAlwaysLive;
+  s["by_category"] = byCategory;
+
+  // Static totals over all buffers (each counted once, wherever live).
+  std::map<std::string, int64_t> byDtype;
+  std::map<std::string, std::pair<int64_t, int64_t>> byBufferCategory;
+  int64_t unpadded = 0, padded = 0;
+  for (const BufferLiveness &b : live.buffers) {
+    if (b.aliasOf >= 0)
+      continue;
+    byDtype[b.dtype] += b.paddedBytes;
+    auto &c = byBufferCategory[categoryLabel(b.var.getCategory()).str()];
+    c.first += b.paddedBytes;
+    c.second += b.bytes;
+    unpadded += b.bytes;
+    padded += b.paddedBytes;
+  }
+  s["buffers_by_dtype"] = json::object();
+  for (auto &[dtype, bytes] : byDtype)
+    s["buffers_by_dtype"][dtype] = bytes;
+  s["buffers_by_category"] = json::object();
+  for (auto &[cat, bytes] : byBufferCategory)
+    s["buffers_by_category"][cat] = {{"size", bytes.first},
+                                     {"unpadded_size", bytes.second}};
+  s["padding"] = {{"unpadded_bytes", unpadded},
+                  {"padded_bytes", padded},
+                  {"extra_bytes", padded - unpadded},
+                  {"expansion", ratio(padded, unpadded)}};
+
+  // Vertex data by vertex kind: instances, their state, and code once per
+  // tile that runs the kind.
+  struct KindData {
+    int64_t vertices = 0;
+    std::vector<bool> tiles;
+  };
+  std::map<std::string, KindData> kinds;
+  for (const Step &step : live.schedule.steps)
+    if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
+      KindData &k = kinds[cs.getKind().str()];
+      k.tiles.resize(live.numTiles, false);
+      for (int64_t t = cs.getFirstTile();
+           t < std::min<int64_t>(cs.getEndTile(), live.numTiles); ++t) {
+        k.vertices += cs.getVerticesPerTile();
+        k.tiles[t] = true;
+      }
+    }
+  json vertexData = json::array();
+  for (auto &[kind, k] : kinds) {
+    int64_t tilesRunning = llvm::count(k.tiles, true);
+    vertexData.push_back(
+        {{"kind", kind},
+         {"vertices", k.vertices},
+         {"state_bytes", k.vertices * target.overheads.vertexStateBytes},
+         {"code_bytes", tilesRunning * target.overheads.vertexCodeBytes}});
+  }
+  s["vertex_data"] = vertexData;
+
+  s["max_tile_including_gaps"] = {{"tile", maxInclTile}, {"bytes", maxIncl}};
+  s["max_tile_excluding_gaps"] = {{"tile", maxExclTile}, {"bytes", maxExcl}};
+  s["tiles_used"] = used;
+  s["mean_used_tile_bytes"] = used ? usedBytes / used : 0;
+  s["tiles_out_of_memory"] = a.tilesOutOfMemory();
+  s["worst_peak_to_lower_bound"] = {
+      {"tile", worstRatioTile},
+      {"ratio", ratio(worstRatio * 10000, 10000, 10000.0)}};
+
+  // Histogram of bytes per tile (including gaps) in power-of-two KiB
+  // buckets, about 16 up to the larger of the SRAM and the fullest tile.
+  int64_t top = std::max(maxIncl, target.sramBytesPerTile);
+  int64_t bucketKb = 1;
+  while (bucketKb * 1024 * 16 < top)
+    bucketKb *= 2;
+  int64_t bucket = bucketKb * 1024;
+  std::vector<int64_t> counts(top / bucket + 1, 0);
+  for (const json &t : tiles)
+    ++counts[t["including_gaps"].get<int64_t>() / bucket];
+  json buckets = json::array();
+  for (size_t i = 0; i < counts.size(); ++i)
+    buckets.push_back({{"from_kb", int64_t(i) * bucketKb},
+                       {"to_kb", int64_t(i + 1) * bucketKb},
+                       {"tiles", counts[i]}});
+  s["histogram"] = {{"bucket_kb", bucketKb}, {"buckets", buckets}};
+  s["liveness_check"] = {{"points_checked", live.check.pointsChecked},
+                         {"mismatches", live.check.mismatches},
+                         {"first_mismatch", live.check.firstMismatch}};
+  return s;
+}
+
+json ReportBuilder::viewer() {
+  json v;
+  int64_t points = live.numPoints();
+  int64_t peak = 0;
+  for (int64_t p = 1; p < points; ++p)
+    if (live.chipLivePadded[p] > live.chipLivePadded[peak])
+      peak = p;
+  v["peak_point"] = peak;
+  v["peak_step"] = stepAt(peak);
+  v["peak_bytes"] = live.chipLivePadded[peak];
+  v["peak_unpadded_bytes"] = live.chipLiveBytes[peak];
+  json heap = json::array();
+  for (int64_t p = 0; p < points; ++p)
+    heap.push_back(
+        {{"point", p},
+         {"step", stepAt(p)},
+         {"kind", p < live.schedule.numPoints()
+                      ? stepKindName(live.schedule.steps[p].kind)
+                      : ""},
+         {"depth",
+          p < live.schedule.numPoints() ? live.schedule.steps[p].depth : 0},
+         {"padded", live.chipLivePadded[p]},
+         {"unpadded", live.chipLiveBytes[p]}});
+  v["heap"] = heap;
+
+  // Per-tile heaps of the five fullest tiles (all tiles would be tiles ×
+  // points numbers; every tile's peak is in `tiles`).
+  std::vector<int64_t> order(live.numTiles);
+  for (int64_t t = 0; t < live.numTiles; ++t)
+    order[t] = t;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    return a.tiles[x].includingGaps() > a.tiles[y].includingGaps();
+  });
+  json tileHeaps = json::array();
+  for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
+    int64_t t = order[i];
+    tileHeaps.push_back({{"tile", t},
+                         {"padded", live.tileCurve(t, true)},
+                         {"unpadded", live.tileCurve(t, false)}});
+  }
+  v["tile_heaps"] = tileHeaps;
+
+  std::vector<uint32_t> atPeak;
+  for (uint32_t b = 0; b < live.buffers.size(); ++b)
+    if (live.buffers[b].aliasOf < 0 &&
+        llvm::any_of(live.buffers[b].tiles,
+                     [&](const TileBytes &s) { return s.liveAt(peak); }))
+      atPeak.push_back(b);
+  json byOrder = json::array(), bySize = json::array();
+  for (uint32_t b : atPeak)
+    byOrder.push_back(bufferBrief(b));
+  std::stable_sort(atPeak.begin(), atPeak.end(), [&](uint32_t x, uint32_t y) {
+    return live.buffers[x].paddedBytes > live.buffers[y].paddedBytes;
+  });
+  for (uint32_t b : atPeak)
+    bySize.push_back(bufferBrief(b));
+  v["buffers_at_peak_by_program_order"] = byOrder;
+  v["buffers_at_peak_by_size"] = bySize;
+  return v;
+}
+
+json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
+  const TileAllocation &alloc = a.tiles[t];
+  int64_t point = alloc.allocation.peakPoint;
+  const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
+  std::vector<std::pair<uint32_t, int64_t>> liveHere; // buffer, offset
+  int64_t liveBytes = 0;
+  for (size_t i = 0; i < onTile.size(); ++i)
+    if (live.share(onTile[i], t)->liveAt(point)) {
+      liveHere.push_back({onTile[i], alloc.allocation.offsets[i]});
+      liveBytes += live.share(onTile[i], t)->paddedBytes;
+    }
+  size_t liveCount = liveHere.size();
+  std::stable_sort(liveHere.begin(), liveHere.end(), [&](auto x, auto y) {
+    return live.share(x.first, t)->paddedBytes >
+           live.share(y.first, t)->paddedBytes;
+  });
+  if (liveHere.size() > maxListed)
+    liveHere.resize(maxListed);
+  json buffers = json::array();
+  for (auto [b, offset] : liveHere) {
+    json j = bufferBrief(b);
+    const TileBytes *share = live.share(b, t);
+    j["bytes_on_tile"] = share->paddedBytes;
+    j["live_range_on_tile"] = {share->first, share->last};
+    j["offset"] = offset;
+    j["written_by"] = writers(b);
+    buffers.push_back(j);
+  }
+  return {{"tile", t},
+          {"over_by", alloc.overBy()},
+          {"including_gaps", alloc.includingGaps()},
+          {"capacity", alloc.capacity},
+          {"peak_point", point},
+          {"peak_step", stepAt(point)},
+          {"live_buffers", liveCount},
+          {"live_bytes", liveBytes},
+          {"live_at_peak", buffers}};
+}
+
+json ReportBuilder::outOfMemory() {
+  // The largest live buffers only: a chip-wide overflow would otherwise
+  // list every buffer of every tile.
+  json list = json::array();
+  for (int64_t t = 0; t < live.numTiles; ++t)
+    if (a.tiles[t].outOfMemory())
+      list.push_back(tileAtPeak(t, kMaxBlamed));
+  return list;
+}
+
+json ReportBuilder::tileDetail(int64_t t) {
+  json d = tile(t);
+  json peak = tileAtPeak(t, SIZE_MAX);
+  for (const char *key :
+       {"capacity", "peak_step", "live_buffers", "live_bytes", "live_at_peak"})
+    d[key] = peak[key];
+  d["heap_padded"] = live.tileCurve(t, /*padded=*/true);
+  d["heap_unpadded"] = live.tileCurve(t, /*padded=*/false);
+  return d;
+}
+
+json ReportBuilder::padding() {
+  json p;
+  std::vector<uint32_t> order;
+  for (uint32_t b = 0; b < live.buffers.size(); ++b)
+    if (live.buffers[b].aliasOf < 0 &&
+        live.buffers[b].paddedBytes > live.buffers[b].bytes)
+      order.push_back(b);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+    return live.buffers[x].paddedBytes - live.buffers[x].bytes >
+           live.buffers[y].paddedBytes - live.buffers[y].bytes;
+  });
+  json worst = json::array();
+  for (size_t i = 0; i < std::min<size_t>(10, order.size()); ++i)
+    worst.push_back(bufferBrief(order[i]));
+  p["most_padded_buffers"] = worst;
+  json matmuls = json::array();
+  for (auto [point, c] : llvm::enumerate(a.cost.steps)) {
+    if (!c.fit)
+      continue;
+    const MatmulFit &f = *c.fit;
+    matmuls.push_back(
+        {{"point", point},
+         {"step", stepAt(point)},
+         {"op", c.op},
+         {"block",
+          {{"batch", f.batch},
+           {"m", f.m.size},
+           {"n", f.n.size},
+           {"k", f.k.size}}},
+         {"fit",
+          {{"m", f.m.describe()},
+           {"n", f.n.describe()},
+           {"k", f.k.describe()}}},
+         {"useful_macs", f.usefulMacs()},
+         {"padded_macs", f.paddedMacs()},
+         {"utilization", ratio(f.usefulMacs(), f.paddedMacs(), 10000.0)}});
+  }
+  p["matmuls"] = matmuls;
+  return p;
+}
+
+json ReportBuilder::cost() {
+  json c;
+  const ProgramCost &cost = a.cost;
+  c["total_cycles"] = cost.totalCycles;
+  c["seconds"] = cost.seconds;
+  c["unknown_trip_counts"] = cost.unknownTripCounts;
+  json steps = json::array();
+  struct OpTotals {
+    int64_t steps = 0, cycles = 0, flops = 0, paddedFlops = 0, bytes = 0;
+  };
+  std::map<std::string, OpTotals> ops;
+  std::vector<std::string> opOrder;
+  for (auto [point, s] : llvm::enumerate(cost.steps)) {
+    const Step &step = live.schedule.steps[point];
+    steps.push_back({{"point", point},
+                     {"kind", stepKindName(step.kind)},
+                     {"step", stepName(step)},
+                     {"op", s.op},
+                     {"unit", s.unit},
+                     {"cycles", s.cycles},
+                     {"flops", s.flops},
+                     {"padded_flops", s.paddedFlops},
+                     {"bytes_moved", s.bytesMoved}});
+    if (step.kind == StepKind::Sync || step.kind == StepKind::Repeat ||
+        step.kind == StepKind::If)
+      continue;
+    auto [it, inserted] = ops.try_emplace(s.op);
+    if (inserted)
+      opOrder.push_back(s.op);
+    OpTotals &t = it->second;
+    ++t.steps;
+    t.cycles += s.cycles;
+    t.flops += s.flops;
+    t.paddedFlops += s.paddedFlops;
+    t.bytes += s.bytesMoved;
+  }
+  json opList = json::array();
+  for (const std::string &op : opOrder) {
+    const OpTotals &t = ops[op];
+    opList.push_back({{"op", op},
+                      {"steps", t.steps},
+                      {"cycles", t.cycles},
+                      {"flops", t.flops},
+                      {"padded_flops", t.paddedFlops},
+                      {"bytes_moved", t.bytes}});
+  }
+  c["ops"] = opList;
+  c["steps"] = steps;
+  return c;
+}
+
+json ReportBuilder::graph() {
+  int64_t vertices = 0, edges = 0, computeSets = 0, exchanges = 0, syncs = 0,
+          hostCopies = 0, hostComputes = 0, variables = 0;
+  for (const Step &step : live.schedule.steps) {
+    if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
+      ++computeSets;
+      int64_t n =
+          (cs.getEndTile() - cs.getFirstTile()) * cs.getVerticesPerTile();
+      vertices += n;
+      edges += n * (cs.getIns().size() + cs.getOuts().size());
+    } else if (isa<tile::ExchangeOp>(step.op)) {
+      ++exchanges;
+    } else if (isa<tile::SyncOp>(step.op)) {
+      ++syncs;
+    } else if (isa<tile::HostCopyOp>(step.op)) {
+      ++hostCopies;
+    } else if (isa<tile::HostComputeOp>(step.op)) {
+      ++hostComputes;
+    }
+  }
+  variables = live.buffers.size();
+  return {{"vertices", vertices},
+          {"edges", edges},
+          {"variables", variables},
+          {"compute_sets", computeSets},
+          {"exchanges", exchanges},
+          {"syncs", syncs},
+          {"host_copies", hostCopies},
+          {"host_computes", hostComputes},
+          {"program_points", live.schedule.numPoints()}};
+}
+
+json ReportBuilder::build() {
+  json r;
+  r["program"] = a.program;
+  r["entry"] = a.entry;
+  r["target"] = {
+      {"name", target.name},
+      {"chips", target.chips},
+      {"tiles", live.numTiles},
+      {"bytes_per_tile", target.sramBytesPerTile},
+      {"clock_hz", target.clockHz},
+      {"layout_tile", {target.layoutTile.rows, target.layoutTile.cols}},
+      {"alignment_bytes", target.alignmentBytes}};
+  r["graph"] = graph();
+  json tiles = json::array();
+  for (int64_t t = 0; t < live.numTiles; ++t)
+    tiles.push_back(tile(t));
+  r["summary"] = summary(tiles);
+  r["memory_viewer"] = viewer();
+  r["tiles"] = std::move(tiles);
+  r["out_of_memory"] = outOfMemory();
+  json buffers = json::array();
+  for (uint32_t b = 0; b < live.buffers.size(); ++b)
+    buffers.push_back(buffer(b));
+  r["buffers"] = std::move(buffers);
+  r["padding"] = padding();
+  r["cost"] = cost();
+  return r;
+}
+
+json ReportBuilder::liveness() {
+  json r;
+  r["program"] = a.program;
+  r["target"] = target.name;
+  r["program_points"] = live.schedule.numPoints();
+  json buffers = json::array();
+  for (uint32_t b = 0; b < live.buffers.size(); ++b) {
+    const BufferLiveness &buf = live.buffers[b];
+    json j;
+    j["name"] = buf.var.getName().str();
+    j["category"] = categoryLabel(buf.var.getCategory()).str();
+    j["live_range"] =
+        buf.isLive() ? json::array({buf.first, buf.last}) : json(nullptr);
+    j["always_live"] = buf.alwaysLive;
+    j["tiles"] = buf.tiles.size();
+    j["bytes"] = buf.bytes;
+    j["padded_bytes"] = buf.paddedBytes;
+    buffers.push_back(j);
+  }
+  r["buffers"] = buffers;
+  json tiles = json::array();
+  for (int64_t t = 0; t < live.numTiles; ++t) {
+    if (live.buffersOnTile[t].empty())
+      continue;
+    const Allocation &alloc = a.tiles[t].allocation;
+    int64_t alwaysLive = live.overheads[t].total();
+    for (uint32_t b : live.buffersOnTile[t])
+      if (live.buffers[b].alwaysLive)
+        alwaysLive += live.share(b, t)->paddedBytes;
+    tiles.push_back({{"tile", t},
+                     {"max_live", alloc.lowerBound},
+                     {"peak_point", alloc.peakPoint},
+                     {"always_live", alwaysLive},
+                     {"overheads", live.overheads[t].total()}});
+  }
+  r["tiles"] = tiles;
+  r["check"] = {{"points_checked", live.check.pointsChecked},
+                {"mismatches", live.check.mismatches},
+                {"first_mismatch", live.check.firstMismatch}};
+  return r;
+}
+
+json tessera::memory::buildMemoryReport(const MemoryAnalysis &analysis) {
+  return ReportBuilder(analysis).build();
+}
+
+json tessera::memory::buildLivenessReport(const MemoryAnalysis &analysis) {
+  return ReportBuilder(analysis).liveness();
+}
+
+json tessera::memory::buildTileDetail(const MemoryAnalysis &analysis,
+                                      int64_t tile) {
+  return ReportBuilder(analysis).tileDetail(tile);
+}
+
+std::vector<uint8_t> tessera::memory::toCbor(const json &report) {
+  return json::to_cbor(report);
+}

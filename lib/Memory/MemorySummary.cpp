@@ -1,0 +1,276 @@
+//===- MemorySummary.cpp - text summary and SVG of a memory report --------===//
+//
+// Renders a buildMemoryReport() object for people: the summary in the
+// style of a compiler memory report (target, graph, memory usage, a
+// histogram of bytes per tile, the tiles out of memory, the five fullest
+// tiles), and a heat map of bytes per tile. Reads only the report, so the
+// text shows exactly the numbers of the JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Memory/MemoryReport.h"
+
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace tessera;
+using namespace tessera::memory;
+using json = nlohmann::ordered_json;
+
+/// 1234567 → "1,234,567".
+static std::string grouped(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+static std::string percentOf(int64_t part, int64_t whole) {
+  if (whole <= 0)
+    return "";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format(" (%.1f%%)", 100.0 * part / whole);
+  return s;
+}
+
+static void line(llvm::raw_ostream &os, unsigned indent, llvm::StringRef label,
+                 const std::string &value) {
+  os.indent(indent) << label << ":";
+  int pad = 34 - static_cast<int>(indent + label.size() + 1);
+  os.indent(std::max(pad, 1)) << value << "\n";
+}
+
+static int64_t num(const json &j, const char *key) {
+  return j.value(key, int64_t(0));
+}
+
+void tessera::memory::writeMemorySummary(const json &report,
+                                         llvm::raw_ostream &os) {
+  const json &target = report["target"];
+  const json &graph = report["graph"];
+  const json &s = report["summary"];
+  int64_t tiles = num(target, "tiles"), perTile = num(target, "bytes_per_tile");
+  int64_t chipBytes = tiles * perTile;
+
+  os << "Memory report of @" << report.value("program", "") << " on "
+     << target.value("name", "") << "\n\n";
+  os << "Target:\n";
+  line(os, 2, "Number of chips", grouped(num(target, "chips")));
+  line(os, 2, "Number of tiles", grouped(tiles));
+  line(os, 2, "Bytes per tile", grouped(perTile));
+  line(os, 2, "Total memory", grouped(chipBytes));
+  {
+    std::string clock;
+    llvm::raw_string_ostream cs(clock);
+    cs << llvm::format("%.2f GHz", num(target, "clock_hz") / 1e9);
+    line(os, 2, "Clock", clock);
+  }
+  os << "\nGraph:\n";
+  line(os, 2, "Number of vertices", grouped(num(graph, "vertices")));
+  line(os, 2, "Number of edges", grouped(num(graph, "edges")));
+  line(os, 2, "Number of variables", grouped(num(graph, "variables")));
+  line(os, 2, "Number of compute sets", grouped(num(graph, "compute_sets")));
+  line(os, 2, "Number of exchanges", grouped(num(graph, "exchanges")));
+  line(os, 2, "Number of program points",
+       grouped(num(graph, "program_points")));
+
+  os << "\nMemory Usage:\n";
+  os << "  Total:\n";
+  int64_t incl = num(s, "total_including_gaps"),
+          excl = num(s, "total_excluding_gaps");
+  line(os, 4, "Including gaps", grouped(incl) + percentOf(incl, chipBytes));
+  line(os, 4, "Excluding gaps", grouped(excl) + percentOf(excl, chipBytes));
+  line(os, 4, "Gaps", grouped(num(s, "gaps")));
+  os << "  By region:\n";
+  line(os, 4, "Always-live",
+       grouped(num(s, "always_live")) + percentOf(num(s, "always_live"), excl));
+  line(os, 4, "Not-always-live",
+       grouped(num(s, "not_always_live")) +
+           percentOf(num(s, "not_always_live"), excl));
+  os << "  By category (at each tile's peak):\n";
+  static const std::pair<const char *, const char *> categories[] = {
+      {"variables", "Variables"},
+      {"constants", "Constants"},
+      {"host_exchange_buffers", "Host-exchange buffers"},
+      {"vertex_code", "Vertex code"},
+      {"vertex_state", "Vertex state"},
+      {"exchange_code", "Exchange code"},
+      {"control_code", "Control code"},
+      {"stack", "Stack"}};
+  for (auto [key, label] : categories)
+    line(os, 4, label, grouped(num(s["by_category"], key)));
+  os << "  By data type (all buffers, padded):\n";
+  for (auto &[dtype, bytes] : s["buffers_by_dtype"].items())
+    line(os, 4, dtype, grouped(bytes.get<int64_t>()));
+  os << "  By buffer category (padded / unpadded):\n";
+  for (auto &[cat, bytes] : s["buffers_by_category"].items())
+    line(os, 4, cat,
+         grouped(num(bytes, "size")) + " / " +
+             grouped(num(bytes, "unpadded_size")));
+  const json &pad = s["padding"];
+  os << "  Padding:\n";
+  line(os, 4, "Unpadded", grouped(num(pad, "unpadded_bytes")));
+  line(os, 4, "Padded", grouped(num(pad, "padded_bytes")));
+  {
+    std::string e;
+    llvm::raw_string_ostream es(e);
+    es << llvm::format("%.2fx", pad.value("expansion", 1.0));
+    line(os, 4, "Expansion", e);
+  }
+  os << "  Vertex data (by vertex kind):\n";
+  for (const json &k : s["vertex_data"])
+    line(os, 4, k.value("kind", ""),
+         grouped(num(k, "vertices")) + " vertices, state " +
+             grouped(num(k, "state_bytes")) + ", code " +
+             grouped(num(k, "code_bytes")));
+
+  // Histogram: every bucket up to the last non-empty one.
+  const json &hist = s["histogram"];
+  const json &buckets = hist["buckets"];
+  int64_t maxCount = 0;
+  size_t lastUsed = 0;
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    int64_t n = num(buckets[i], "tiles");
+    maxCount = std::max(maxCount, n);
+    if (n > 0)
+      lastUsed = i;
+  }
+  os << "\nTile memory histogram (bytes including gaps, "
+     << num(hist, "bucket_kb") << " KB buckets):\n";
+  for (size_t i = 0; i <= lastUsed && i < buckets.size(); ++i) {
+    int64_t n = num(buckets[i], "tiles");
+    int64_t bar = maxCount ? (n * 40 + maxCount - 1) / maxCount : 0;
+    os << llvm::format("  %7lld - %7lld KB ",
+                       (long long)num(buckets[i], "from_kb"),
+                       (long long)num(buckets[i], "to_kb"))
+       << std::string(bar, '*') << std::string(41 - bar, ' ') << n << "\n";
+  }
+  os << "\n";
+  const json &maxIncl = s["max_tile_including_gaps"];
+  const json &maxExcl = s["max_tile_excluding_gaps"];
+  line(os, 2, "Maximum tile (including gaps)",
+       grouped(num(maxIncl, "bytes")) + " on tile " +
+           std::to_string(num(maxIncl, "tile")));
+  line(os, 2, "Maximum tile (excluding gaps)",
+       grouped(num(maxExcl, "bytes")) + " on tile " +
+           std::to_string(num(maxExcl, "tile")));
+  line(os, 2, "Mean used tile",
+       grouped(num(s, "mean_used_tile_bytes")) + " over " +
+           grouped(num(s, "tiles_used")) + " tiles");
+  int64_t oom = num(s, "tiles_out_of_memory");
+  os << "  " << oom << " tile(s) out of memory\n";
+  for (const json &o : report["out_of_memory"]) {
+    os << "    tile " << num(o, "tile") << ": over by "
+       << grouped(num(o, "over_by")) << " bytes at point "
+       << num(o, "peak_point") << " (" << o.value("peak_step", "") << ")\n";
+  }
+  const json &check = s["liveness_check"];
+  os << "  Liveness self-check: " << num(check, "points_checked") << " points, "
+     << num(check, "mismatches") << " mismatches\n";
+
+  // The five fullest tiles in detail.
+  std::vector<const json *> order;
+  for (const json &t : report["tiles"])
+    order.push_back(&t);
+  std::stable_sort(
+      order.begin(), order.end(), [](const json *x, const json *y) {
+        return num(*x, "including_gaps") > num(*y, "including_gaps");
+      });
+  os << "\nMost loaded tiles:\n";
+  for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
+    const json &t = *order[i];
+    os << "  Tile " << num(t, "tile") << ": "
+       << grouped(num(t, "including_gaps")) << " bytes including gaps"
+       << percentOf(num(t, "including_gaps"), perTile) << ", "
+       << grouped(num(t, "excluding_gaps")) << " excluding, peak at point "
+       << num(t, "peak_point")
+       << (t.value("out_of_memory", false)
+               ? ", OUT OF MEMORY by " + grouped(num(t, "over_by"))
+               : std::string())
+       << "\n";
+    os << "    always-live " << grouped(num(t, "always_live"))
+       << ", not-always-live " << grouped(num(t, "not_always_live"))
+       << ", gaps " << grouped(num(t, "gaps")) << "\n";
+    os << "   ";
+    for (auto [key, label] : categories)
+      os << " " << key << " " << grouped(num(t["by_category"], key));
+    os << "\n";
+  }
+}
+
+void tessera::memory::writeTileDetail(const json &d, llvm::raw_ostream &os) {
+  int64_t capacity = num(d, "capacity");
+  os << "\nTile " << num(d, "tile") << " in detail:\n";
+  line(os, 2, "Including gaps",
+       grouped(num(d, "including_gaps")) +
+           percentOf(num(d, "including_gaps"), capacity));
+  line(os, 2, "Excluding gaps", grouped(num(d, "excluding_gaps")));
+  line(os, 2, "Allocated peak", grouped(num(d, "allocated_peak")));
+  line(os, 2, "Lower bound", grouped(num(d, "lower_bound")));
+  line(os, 2, "Always-live", grouped(num(d, "always_live")));
+  line(os, 2, "Not-always-live", grouped(num(d, "not_always_live")));
+  if (d.value("out_of_memory", false))
+    line(os, 2, "OUT OF MEMORY by", grouped(num(d, "over_by")));
+  line(os, 2, "Peak",
+       "point " + std::to_string(num(d, "peak_point")) + " (" +
+           d.value("peak_step", "") + ")");
+  os << "  Live at the peak (" << num(d, "live_buffers") << " buffers, "
+     << grouped(num(d, "live_bytes")) << " bytes), largest first:\n";
+  for (const json &b : d["live_at_peak"]) {
+    os << "    " << b.value("name", "") << ": "
+       << grouped(num(b, "bytes_on_tile")) << " bytes at "
+       << grouped(num(b, "offset")) << ", " << b.value("category", "") << " "
+       << b.value("dtype", "") << " [";
+    bool first = true;
+    for (const json &dim : b["shape"]) {
+      os << (first ? "" : ", ") << dim.get<int64_t>();
+      first = false;
+    }
+    os << "], live [" << b["live_range_on_tile"][0].get<int64_t>() << ", "
+       << b["live_range_on_tile"][1].get<int64_t>() << "], written by";
+    if (b["written_by"].empty())
+      os << " nothing (loaded with the program)";
+    for (const json &w : b["written_by"])
+      os << " " << w.get<std::string>();
+    if (!b.value("hlo", "").empty())
+      os << "; HLO " << b.value("hlo", "");
+    if (!b.value("op_name", "").empty())
+      os << " (" << b.value("op_name", "") << ")";
+    os << "\n";
+  }
+}
+
+void tessera::memory::writeTileHeatmapSvg(const json &report,
+                                          llvm::raw_ostream &os) {
+  const json &tiles = report["tiles"];
+  int64_t n = tiles.size();
+  int64_t perTile = num(report["target"], "bytes_per_tile");
+  int64_t columns = std::max<int64_t>(1, std::ceil(std::sqrt(n * 2.0)));
+  int64_t rows = (n + columns - 1) / columns, cell = 12;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << columns * cell
+     << "\" height=\"" << rows * cell + 20 << "\">\n";
+  os << "<text x=\"0\" y=\"14\" font-size=\"12\">bytes per tile of @"
+     << report.value("program", "") << " (red: over " << grouped(perTile)
+     << ")</text>\n";
+  for (int64_t i = 0; i < n; ++i) {
+    const json &t = tiles[i];
+    double fill =
+        perTile ? static_cast<double>(num(t, "including_gaps")) / perTile : 0.0;
+    int shade = static_cast<int>(255 * (1.0 - std::min(fill, 1.0)));
+    std::string colour = fill > 1.0 ? "rgb(220,0,0)"
+                                    : "rgb(" + std::to_string(shade) + "," +
+                                          std::to_string(shade) + ",255)";
+    os << "<rect x=\"" << (i % columns) * cell << "\" y=\""
+       << 20 + (i / columns) * cell << "\" width=\"" << cell - 1
+       << "\" height=\"" << cell - 1 << "\" fill=\"" << colour
+       << "\"><title>tile " << num(t, "tile") << ": "
+       << grouped(num(t, "including_gaps")) << " bytes</title></rect>\n";
+  }
+  os << "</svg>\n";
+}

@@ -1,0 +1,79 @@
+//===- Schedule.cpp - program points of a tile program --------------------===//
+
+#include "tessera/Memory/Schedule.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+
+static void scheduleBlock(Block &block, int32_t depth, int32_t parent,
+                          Schedule &schedule);
+
+static void scheduleOp(Operation *op, int32_t depth, int32_t parent,
+                       Schedule &schedule) {
+  std::optional<StepKind> kind =
+      llvm::TypeSwitch<Operation *, std::optional<StepKind>>(op)
+          .Case([](tile::ComputeSetOp) { return StepKind::ComputeSet; })
+          .Case([](tile::ExchangeOp) { return StepKind::Exchange; })
+          .Case([](tile::SyncOp) { return StepKind::Sync; })
+          .Case([](tile::HostCopyOp) { return StepKind::HostCopy; })
+          .Case([](tile::HostComputeOp) { return StepKind::HostCompute; })
+          .Case([](tile::RepeatOp) { return StepKind::Repeat; })
+          .Case([](tile::IfOp) { return StepKind::If; })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!kind)
+    return; // vars, terminators
+  int64_t point = schedule.steps.size();
+  schedule.steps.push_back({op, *kind, point, point, depth, parent});
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      scheduleBlock(block, depth + 1, static_cast<int32_t>(point), schedule);
+  schedule.steps[point].endPoint = schedule.steps.size() - 1;
+}
+
+static void scheduleBlock(Block &block, int32_t depth, int32_t parent,
+                          Schedule &schedule) {
+  for (Operation &op : block)
+    scheduleOp(&op, depth, parent, schedule);
+}
+
+Schedule tessera::memory::buildSchedule(tile::ProgramOp program) {
+  Schedule schedule;
+  scheduleBlock(program.getBody().front(), 0, -1, schedule);
+  return schedule;
+}
+
+StringRef tessera::memory::stepKindName(StepKind kind) {
+  switch (kind) {
+  case StepKind::ComputeSet:
+    return "compute_set";
+  case StepKind::Exchange:
+    return "exchange";
+  case StepKind::Sync:
+    return "sync";
+  case StepKind::HostCopy:
+    return "host_copy";
+  case StepKind::HostCompute:
+    return "host_compute";
+  case StepKind::Repeat:
+    return "repeat";
+  case StepKind::If:
+    return "if";
+  }
+  return "";
+}
+
+std::string tessera::memory::stepName(const Step &step) {
+  if (auto copy = dyn_cast<tile::HostCopyOp>(step.op)) {
+    auto var = copy.getBuffer().getDefiningOp<tile::VarOp>();
+    std::string buffer = var ? var.getName().str() : "?";
+    return (copy.getDirection() == tile::HostDirection::Infeed ? "infeed "
+                                                               : "outfeed ") +
+           buffer;
+  }
+  if (auto name = step.op->getAttrOfType<StringAttr>("name"))
+    return name.getValue().str();
+  return "sync";
+}

@@ -1,0 +1,69 @@
+//===- TileMemoryReport.cpp - tile-memory-report --------------------------===//
+//
+// Prints the full memory report of each tile program (docs/memory.md): the
+// text summary, the JSON object, or the SVG heat map of bytes per tile.
+// tessera-compile writes the same objects through its report sink; this
+// pass is for lit tests and tessera-opt users. The IR is unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Memory/MemoryReport.h"
+#include "tessera/Passes.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TILEMEMORYREPORT
+#include "Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+
+namespace {
+
+struct TileMemoryReportPass
+    : public tessera::impl::TileMemoryReportBase<TileMemoryReportPass> {
+  using TileMemoryReportBase::TileMemoryReportBase;
+
+  void runOnOperation() override {
+    if (format != "text" && format != "json" && format != "svg") {
+      getOperation().emitError("tile-memory-report: format must be text, "
+                               "json or svg, got '")
+          << format << "'";
+      return signalPassFailure();
+    }
+    getOperation().walk([&](tile::ProgramOp program) {
+      llvm::Expected<MemoryAnalysis> analysis =
+          analyzeMemory(program, targetName);
+      if (!analysis) {
+        program.emitError(llvm::toString(analysis.takeError()));
+        return signalPassFailure();
+      }
+      if (tile >= static_cast<int64_t>(program.getTiles())) {
+        program.emitError() << "tile-memory-report: tile " << int64_t(tile)
+                            << " is not a tile of the program (it has "
+                            << program.getTiles() << ")";
+        return signalPassFailure();
+      }
+      nlohmann::ordered_json report = buildMemoryReport(*analysis);
+      nlohmann::ordered_json detail;
+      if (tile >= 0)
+        detail = buildTileDetail(*analysis, tile);
+      if (format == "json") {
+        if (tile >= 0)
+          report["tile_detail"] = detail;
+        llvm::outs() << report.dump(pretty ? 1 : -1) << "\n";
+      } else if (format == "svg") {
+        writeTileHeatmapSvg(report, llvm::outs());
+      } else {
+        writeMemorySummary(report, llvm::outs());
+        if (tile >= 0)
+          writeTileDetail(detail, llvm::outs());
+      }
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,143 @@
+//===- MemoryReportTest.cpp - the memory report objects -------------------===//
+//
+// The report's figures agree with each other (per-tile totals add up to the
+// summary, categories to the totals, the heap curve to the buffers), and
+// its CBOR form decodes to the same object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Memory/MemoryReport.h"
+
+#include "tessera/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr const char *kProgram = R"mlir(
+tile.program @p target "tile-1472" tiles 1472 {
+  %x = tile.var "x" parameter mapping<[0, 99] x 10 from 0> : !tile.buffer<10x100xf32>
+  %c = tile.var "c" constant mapping<[0, 0] x 3 from 0> : !tile.buffer<3xf32>
+  %t = tile.var "t" temporary mapping<[0, 99] x 10 from 0> : !tile.buffer<10x100xf32>
+  %p = tile.var "p" partials mapping<[0, 3] x 7 from 0> : !tile.buffer<28xf32>
+  %y = tile.var "y" output mapping<[0, 99] x 10 from 0> : !tile.buffer<10x100xf32>
+  tile.host_copy infeed %x : !tile.buffer<10x100xf32>
+  tile.sync
+  tile.exchange "gather" %x -> %t copies [0, 0, 100, 10, 0, 10, 0, 10]
+      : !tile.buffer<10x100xf32>, !tile.buffer<10x100xf32>
+  tile.sync
+  tile.compute_set "part" kind "reduce-partial.add" tiles [0, 3]
+      ins(%t : !tile.buffer<10x100xf32>) outs(%p : !tile.buffer<28xf32>)
+  tile.compute_set "neg" kind "elementwise.negate" tiles [0, 99]
+      ins(%t : !tile.buffer<10x100xf32>) outs(%y : !tile.buffer<10x100xf32>)
+  tile.sync
+  tile.host_copy outfeed %y : !tile.buffer<10x100xf32>
+}
+)mlir";
+
+class MemoryReportTest : public ::testing::Test {
+protected:
+  MemoryReportTest() {
+    context.loadDialect<tile::TileDialect, func::FuncDialect>();
+    module = parseSourceString<ModuleOp>(kProgram, &context);
+  }
+
+  json report() {
+    tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
+    llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
+    EXPECT_TRUE(static_cast<bool>(analysis));
+    if (!analysis) {
+      llvm::consumeError(analysis.takeError());
+      return json();
+    }
+    return buildMemoryReport(*analysis);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(MemoryReportTest, FiguresAddUp) {
+  ASSERT_TRUE(module);
+  json r = report();
+  const json &s = r["summary"];
+  int64_t including = 0, excluding = 0, alwaysLive = 0, notAlwaysLive = 0;
+  for (const json &t : r["tiles"]) {
+    including += t["including_gaps"].get<int64_t>();
+    excluding += t["excluding_gaps"].get<int64_t>();
+    alwaysLive += t["always_live"].get<int64_t>();
+    notAlwaysLive += t["not_always_live"].get<int64_t>();
+    int64_t categories = 0;
+    for (auto &[key, value] : t["by_category"].items())
+      categories += value.get<int64_t>();
+    // The categories at a tile's peak are its total without gaps, and
+    // always-live plus not-always-live is the same total.
+    EXPECT_EQ(categories, t["excluding_gaps"].get<int64_t>()) << t.dump();
+    EXPECT_EQ(t["always_live"].get<int64_t>() +
+                  t["not_always_live"].get<int64_t>(),
+              t["excluding_gaps"].get<int64_t>());
+    EXPECT_GE(t["allocated_peak"].get<int64_t>(),
+              t["lower_bound"].get<int64_t>());
+  }
+  EXPECT_EQ(s["total_including_gaps"].get<int64_t>(), including);
+  EXPECT_EQ(s["total_excluding_gaps"].get<int64_t>(), excluding);
+  EXPECT_EQ(s["always_live"].get<int64_t>(), alwaysLive);
+  EXPECT_EQ(s["not_always_live"].get<int64_t>(), notAlwaysLive);
+  EXPECT_EQ(s["liveness_check"]["mismatches"].get<int64_t>(), 0);
+
+  // The chip heap at each point is the sum of the buffers live there.
+  for (const json &h : r["memory_viewer"]["heap"]) {
+    int64_t point = h["point"], padded = 0, unpadded = 0;
+    for (const json &b : r["buffers"]) {
+      if (b["live_range"].is_null() || !b["alias_of"].is_null())
+        continue;
+      if (b["live_range"][0] <= point && point <= b["live_range"][1]) {
+        padded += b["size"].get<int64_t>();
+        unpadded += b["unpadded_size"].get<int64_t>();
+      }
+    }
+    EXPECT_EQ(h["padded"].get<int64_t>(), padded) << "point " << point;
+    EXPECT_EQ(h["unpadded"].get<int64_t>(), unpadded) << "point " << point;
+  }
+  // The histogram counts every tile once.
+  int64_t counted = 0;
+  for (const json &b : s["histogram"]["buckets"])
+    counted += b["tiles"].get<int64_t>();
+  EXPECT_EQ(counted, 1472);
+}
+
+TEST_F(MemoryReportTest, CborHoldsTheSameObject) {
+  ASSERT_TRUE(module);
+  json r = report();
+  std::vector<uint8_t> cbor = toCbor(r);
+  json back =
+      json::from_cbor(cbor, /*strict=*/true, /*allow_exceptions=*/false);
+  EXPECT_FALSE(back.is_discarded());
+  EXPECT_EQ(back, r);
+  EXPECT_EQ(back.dump(), r.dump()); // same keys in the same order
+}
+
+TEST_F(MemoryReportTest, SummaryTextShowsTheReport) {
+  ASSERT_TRUE(module);
+  json r = report();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  writeMemorySummary(r, os);
+  EXPECT_NE(text.find("Number of tiles:                1,472"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("0 tile(s) out of memory"), std::string::npos);
+  EXPECT_NE(text.find("Tile memory histogram"), std::string::npos);
+}
+
+} // namespace
