@@ -39,3 +39,7 @@ ls "$out" "$out/dumps" "$out/reports"/* "$out/vertex-graph"
 echo
 echo "== tessera-prof $name.mlirbc.events events"
 "$bin/tessera-prof" "$out/$name.mlirbc.events" events
+
+echo
+echo "== memory: where the bytes of every tile go (docs/memory.md)"
+cat "$out"/dumps/*-memory-usage-report.txt

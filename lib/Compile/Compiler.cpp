@@ -10,6 +10,7 @@
 #include "tessera/Compile/PassTimeline.h"
 #include "tessera/Compile/Program.h"
 #include "tessera/Compile/Progress.h"
+#include "tessera/Memory/MemoryReport.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -101,6 +102,15 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   endInfo.durationNs = span.durationNs;
   endInfo.passes = *timeline;
   json compat = buildCompatReport(module, target.name);
+  // The memory analysis walks every buffer on every tile: only when a
+  // report or a dump will show it.
+  std::optional<json> memory;
+  if (sink.options().writesReports() || dumper.dumpingModule())
+    module.walk([&](tile::ProgramOp program) {
+      if (!memory)
+        memory =
+            memory::buildMemoryReport(memory::analyzeMemory(program, target));
+    });
   json compilation = buildCompilationReport(module, info.moduleName,
                                             info.moduleId, target, compat);
   if (sink.options().writesReports()) {
@@ -111,6 +121,9 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     endInfo.reports.push_back(
         {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
     endInfo.reports.push_back({ReportKind::Compatibility, compat, nullptr});
+    if (memory)
+      endInfo.reports.push_back(
+          {ReportKind::Memory, *memory, memory::writeMemorySummary});
   }
   CompileOutput output;
   output.moduleName = info.moduleName;
@@ -130,9 +143,11 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
 
   // Beside the final dump: the readable reports.
   if (dumper.dumpingModule()) {
-    std::string summary, text, tensorMap;
+    std::string summary, text, tensorMap, memoryText;
     llvm::raw_string_ostream summaryOs(summary), textOs(text),
-        tensorMapOs(tensorMap);
+        tensorMapOs(tensorMap), memoryOs(memoryText);
+    if (memory)
+      memory::writeMemorySummary(*memory, memoryOs);
     writeCompatSummary(compat, summaryOs);
     writeCompilationReportText(compilation, textOs);
     module.walk([&](tile::ProgramOp program) {
@@ -141,7 +156,8 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     dumper.dumpAfterOptimizations(module,
                                   {{"-compat-summary.txt", summary},
                                    {"-compilation-report.txt", text},
-                                   {"-tensor-map-summary.txt", tensorMap}});
+                                   {"-tensor-map-summary.txt", tensorMap},
+                                   {"-memory-usage-report.txt", memoryText}});
   }
   return output;
 }

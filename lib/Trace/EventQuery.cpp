@@ -23,13 +23,15 @@ constexpr KindName kKindNames[] = {
     {ExtractKind::TensorMap, "tensor-map"},
     {ExtractKind::InstructionInfo, "instruction-info"},
     {ExtractKind::CompatReport, "compat-report"},
+    {ExtractKind::MemoryReport, "memory-report"},
     {ExtractKind::ExecuteReport, "execute-report"},
     {ExtractKind::Program, "program"},
 };
 constexpr ExtractKind kAllKinds[] = {
     ExtractKind::CompileReport,   ExtractKind::TensorMap,
     ExtractKind::InstructionInfo, ExtractKind::CompatReport,
-    ExtractKind::ExecuteReport,   ExtractKind::Program};
+    ExtractKind::MemoryReport,    ExtractKind::ExecuteReport,
+    ExtractKind::Program};
 
 StringRef formatName(ReportFormat format) {
   switch (format) {
@@ -106,6 +108,8 @@ std::string describePayload(const TraceEvent &event) {
           describeReport("instruction_info", end.instruction_info()));
     if (end.has_compatibility_report())
       words.push_back(describeReport("compat", end.compatibility_report()));
+    if (end.has_memory_report())
+      words.push_back(describeReport("memory", end.memory_report()));
     words.push_back(formatv("passes={0}", end.pass_timeline_size()));
     if (!end.serialized_program().empty())
       words.push_back(formatv("program={0}B", end.serialized_program().size()));
@@ -153,6 +157,8 @@ const Report *findReport(const TraceEvent &event, ExtractKind kind) {
   case ExtractKind::CompatReport:
     return end.has_compatibility_report() ? &end.compatibility_report()
                                           : nullptr;
+  case ExtractKind::MemoryReport:
+    return end.has_memory_report() ? &end.memory_report() : nullptr;
   default:
     return nullptr;
   }

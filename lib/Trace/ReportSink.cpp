@@ -29,6 +29,8 @@ StringRef reportKindDescription(ReportKind kind) {
     return "instruction info";
   case ReportKind::Compatibility:
     return "compatibility report";
+  case ReportKind::Memory:
+    return "memory report";
   }
   return "report";
 }
@@ -60,11 +62,14 @@ int64_t unixTimeNs() {
       .count();
 }
 
-/// Only the compilation report follows report_format; the other reports are
-/// JSON documents with their own schemas (tensor map, compat) and stay JSON,
-/// which is also what the report directory's fixed names promise.
+/// The compilation and memory reports follow report_format; the other
+/// reports are JSON documents with their own schemas (tensor map, compat)
+/// and stay JSON, which is also what the report directory's fixed names
+/// promise.
 static ReportFormat effectiveFormat(ReportKind kind, ReportFormat format) {
-  return kind == ReportKind::Compilation ? format : REPORT_FORMAT_JSON;
+  return kind == ReportKind::Compilation || kind == ReportKind::Memory
+             ? format
+             : REPORT_FORMAT_JSON;
 }
 
 std::string encodeReport(const NamedReport &report, ReportFormat format) {
@@ -106,6 +111,15 @@ std::string reportFileName(ReportKind kind, ReportFormat format) {
     return "framework.json";
   case ReportKind::Compatibility:
     return "compat.json";
+  case ReportKind::Memory:
+    switch (format) {
+    case REPORT_FORMAT_CBOR:
+      return "memory.cbor";
+    case REPORT_FORMAT_TEXT:
+      return "memory.txt";
+    default:
+      return "memory.json";
+    }
   }
   return "report.json";
 }
@@ -196,6 +210,8 @@ static Report *reportField(CompileEnd &end, ReportKind kind) {
     return end.mutable_instruction_info();
   case ReportKind::Compatibility:
     return end.mutable_compatibility_report();
+  case ReportKind::Memory:
+    return end.mutable_memory_report();
   }
   return nullptr;
 }

@@ -30,6 +30,7 @@ enum class ExtractKind {
   TensorMap,       // COMPILE_END tensor_map
   InstructionInfo, // COMPILE_END instruction_info
   CompatReport,    // COMPILE_END compatibility_report
+  MemoryReport,    // COMPILE_END memory_report
   ExecuteReport,   // EXECUTE execution_report
   Program,         // COMPILE_END serialized_program
 };

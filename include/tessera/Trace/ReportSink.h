@@ -39,6 +39,7 @@ enum class ReportKind {
   TensorMap,       ///< tensor_map, tensor_map.json
   InstructionInfo, ///< instruction_info, framework.json
   Compatibility,   ///< compatibility_report, compat.json
+  Memory,          ///< memory_report, memory.{json,cbor,txt}
 };
 
 /// "compilation report", "tensor map", ... for messages.
