@@ -249,23 +249,48 @@ def main():
             reference_rows.append([os.path.basename(model), "failed", "—",
                                    str(e).splitlines()[0]])
 
+    memory_timings = "corpus absent"
+    if models:
+        progress("memory passes over the corpus")
+        memory_timings = subprocess.run(
+            ["bash", os.path.join(ROOT, "bench", "memory-corpus.sh"), BUILD,
+             args.corpus], capture_output=True, text=True).stdout
     write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
-                 ratio, overhead_rows, reference_rows)
+                 ratio, overhead_rows, reference_rows, memory_timings)
     shutil.rmtree(work, ignore_errors=True)
 
 
 def quality_row(name, target, mem, compat):
     if not mem:
-        return [name, target, "—", "—", "—", "—", fmt(compat, 1)]
-    s = mem.get("summary", mem)
-    return [name, target, fmt(s.get("peak_over_lower_bound"), 3),
-            f"{s.get('max_tile_bytes', 0):,}",
-            fmt(s.get("max_over_mean_tile_bytes"), 2),
-            fmt(s.get("padding_waste_percent"), 1), fmt(compat, 1)]
+        return [name, target, "—", "—", "—", "—", "—", fmt(compat, 1)]
+    s = mem["summary"]
+    worst = s["worst_peak_to_lower_bound"]
+    peak = s["max_tile_including_gaps"]["bytes"]
+    mean = s["mean_used_tile_bytes"]
+    pad = s["padding"]
+    waste = 100.0 * pad["extra_bytes"] / pad["padded_bytes"] \
+        if pad["padded_bytes"] else 0.0
+    return [name, target, f"{worst['ratio']:.4f} (tile {worst['tile']})",
+            f"{peak:,}", fmt(peak / mean if mean else None, 2),
+            fmt(waste, 1), s["tiles_out_of_memory"], fmt(compat, 1)]
+
+
+def worst_ratio_sentence(quality_rows):
+    worst = None
+    for row in quality_rows:
+        if row[2] == "—":
+            continue
+        ratio = float(row[2].split()[0])
+        if worst is None or ratio > worst[0]:
+            worst = (ratio, row[0], row[1], row[2])
+    if worst is None:
+        return "No memory reports (corpus absent)."
+    return (f"**Worst allocator peak / lower bound over the corpus: "
+            f"{worst[0]:.4f}** ({worst[1]} on {worst[2]}, {worst[3]}).")
 
 
 def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
-                 ratio, overhead_rows, reference_rows):
+                 ratio, overhead_rows, reference_rows, memory_timings):
     cmd = "python3 bench/run.py" + (" --quick" if args.quick else
                                     f" --runs {args.runs}")
     lines = [
@@ -313,14 +338,26 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
         "",
         "## Quality",
         "",
-        "From each full compile's reports: allocator peak over the liveness "
-        "lower bound on the worst tile, the most loaded tile's bytes and its "
-        "ratio to the mean, padding waste, compatible ops. Targets: peak / "
+        "From each full compile's memory and compatibility reports "
+        "([docs/memory.md](docs/memory.md)): the allocator's peak over the "
+        "liveness lower bound on the worst tile, the most loaded tile's "
+        "bytes (including gaps and program overheads) and its ratio to the "
+        "mean used tile, padding waste (extra bytes over padded bytes of "
+        "all buffers), tiles out of memory, compatible ops. Targets: peak / "
         "bound ≤ 1.05, max / mean ≤ 1.25.",
         "",
-        table(["model", "preset", "peak / bound", "max tile bytes",
-               "max / mean", "padding waste %", "compatible %"],
-              quality_rows),
+        table(["model", "preset", "peak / bound (worst tile)",
+               "max tile bytes", "max / mean", "padding waste %",
+               "tiles out of memory", "compatible %"], quality_rows),
+        "",
+        worst_ratio_sentence(quality_rows),
+        "",
+        "Memory pass timings, per model and preset (`bash "
+        "bench/memory-corpus.sh build ../shared/corpus`):",
+        "",
+        "```",
+        memory_timings.rstrip(),
+        "```",
         "",
         "## Reference: upstream TOSA pipeline",
         "",

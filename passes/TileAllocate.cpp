@@ -41,21 +41,20 @@ struct TileAllocatePass
           << print << "'";
       return signalPassFailure();
     }
-    getOperation().walk([&](tile::ProgramOp program) {
-      llvm::Expected<MemoryAnalysis> analysis =
-          analyzeMemory(program, targetName);
-      if (!analysis) {
-        program.emitError(llvm::toString(analysis.takeError()));
-        return signalPassFailure();
-      }
-      json report = build(*analysis);
+    auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
+      json report = build(analysis);
       if (print == "summary")
         writeSummary(report);
       else if (print == "json")
-        llvm::outs() << report.dump() << "\n";
+        llvm::outs() << report.dump(-1, ' ', false,
+                                    json::error_handler_t::replace)
+                     << "\n";
       else
         writeText(report);
-    });
+      return success();
+    };
+    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
+      signalPassFailure();
   }
 
   json build(const MemoryAnalysis &a) {

@@ -33,20 +33,18 @@ struct TileLivenessPass
           << print << "'";
       return signalPassFailure();
     }
-    getOperation().walk([&](tile::ProgramOp program) {
-      llvm::Expected<MemoryAnalysis> analysis =
-          analyzeMemory(program, targetName);
-      if (!analysis) {
-        program.emitError(llvm::toString(analysis.takeError()));
-        return signalPassFailure();
-      }
-      nlohmann::ordered_json report = buildLivenessReport(*analysis);
-      if (print == "json") {
-        llvm::outs() << report.dump() << "\n";
-        return;
-      }
-      writeText(report);
-    });
+    auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
+      nlohmann::ordered_json report = buildLivenessReport(analysis);
+      if (print == "json")
+        llvm::outs() << report.dump(-1, ' ', false,
+                                    nlohmann::json::error_handler_t::replace)
+                     << "\n";
+      else
+        writeText(report);
+      return success();
+    };
+    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
+      signalPassFailure();
   }
 
   static void writeText(const nlohmann::ordered_json &r) {

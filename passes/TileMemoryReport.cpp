@@ -34,27 +34,24 @@ struct TileMemoryReportPass
           << format << "'";
       return signalPassFailure();
     }
-    getOperation().walk([&](tile::ProgramOp program) {
-      llvm::Expected<MemoryAnalysis> analysis =
-          analyzeMemory(program, targetName);
-      if (!analysis) {
-        program.emitError(llvm::toString(analysis.takeError()));
-        return signalPassFailure();
-      }
+    auto each = [&](tile::ProgramOp program,
+                    const MemoryAnalysis &analysis) -> LogicalResult {
       if (tile >= static_cast<int64_t>(program.getTiles())) {
         program.emitError() << "tile-memory-report: tile " << int64_t(tile)
                             << " is not a tile of the program (it has "
                             << program.getTiles() << ")";
-        return signalPassFailure();
+        return failure();
       }
-      nlohmann::ordered_json report = buildMemoryReport(*analysis);
+      nlohmann::ordered_json report = buildMemoryReport(analysis);
       nlohmann::ordered_json detail;
       if (tile >= 0)
-        detail = buildTileDetail(*analysis, tile);
+        detail = buildTileDetail(analysis, tile);
       if (format == "json") {
         if (tile >= 0)
           report["tile_detail"] = detail;
-        llvm::outs() << report.dump(pretty ? 1 : -1) << "\n";
+        llvm::outs() << report.dump(pretty ? 1 : -1, ' ', false,
+                                    nlohmann::json::error_handler_t::replace)
+                     << "\n";
       } else if (format == "svg") {
         writeTileHeatmapSvg(report, llvm::outs());
       } else {
@@ -62,7 +59,10 @@ struct TileMemoryReportPass
         if (tile >= 0)
           writeTileDetail(detail, llvm::outs());
       }
-    });
+      return success();
+    };
+    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
+      signalPassFailure();
   }
 };
 

@@ -36,14 +36,8 @@ struct TilePaddingPass
           << print << "'";
       return signalPassFailure();
     }
-    getOperation().walk([&](tile::ProgramOp program) {
-      llvm::Expected<MemoryAnalysis> analysis =
-          analyzeMemory(program, targetName);
-      if (!analysis) {
-        program.emitError(llvm::toString(analysis.takeError()));
-        return signalPassFailure();
-      }
-      json full = buildMemoryReport(*analysis);
+    auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
+      json full = buildMemoryReport(analysis);
       json report = {{"program", full["program"]},
                      {"target", full["target"]["name"]},
                      {"layout_tile", full["target"]["layout_tile"]},
@@ -61,10 +55,15 @@ struct TilePaddingPass
                                        {"expansion", b["expansion"]},
                                        {"extra", b["extra"]}});
       if (print == "json")
-        llvm::outs() << report.dump() << "\n";
+        llvm::outs() << report.dump(-1, ' ', false,
+                                    json::error_handler_t::replace)
+                     << "\n";
       else
         writeText(report);
-    });
+      return success();
+    };
+    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
+      signalPassFailure();
   }
 
   static void writeText(const json &r) {

@@ -50,6 +50,25 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
   return result;
 }
 
+mlir::LogicalResult tessera::memory::forEachProgramAnalysis(
+    mlir::Operation *root, llvm::StringRef targetOverride,
+    llvm::function_ref<mlir::LogicalResult(tile::ProgramOp,
+                                           const MemoryAnalysis &)>
+        fn) {
+  bool ok = true;
+  root->walk([&](tile::ProgramOp program) {
+    llvm::Expected<MemoryAnalysis> analysis =
+        analyzeMemory(program, targetOverride);
+    if (!analysis) {
+      program.emitError(llvm::toString(analysis.takeError()));
+      ok = false;
+      return;
+    }
+    ok &= mlir::succeeded(fn(program, *analysis));
+  });
+  return mlir::success(ok);
+}
+
 llvm::Expected<MemoryAnalysis>
 tessera::memory::analyzeMemory(tile::ProgramOp program,
                                llvm::StringRef targetOverride) {

@@ -53,6 +53,16 @@ MemoryAnalysis analyzeMemory(tile::ProgramOp program,
 llvm::Expected<MemoryAnalysis>
 analyzeMemory(tile::ProgramOp program, llvm::StringRef targetOverride = "");
 
+/// Analyses every tile.program under `root` (see analyzeMemory) and hands
+/// each analysis to `fn`, which returns failure after emitting its own
+/// error; a program that cannot be analysed gets a located error. Fails if
+/// any program or `fn` did: the memory passes' shared driver.
+mlir::LogicalResult forEachProgramAnalysis(
+    mlir::Operation *root, llvm::StringRef targetOverride,
+    llvm::function_ref<mlir::LogicalResult(tile::ProgramOp,
+                                           const MemoryAnalysis &)>
+        fn);
+
 } // namespace tessera::memory
 
 #endif // TESSERA_MEMORY_MEMORYANALYSIS_H
