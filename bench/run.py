@@ -364,6 +364,10 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
         table(["model", "s", "RSS MiB", "command"], reference_rows),
         "",
     ]
+    findings = os.path.join(ROOT, "bench", "findings.md")
+    if os.path.exists(findings):
+        with open(findings) as f:
+            lines += [f.read()]
     with open(args.output, "w") as f:
         f.write("\n".join(lines))
     progress(f"wrote {args.output}")
