@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <tuple>
 
 using namespace tessera::memory;
 
@@ -76,30 +77,34 @@ Allocation place(llvm::ArrayRef<LiveInterval> live,
                  bool firstFit) {
   Allocation result;
   result.offsets.assign(live.size(), 0);
+  // Kept sorted by offset, so the buffers overlapping in time come out in
+  // address order without sorting them for every placement.
   std::vector<Placed> placed;
   placed.reserve(order.size());
-  std::vector<std::pair<int64_t, int64_t>> busy;
   for (size_t index : order) {
     const LiveInterval &want = live[index];
     int64_t size = alignTo(want.size, alignment);
-    busy.clear();
-    for (const Placed &p : placed)
-      if (p.first <= want.last && want.first <= p.last)
-        busy.push_back({p.offset, p.end});
-    llvm::sort(busy);
     // Walk the gaps between the (possibly overlapping) busy ranges.
     int64_t bestOffset = -1, bestGap = INT64_MAX, cursor = 0;
-    for (auto [begin, end] : busy) {
-      if (begin > cursor) {
-        int64_t gap = begin - cursor;
+    for (const Placed &p : placed) {
+      if (p.last < want.first || want.last < p.first)
+        continue;
+      if (p.offset > cursor) {
+        int64_t gap = p.offset - cursor;
         if (gap >= size && gap < bestGap && (!firstFit || bestOffset < 0))
           bestGap = gap, bestOffset = cursor;
       }
-      cursor = std::max(cursor, end);
+      cursor = std::max(cursor, p.end);
     }
     int64_t offset = bestOffset >= 0 ? bestOffset : cursor;
     result.offsets[index] = offset;
-    placed.push_back({want.first, want.last, offset, offset + size});
+    Placed next{want.first, want.last, offset, offset + size};
+    placed.insert(std::upper_bound(placed.begin(), placed.end(), next,
+                                   [](const Placed &a, const Placed &b) {
+                                     return std::tie(a.offset, a.end) <
+                                            std::tie(b.offset, b.end);
+                                   }),
+                  next);
     result.peak = std::max(result.peak, offset + size);
   }
   return result;
