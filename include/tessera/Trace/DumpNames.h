@@ -6,7 +6,7 @@
 //   module_XXXX.YYYY.<TARGET>.after_<pass>.before_<next>.<ext>
 //   module_XXXX.<module>.after_optimizations.mlir
 //   module_XXXX.<module>.after_optimizations-memory-usage-report.txt
-//   module_XXXX.<module>.after_optimizations-tensor-map.json
+//   module_XXXX.<module>.after_optimizations-tensor-map-summary.txt
 // XXXX is the process-unique module id, YYYY the dump step within the module,
 // both zero-padded to at least 4 digits.
 //
