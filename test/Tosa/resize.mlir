@@ -134,7 +134,7 @@ func.func @nearest_fraction_in_element_type(%x: tensor<1x2x2x1xbf16>, %y: tensor
 
 // What resize cannot express stays tgraph.unknown with the parameter named.
 // CHECK-LABEL: func.func @unsupported
-func.func @unsupported(%x: tensor<1x4x4x3xi8>, %f: tensor<1x4x4x3xf32>, %d: tensor<?x4x4x3xf32>) -> (tensor<1x8x8x3xi32>, tensor<1x8x8x3xf32>, tensor<1x9x8x3xf32>, tensor<?x8x8x3xf32>) {
+func.func @unsupported(%x: tensor<1x4x4x3xi8>, %f: tensor<1x4x4x3xf32>, %d: tensor<?x4x4x3xf32>, %e: tensor<1x2x0x1xf32>) -> (tensor<1x8x8x3xi32>, tensor<1x8x8x3xf32>, tensor<1x9x8x3xf32>, tensor<?x8x8x3xf32>) {
   // CHECK: tgraph.unknown "tosa.resize"(%arg0) {{.*}}reason = "integer bilinear resize (accumulating in units of the scale numerators into a wider type) is not imported"
   %0 = "tosa.resize"(%x) {border = array<i64: 1, 1>, mode = "BILINEAR", offset = array<i64: -1, -1>, scale = array<i64: 4, 2, 4, 2>} : (tensor<1x4x4x3xi8>) -> tensor<1x8x8x3xi32>
   // CHECK: tgraph.unknown "tosa.resize"(%arg1) {{.*}}reason = "resize border y = 4 is outside TOSA's range [-16 * n, n)"
@@ -145,5 +145,7 @@ func.func @unsupported(%x: tensor<1x4x4x3xi8>, %f: tensor<1x4x4x3xf32>, %d: tens
   %3 = "tosa.resize"(%d) {border = array<i64: 1, 1>, mode = "NEAREST_NEIGHBOR", offset = array<i64: -1, -1>, scale = array<i64: 4, 2, 4, 2>} : (tensor<?x4x4x3xf32>) -> tensor<?x8x8x3xf32>
   // CHECK: tgraph.unknown "tosa.resize"(%arg1) {{.*}}reason = "resize scale x = 0/2 is not positive"
   %4 = "tosa.resize"(%f) {border = array<i64: 1, 1>, mode = "NEAREST_NEIGHBOR", offset = array<i64: -1, -1>, scale = array<i64: 4, 2, 0, 2>} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  // CHECK: tgraph.unknown "tosa.resize"(%arg3) {{.*}}reason = "resize of an empty x dimension"
+  %5 = "tosa.resize"(%e) {border = array<i64: 0, 0>, mode = "NEAREST_NEIGHBOR", offset = array<i64: 0, -1>, scale = array<i64: 1, 1, 1, 1>} : (tensor<1x2x0x1xf32>) -> tensor<1x2x1x1xf32>
   return %0, %1, %2, %3 : tensor<1x8x8x3xi32>, tensor<1x8x8x3xf32>, tensor<1x9x8x3xf32>, tensor<?x8x8x3xf32>
 }

@@ -40,7 +40,9 @@ std::string checkAxis(StringRef axis, int64_t in, int64_t out, int64_t n,
                       int64_t d, int64_t offset, int64_t border) {
   std::string why;
   llvm::raw_string_ostream os(why);
-  if (n <= 0 || d <= 0)
+  if (in < 1 || out < 1)
+    os << "resize of an empty " << axis << " dimension";
+  else if (n <= 0 || d <= 0)
     os << "resize scale " << axis << " = " << n << "/" << d
        << " is not positive";
   else if (n > (1 << 11) || d >= 16 * n)
