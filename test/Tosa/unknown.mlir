@@ -6,10 +6,10 @@
 // RUN: tessera-opt %s --convert-tosa-to-tgraph --tgraph-check-compat="target=core-8 print=text" -o /dev/null | FileCheck %s --check-prefix=COMPAT
 
 // CHECK-LABEL: func.func @resize
-func.func @resize(%x: tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> {
-  // CHECK: %up = tgraph.unknown "tosa.resize"(%arg0) {hlo_attributes = {border = "array<i64: 1, 1>", mode = "\22BILINEAR\22", offset = "array<i64: 0, 0>", reason = "resize (nearest/bilinear) has no tgraph equivalent; the scale/offset/border attributes are kept", scale = "array<i64: 4, 2, 4, 2>"}} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
-  %0 = "tosa.resize"(%x) {border = array<i64: 1, 1>, mode = "BILINEAR", offset = array<i64: 0, 0>, scale = array<i64: 4, 2, 4, 2>} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> loc("up")
-  return %0 : tensor<1x8x8x3xf32>
+func.func @resize(%x: tensor<1x4x4x3xi8>) -> tensor<1x8x8x3xi32> {
+  // CHECK: %up = tgraph.unknown "tosa.resize"(%arg0) {hlo_attributes = {border = "array<i64: 1, 1>", mode = "\22BILINEAR\22", offset = "array<i64: -1, -1>", reason = "integer bilinear resize (accumulating in units of the scale numerators into a wider type) is not imported", scale = "array<i64: 4, 2, 4, 2>"}} : (tensor<1x4x4x3xi8>) -> tensor<1x8x8x3xi32>
+  %0 = "tosa.resize"(%x) {border = array<i64: 1, 1>, mode = "BILINEAR", offset = array<i64: -1, -1>, scale = array<i64: 4, 2, 4, 2>} : (tensor<1x4x4x3xi8>) -> tensor<1x8x8x3xi32> loc("up")
+  return %0 : tensor<1x8x8x3xi32>
 }
 
 // Quantized tensors: tgraph has no quantized element types, so the op is
@@ -23,8 +23,8 @@ func.func @quantized(%x: tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<1
 
 // CHECK-LABEL: func.func @rescale
 func.func @rescale(%x: tensor<4xi8>) -> tensor<4xi32> {
-  // CHECK: tgraph.unknown "tosa.rescale"(%arg0) {{.*}}reason = "rescale is quantized integer arithmetic (multiplier/shift), not modelled by tgraph"
-  %0 = "tosa.rescale"(%x) {double_round = false, input_zp = 0 : i32, multiplier = array<i32: 1073741824>, output_zp = 0 : i32, per_channel = false, scale32 = true, shift = array<i8: 30>} : (tensor<4xi8>) -> tensor<4xi32>
+  // CHECK: tgraph.unknown "tosa.rescale"(%arg0) {{.*}}reason = "rescale with double_round needs scale32"
+  %0 = "tosa.rescale"(%x) {double_round = true, input_zp = 0 : i32, multiplier = array<i32: 16384>, output_zp = 0 : i32, per_channel = false, scale32 = false, shift = array<i8: 14>} : (tensor<4xi8>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
 

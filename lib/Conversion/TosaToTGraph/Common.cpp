@@ -136,11 +136,6 @@ namespace {
 /// Reasons for TOSA ops that have no family on purpose.
 StringRef noPatternReason(StringRef name) {
   return llvm::StringSwitch<StringRef>(name)
-      .Case("tosa.resize", "resize (nearest/bilinear) has no tgraph "
-                           "equivalent; the scale/offset/border attributes "
-                           "are kept")
-      .Case("tosa.rescale", "rescale is quantized integer arithmetic "
-                            "(multiplier/shift), not modelled by tgraph")
       .Case("tosa.custom", "TOSA custom op: implementation is opaque")
       .Cases("tosa.cond_if", "tosa.while_loop",
              "TOSA control flow is not imported: its regions are dropped "
@@ -172,5 +167,7 @@ void tessera::populateTosaToTGraphPatterns(RewritePatternSet &patterns) {
   populateElementwisePatterns(patterns);
   populateDataMovementPatterns(patterns);
   populateNnPatterns(patterns);
+  populateResizePatterns(patterns);
+  populateRescalePatterns(patterns);
   patterns.add<UnknownPattern>(patterns.getContext());
 }

@@ -176,6 +176,8 @@ void add(RewritePatternSet &patterns, typename FamilyPattern<OpTy>::Fn fn) {
 void populateElementwisePatterns(RewritePatternSet &patterns);
 void populateDataMovementPatterns(RewritePatternSet &patterns);
 void populateNnPatterns(RewritePatternSet &patterns);
+void populateResizePatterns(RewritePatternSet &patterns);
+void populateRescalePatterns(RewritePatternSet &patterns);
 
 } // namespace tessera::tosa_import
 
