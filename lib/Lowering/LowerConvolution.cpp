@@ -105,12 +105,10 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
   if (!conv)
     return false;
   RankedTensorType outType = bufferableTensor(conv.getType());
-  auto lhsIt = buffers.find(conv.getLhs()), rhsIt = buffers.find(conv.getRhs());
-  if (!outType || lhsIt == buffers.end() || rhsIt == buffers.end() ||
-      lhsIt->second.size() != 1 || rhsIt->second.size() != 1 ||
-      !lhsIt->second[0] || !rhsIt->second[0])
+  Value lhs = singleBuffer(buffers, conv.getLhs()),
+        rhs = singleBuffer(buffers, conv.getRhs());
+  if (!outType || !lhs || !rhs)
     return false;
-  Value lhs = lhsIt->second[0], rhs = rhsIt->second[0];
   std::string error;
   FailureOr<tg::ConvDimLabels> dims =
       tg::parseConvDimLabels(conv.getDimLabels(), error);

@@ -9,7 +9,6 @@
 
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Lowering/ElementCopies.h"
-#include "tessera/Lowering/ExchangeRuns.h"
 
 #include <functional>
 #include <optional>
@@ -74,10 +73,10 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   SmallVector<Value> srcs;
   SmallVector<ArrayRef<int64_t>> srcShapes;
   for (Value v : op->getOperands()) {
-    auto it = buffers.find(v);
-    if (it == buffers.end() || it->second.size() != 1 || !it->second[0])
+    Value src = singleBuffer(buffers, v);
+    if (!src)
       return false;
-    srcs.push_back(it->second[0]);
+    srcs.push_back(src);
     srcShapes.push_back(
         cast<tile::BufferType>(srcs.back().getType()).getShape());
   }
@@ -160,18 +159,12 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   // per tile and fill instead. Pad fills its padding value the same way.
   bool fillFromScalar =
       isa<tg::BroadcastInDimOp>(op) && elementsOf(srcs[0]) == 1;
-  // Copies are listed while they stay compact; a view exchange stands for
-  // the irregular ones (a transpose between linear layouts needs a copy per
-  // tile pair and element group).
+  // A view exchange lists its copies itself while they stay compact and
+  // otherwise stands for the irregular ones (a transpose between linear
+  // layouts needs a copy per tile pair and element group).
   std::optional<SmallVector<SmallVector<int64_t>>> copies;
-  if (!fillFromScalar && view && n <= kMaxCopyElements) {
-    // The view walks coordinates incrementally: no unravel per element.
-    if (auto runs = viewCopyRuns(srcRuns[0], plan->runs, shape, view->offset,
-                                 view->strides, 4 * numTiles))
-      copies = SmallVector<SmallVector<int64_t>>{std::move(*runs)};
-  } else if (!fillFromScalar && !view) {
+  if (!fillFromScalar && !view)
     copies = planElementCopies(srcRuns, plan->runs, n, sourceOf, kMaxCopyRuns);
-  }
   if (!fillFromScalar && !copies && !view) {
     detail = "needs more than " + std::to_string(kMaxCopyRuns) +
              " exchange copy runs";
@@ -195,6 +188,7 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
     for (auto [k, runs] : llvm::enumerate(*copies))
       emitExchange(loc, name, srcs[k], out, runs);
   else if (!fillFromScalar)
-    emitViewExchange(loc, name, srcs[0], out, view->offset, view->strides);
+    emitViewExchange(loc, name, srcs[0], out, view->offset, view->strides,
+                     kMaxCopyElements);
   return true;
 }

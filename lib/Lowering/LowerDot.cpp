@@ -82,12 +82,10 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   if (!dot)
     return false;
   RankedTensorType outType = bufferableTensor(dot.getType());
-  auto lhsIt = buffers.find(dot.getLhs()), rhsIt = buffers.find(dot.getRhs());
-  if (!outType || lhsIt == buffers.end() || rhsIt == buffers.end() ||
-      lhsIt->second.size() != 1 || rhsIt->second.size() != 1 ||
-      !lhsIt->second[0] || !rhsIt->second[0])
+  Value lhs = singleBuffer(buffers, dot.getLhs()),
+        rhs = singleBuffer(buffers, dot.getRhs());
+  if (!outType || !lhs || !rhs)
     return false;
-  Value lhs = lhsIt->second[0], rhs = rhsIt->second[0];
   ArrayRef<int64_t> ls = cast<tile::BufferType>(lhs.getType()).getShape();
   ArrayRef<int64_t> rs = cast<tile::BufferType>(rhs.getType()).getShape();
   ArrayRef<int64_t> lb = dot.getLhsBatchingDimensions(),

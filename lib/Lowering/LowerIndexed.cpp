@@ -23,14 +23,6 @@ int64_t tessera::lowering::bytesOfElement(Type elementType) {
   return dtypeBytes(hloDtypeName(elementType)).value_or(4);
 }
 
-Value tessera::lowering::singleBuffer(
-    const DenseMap<Value, SmallVector<Value>> &buffers, Value value) {
-  auto it = buffers.find(value);
-  if (it == buffers.end() || it->second.size() != 1)
-    return Value();
-  return it->second[0];
-}
-
 static std::string dimList(ArrayRef<int64_t> dims) {
   std::string s = "[";
   for (auto [i, d] : llvm::enumerate(dims))

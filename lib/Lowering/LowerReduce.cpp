@@ -44,21 +44,33 @@ std::string tessera::lowering::reducerKind(Region &body) {
 ///     a second compute set reduces them with the init value.
 /// Per-tile work is proportional to the tile's elements; the exchange moves
 /// one element per (tile, output) pair, never the input itself.
+std::optional<ReductionOperands> Lowerer::reductionOperands(ValueRange inputs,
+                                                            ValueRange inits,
+                                                            Region &body,
+                                                            Type resultType) {
+  if (inputs.size() != 1 || inits.size() != 1)
+    return std::nullopt;
+  ReductionOperands r;
+  r.kind = reducerKind(body);
+  r.outType = bufferableTensor(resultType);
+  r.input = singleBuffer(buffers, inputs[0]);
+  r.init = singleBuffer(buffers, inits[0]);
+  if (r.kind.empty() || !r.outType || !r.input || !r.init ||
+      elementsOf(r.init) != 1)
+    return std::nullopt;
+  return r;
+}
+
 bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
   auto reduce = dyn_cast<tg::ReduceOp>(op);
-  if (!reduce || reduce.getInputs().size() != 1 ||
-      reduce.getInitValues().size() != 1)
+  if (!reduce)
     return false;
-  std::string kind = reducerKind(reduce.getBody());
-  RankedTensorType outType = bufferableTensor(reduce.getType());
-  auto inIt = buffers.find(reduce.getInputs()[0]);
-  auto initIt = buffers.find(reduce.getInitValues()[0]);
-  if (kind.empty() || !outType || inIt == buffers.end() ||
-      initIt == buffers.end() || inIt->second.size() != 1 ||
-      initIt->second.size() != 1 || !inIt->second[0] || !initIt->second[0] ||
-      elementsOf(initIt->second[0]) != 1)
+  std::optional<ReductionOperands> operands =
+      reductionOperands(reduce.getInputs(), reduce.getInitValues(),
+                        reduce.getBody(), reduce.getType());
+  if (!operands)
     return false;
-  Value input = inIt->second[0], init = initIt->second[0];
+  auto [kind, outType, input, init] = *operands;
   auto inType = cast<tile::BufferType>(input.getType());
   ArrayRef<int64_t> inShape = inType.getShape();
   int64_t nIn = inType.getNumElements(), nOut = outType.getNumElements();

@@ -154,18 +154,13 @@ rankWindowGrids(ArrayRef<int64_t> outShape, ArrayRef<int64_t> inShape,
 bool Lowerer::lowerReduceWindow(Operation *op, StringRef name,
                                 std::string &detail) {
   auto rw = dyn_cast<tg::ReduceWindowOp>(op);
-  if (!rw || rw.getInputs().size() != 1 || rw.getInitValues().size() != 1)
+  if (!rw)
     return false;
-  std::string kind = reducerKind(rw.getBody());
-  RankedTensorType outType = bufferableTensor(rw.getType());
-  auto inIt = buffers.find(rw.getInputs()[0]);
-  auto initIt = buffers.find(rw.getInitValues()[0]);
-  if (kind.empty() || !outType || inIt == buffers.end() ||
-      initIt == buffers.end() || inIt->second.size() != 1 ||
-      initIt->second.size() != 1 || !inIt->second[0] || !initIt->second[0] ||
-      elementsOf(initIt->second[0]) != 1)
+  std::optional<ReductionOperands> operands = reductionOperands(
+      rw.getInputs(), rw.getInitValues(), rw.getBody(), rw.getType());
+  if (!operands)
     return false;
-  Value input = inIt->second[0], init = initIt->second[0];
+  auto [kind, outType, input, init] = *operands;
   auto inType = cast<tile::BufferType>(input.getType());
   ArrayRef<int64_t> inShape = inType.getShape(), outShape = outType.getShape();
   if (outType.getNumElements() == 0 || inType.getNumElements() == 0) {

@@ -58,10 +58,10 @@ bool Lowerer::lowerSort(Operation *op, StringRef name, std::string &detail) {
     return false;
   SmallVector<Value> inputs;
   for (Value v : sort.getInputs()) {
-    auto it = buffers.find(v);
-    if (it == buffers.end() || it->second.size() != 1 || !it->second[0])
+    Value input = singleBuffer(buffers, v);
+    if (!input)
       return false;
-    inputs.push_back(it->second[0]);
+    inputs.push_back(input);
   }
   SmallVector<Type> leaves;
   flattenLeaves(sort.getType(), leaves);

@@ -76,6 +76,14 @@ int64_t bytesOfElement(Type elementType);
 Value singleBuffer(const DenseMap<Value, SmallVector<Value>> &buffers,
                    Value value);
 
+/// A one-input reduction's reducer kind ("add", ...), result type, input
+/// buffer and scalar init buffer.
+struct ReductionOperands {
+  std::string kind;
+  RankedTensorType outType;
+  Value input, init;
+};
+
 /// A buffer of an op indexed at run time (LowerIndexed.cpp), laid out by
 /// positions (IndexedLayout.h): an existing buffer to use in place or
 /// re-lay (`source`), or a new one (no source).
@@ -126,9 +134,11 @@ private:
   void emitExchange(Location loc, StringRef name, Value src, Value dst,
                     ArrayRef<int64_t> copies);
   /// An exchange whose copies are implied by a view of `src` (dst element
-  /// at idx = src element offset + sum idx[d] * strides[d]).
+  /// at idx = src element offset + sum idx[d] * strides[d]); listed instead
+  /// when `dst` has at most `listUpTo` elements and the copies are compact.
   void emitViewExchange(Location loc, StringRef name, Value src, Value dst,
-                        int64_t offset, ArrayRef<int64_t> strides);
+                        int64_t offset, ArrayRef<int64_t> strides,
+                        int64_t listUpTo = kMaxListedViewElements);
   void createExchange(Location loc, StringRef name, Value src, Value dst,
                       DenseI64ArrayAttr copies, DenseI64ArrayAttr viewStrides,
                       IntegerAttr viewOffset);
@@ -146,6 +156,12 @@ private:
   bool lowerBookkeeping(Operation *op);
   /// infeed / outfeed as host copies into / out of the tiles.
   bool lowerHostTransfer(Operation *op, StringRef name);
+  /// The operands of a one-input reduction whose body is one known binary
+  /// op (reduce, reduce_window): nullopt when it has none of that form.
+  std::optional<ReductionOperands> reductionOperands(ValueRange inputs,
+                                                     ValueRange inits,
+                                                     Region &body,
+                                                     Type resultType);
   bool lowerReduce(Operation *op, StringRef name, std::string &detail);
   bool lowerDot(Operation *op, StringRef name, std::string &detail);
   bool lowerConvolution(Operation *op, StringRef name, std::string &detail);

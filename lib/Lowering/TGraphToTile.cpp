@@ -77,6 +77,14 @@ int64_t elementsOf(Value buffer) {
 }
 
 /// Row-major strides of a shape.
+Value singleBuffer(const DenseMap<Value, SmallVector<Value>> &buffers,
+                   Value value) {
+  auto it = buffers.find(value);
+  if (it == buffers.end() || it->second.size() != 1)
+    return Value();
+  return it->second[0];
+}
+
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
@@ -220,13 +228,13 @@ void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
 
 void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
                                Value dst, int64_t offset,
-                               ArrayRef<int64_t> strides) {
+                               ArrayRef<int64_t> strides, int64_t listUpTo) {
   int64_t n = elementsOf(dst);
   if (n == 0)
     return;
   // Listed copies show the traffic; they are kept while compact (a few per
   // tile), which an element walk over a modest buffer can tell.
-  if (n <= kMaxListedViewElements) {
+  if (n <= listUpTo) {
     if (auto copies =
             viewCopyRuns(runsOf(src), runsOf(dst),
                          cast<tile::BufferType>(dst.getType()).getShape(),
@@ -438,13 +446,13 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
   int64_t n = outType.getNumElements();
   SmallVector<Value> operands;
   for (Value v : op->getOperands()) {
-    auto it = buffers.find(v);
-    if (it == buffers.end() || it->second.size() != 1 || !it->second[0])
+    Value operand = singleBuffer(buffers, v);
+    if (!operand)
       return false;
-    int64_t m = elementsOf(it->second[0]);
+    int64_t m = elementsOf(operand);
     if (m != n && m != 1)
       return false;
-    operands.push_back(it->second[0]);
+    operands.push_back(operand);
   }
   // In place: the result takes the layout of its first full-size operand, so
   // a chain of elementwise ops moves no data. Other full-size operands are
@@ -529,11 +537,9 @@ bool Lowerer::lowerAlias(Operation *op, StringRef name) {
   if (!isa<tg::ReshapeOp, tg::BitcastOp>(op))
     return false;
   RankedTensorType outType = bufferableTensor(op->getResult(0).getType());
-  auto it = buffers.find(op->getOperand(0));
-  if (!outType || it == buffers.end() || it->second.size() != 1 ||
-      !it->second[0] || elementsOf(it->second[0]) != outType.getNumElements())
+  Value in = singleBuffer(buffers, op->getOperand(0));
+  if (!outType || !in || elementsOf(in) != outType.getNumElements())
     return false;
-  Value in = it->second[0];
   auto inVar = in.getDefiningOp<tile::VarOp>();
   // Never an output itself: a returned alias gets an output copy at the end
   // (lowerOutputs), so the aliased buffer is not outfed under two names.
