@@ -8,6 +8,7 @@ PACKAGES=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libprotobuf-dev protobuf-compiler libabsl-dev nlohmann-json3-dev
   libsqlite3-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libeigen3-dev libxtensor-dev libtbb-dev python3-numpy
 )
 
 missing=()
