@@ -4,8 +4,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
 build=${TESSERA_BUILD_DIR:-$root/build}
+# ccache, when installed, makes rebuilds in several clones or worktrees cheap.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
 if [[ ! -f "$build/build.ninja" ]]; then
-  cmake -G Ninja -S "$root" -B "$build" \
+  cmake -G Ninja -S "$root" -B "$build" "${launcher[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR=/usr/lib/llvm-19/lib/cmake/mlir \
     -DTESSERA_CORPUS_DIR="$root/../shared/corpus" >/dev/null

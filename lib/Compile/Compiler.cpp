@@ -7,6 +7,7 @@
 #include "tessera/Analysis/TensorMap.h"
 #include "tessera/Analysis/VertexGraph.h"
 #include "tessera/Compile/CompileReport.h"
+#include "tessera/Compile/ExecutableWriter.h"
 #include "tessera/Compile/PassTimeline.h"
 #include "tessera/Compile/Program.h"
 #include "tessera/Compile/Progress.h"
@@ -102,15 +103,23 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   endInfo.durationNs = span.durationNs;
   endInfo.passes = *timeline;
   json compat = buildCompatReport(module, target.name);
-  // The memory analysis walks every buffer on every tile: only when a
-  // report or a dump will show it.
+  // Every compile allocates: the executable places each buffer at the
+  // allocator's offsets. The report is built from the same analysis only
+  // when a report or a dump will show it.
   std::optional<json> memory;
+  std::optional<memory::MemoryAnalysis> analysis;
+  tile::ProgramOp program;
+  module.walk([&](tile::ProgramOp p) {
+    if (!program)
+      program = p;
+  });
+  if (!program) {
+    emitError(module.getLoc()) << "the compile produced no tile program";
+    return failure();
+  }
+  analysis = memory::analyzeMemory(program, target);
   if (sink.options().writesReports() || dumper.dumpingModule())
-    module.walk([&](tile::ProgramOp program) {
-      if (!memory)
-        memory =
-            memory::buildMemoryReport(memory::analyzeMemory(program, target));
-    });
+    memory = memory::buildMemoryReport(*analysis);
   json compilation = buildCompilationReport(module, info.moduleName,
                                             info.moduleId, target, compat);
   if (sink.options().writesReports()) {
@@ -129,6 +138,21 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   output.moduleName = info.moduleName;
   output.moduleId = info.moduleId;
   output.serializedProgram = serializeProgram(module);
+  llvm::Expected<exe::Executable> executable =
+      buildExecutable(module, program, *analysis, info.moduleName);
+  if (!executable) {
+    emitError(module.getLoc())
+        << "cannot write the executable: "
+        << llvm::toString(executable.takeError());
+    return failure();
+  }
+  llvm::Expected<std::string> encoded =
+      runtime::encodeExecutable(*executable);
+  if (!encoded) {
+    emitError(module.getLoc()) << llvm::toString(encoded.takeError());
+    return failure();
+  }
+  output.executable = std::move(*encoded);
   if (!flags.saveVertexGraph.empty()) {
     llvm::raw_string_ostream os(output.vertexGraphDot);
     module.walk([&](tile::ProgramOp program) {

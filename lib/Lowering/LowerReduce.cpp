@@ -187,10 +187,29 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
   emitComputeSet(loc, (name + ".partial").str(), "reduce-partial." + kind,
                  input, partials, dims);
   emitExchange(loc, (name + ".gather").str(), partials, gathered, (*copies)[0]);
+  // The final vertex's state: how many gathered slots each output has
+  // (the tiles its inputs were on), run-length encoded as (count, outputs)
+  // pairs in output order -- which is the gathered order, since outputs are
+  // laid out linearly over ascending owners.
+  SmallVector<int64_t> countRuns;
+  for (size_t g = 0; g < slots.size();) {
+    size_t next = g;
+    while (next < slots.size() && slots[next].output == slots[g].output)
+      ++next;
+    int64_t count = next - g;
+    if (!countRuns.empty() && countRuns[countRuns.size() - 2] == count)
+      ++countRuns.back();
+    else
+      countRuns.append({count, 1});
+    g = next;
+  }
   Value initRep = replicateScalar(loc, name, init, out);
   emitComputeSet(
       loc, name, "reduce." + kind, ValueRange{gathered, initRep}, out,
-      {dims, builder.getNamedAttr("scalar_operands",
-                                  builder.getDenseI64ArrayAttr({1}))});
+      {dims,
+       builder.getNamedAttr("scalar_operands",
+                            builder.getDenseI64ArrayAttr({1})),
+       builder.getNamedAttr("partials_per_output_runs",
+                            builder.getDenseI64ArrayAttr(countRuns))});
   return true;
 }

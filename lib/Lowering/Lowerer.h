@@ -150,6 +150,8 @@ private:
   void lowerOp(Operation *op, StringRef name);
   void lowerOnHost(Operation *op, StringRef name, StringRef reason,
                    StringRef detail);
+  /// The op's kOpIdAttr, assigned on first use.
+  IntegerAttr opId(Operation *op);
   bool lowerElementwise(Operation *op, StringRef name);
   bool lowerAlias(Operation *op, StringRef name);
   bool lowerCopyOp(Operation *op, StringRef name, std::string &detail);
@@ -246,6 +248,9 @@ private:
   Operation *varAnchor = nullptr;
   /// Functions being lowered inline (recursion guard).
   DenseSet<Operation *> inlining;
+  /// The next `tile.op_id` (kOpIdAttr) for a tgraph op the program refers
+  /// to.
+  int64_t nextOpId = 0;
 };
 
 } // namespace tessera::lowering

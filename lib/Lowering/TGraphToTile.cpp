@@ -317,6 +317,17 @@ relayoutCopies(Value buffer, ArrayRef<int64_t> runs, int64_t maxRuns) {
 // Ops
 //===----------------------------------------------------------------------===//
 
+IntegerAttr Lowerer::opId(Operation *op) {
+  // An op lowered twice (a computation inlined at two calls) keeps its
+  // first id.
+  auto id = op->getAttrOfType<IntegerAttr>(kOpIdAttr);
+  if (!id) {
+    id = builder.getI64IntegerAttr(nextOpId++);
+    op->setAttr(kOpIdAttr, id);
+  }
+  return id;
+}
+
 void Lowerer::lowerOnHost(Operation *op, StringRef name, StringRef reason,
                           StringRef detail) {
   Location loc = op->getLoc();
@@ -349,6 +360,8 @@ void Lowerer::lowerOnHost(Operation *op, StringRef name, StringRef reason,
       builder.getStringAttr(reason), ins, outs);
   if (!detail.empty())
     hc->setAttr("detail", builder.getStringAttr(detail));
+  // The host evaluates the tgraph op itself.
+  hc->setAttr("op_id", opId(op));
   ++stats->hostComputes;
   ++stats->hostReasons[reason.str()];
   if (reason == "not-lowered")
@@ -521,10 +534,20 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
   if (!scalarOperands.empty())
     attrs.push_back(builder.getNamedAttr(
         "scalar_operands", builder.getDenseI64ArrayAttr(scalarOperands)));
-  if (auto cmp = dyn_cast<tg::CompareOp>(op))
+  if (auto cmp = dyn_cast<tg::CompareOp>(op)) {
     attrs.push_back(builder.getNamedAttr(
         "direction", builder.getStringAttr(tg::stringifyComparisonDirection(
                          cmp.getComparisonDirection()))));
+    if (cmp.getCompareTypeAttr())
+      attrs.push_back(
+          builder.getNamedAttr("compare_type", cmp.getCompareTypeAttr()));
+  }
+  if (auto rp = dyn_cast<tg::ReducePrecisionOp>(op)) {
+    attrs.push_back(builder.getNamedAttr(
+        "exponent_bits", builder.getI64IntegerAttr(rp.getExponentBits())));
+    attrs.push_back(builder.getNamedAttr(
+        "mantissa_bits", builder.getI64IntegerAttr(rp.getMantissaBits())));
+  }
   std::string kind = ("elementwise." + op->getName().stripDialect()).str();
   emitComputeSet(loc, name, kind, ins, out, attrs);
   return true;
@@ -572,6 +595,14 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
       // Always live and loaded with the program: no step writes it.
       buffers[c.getResult()] = {
           makeLinearVar(loc, name, tile::Category::Constant, t, name)};
+      // The tile program carries the constant's data: it is loaded with
+      // the program, without the tgraph function. An elided constant has
+      // none; the runtime finds it by its op id.
+      Operation *var = buffers[c.getResult()][0].getDefiningOp();
+      if (c.getValueAttr())
+        var->setAttr("value", c.getValueAttr());
+      else
+        var->setAttr("op_id", opId(op));
       if (returned.contains(c.getResult()))
         buffers[c.getResult()][0].getDefiningOp()->setAttr(
             "returned", builder.getUnitAttr());

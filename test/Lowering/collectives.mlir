@@ -58,10 +58,10 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 }
 
 // CHECK-LABEL: tile.program @main.tile
-// CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 8 replicas; one chip holds one"}
+// CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 8 replicas; one chip holds one", op_id = {{[0-9]+}} : i64}
 // Empty groups: all 4 replicas of the module.
-// CHECK: tile.host_compute "all-gather.2" op "tgraph.all_gather" reason "multi-replica" {{.*}} {detail = "groups of 4 replicas; one chip holds one"}
-// CHECK: tile.host_compute "collective-permute.3" op "tgraph.collective_permute" reason "multi-replica" {{.*}} {detail = "2 source-target pairs move data between replicas"}
+// CHECK: tile.host_compute "all-gather.2" op "tgraph.all_gather" reason "multi-replica" {{.*}} {detail = "groups of 4 replicas; one chip holds one", op_id = {{[0-9]+}} : i64}
+// CHECK: tile.host_compute "collective-permute.3" op "tgraph.collective_permute" reason "multi-replica" {{.*}} {detail = "2 source-target pairs move data between replicas", op_id = {{[0-9]+}} : i64}
 
 // -----
 
@@ -79,7 +79,7 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 }
 
 // CHECK-LABEL: tile.program @main.tile
-// CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 2 replicas; one chip holds one"}
+// CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 2 replicas; one chip holds one", op_id = {{[0-9]+}} : i64}
 
 // -----
 
@@ -90,4 +90,4 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 }
 
 // CHECK-LABEL: tile.program @main.tile
-// CHECK: tile.host_compute "collective-permute.1" op "tgraph.collective_permute" reason "not-lowered" {{.*}} {detail = "no source-target pairs"}
+// CHECK: tile.host_compute "collective-permute.1" op "tgraph.collective_permute" reason "not-lowered" {{.*}} {detail = "no source-target pairs", op_id = {{[0-9]+}} : i64}

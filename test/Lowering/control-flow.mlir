@@ -292,4 +292,4 @@ func.func @main(%x: tensor<8xf32> loc("x")) -> tensor<8xf32> {
 // CHECK: tile.compute_set "call.1/add.5" kind "elementwise.add"
 // CHECK: tile.compute_set "call.2/add.5" kind "elementwise.add"
 // CHECK: tile.compute_set "fusion.3/add.5" kind "elementwise.add"
-// CHECK: tile.host_compute "call.4/call.again" op "tgraph.call" reason "not-lowered" {{.*}} {detail = "recursive use of @rec"}
+// CHECK: tile.host_compute "call.4/call.again" op "tgraph.call" reason "not-lowered" {{.*}} {detail = "recursive use of @rec", op_id = {{[0-9]+}} : i64}

@@ -53,5 +53,5 @@ func.func @main(%n: tensor<2x8x10x10xf32> loc("n"), %nw: tensor<16x8x3x3xf32> lo
 // C8: tile.var "conv1d.in" temporary mapping<[0, 1] x 136 from 0>
 // CHECK: tile.compute_set "conv1d{{(.partial)?}}" kind "conv-partial" {{.*}}dim_labels = "b0f_0io->b0f", {{.*}}halo = array<i64: 3>, lhs_dilation = array<i64: 1>, padding = array<i64: 0, -1>,
 
-// T1472: tile.host_compute "huge" op "tgraph.convolution" reason "not-lowered" {{.*}}{detail = "more than 16777216 output elements for exact block planning"}
+// T1472: tile.host_compute "huge" op "tgraph.convolution" reason "not-lowered" {{.*}}{detail = "more than 16777216 output elements for exact block planning", op_id = {{[0-9]+}} : i64}
 // C8: tile.host_compute "huge" op "tgraph.convolution" reason "exceeds-memory"

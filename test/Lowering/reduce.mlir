@@ -39,6 +39,6 @@ func.func @main(%x: tensor<64x100xf32> loc("x")) -> tensor<100xf32> {
 // CHECK-NEXT: tile.compute_set "reduce.cols" kind "reduce.maximum" tiles
 // T1472-SAME: [0, 49]
 // C8-SAME: [0, 1]
-// CHECK-SAME: ins(%[[G]], %[[INIT]] : {{.*}}) outs(%[[R]] : {{.*}}) {dimensions = array<i64: 0>, scalar_operands = array<i64: 1>}
+// CHECK-SAME: ins(%[[G]], %[[INIT]] : {{.*}}) outs(%[[R]] : {{.*}}) {dimensions = array<i64: 0>, partials_per_output_runs = array<i64: {{[0-9, ]+}}>, scalar_operands = array<i64: 1>}
 // CHECK-NEXT: tile.sync
 // CHECK-NEXT: tile.host_copy outfeed %[[R]]

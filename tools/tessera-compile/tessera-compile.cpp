@@ -71,8 +71,8 @@ static void printUsage(raw_ostream &os) {
         "  --target=T             target preset or JSON file (default: "
      << defaultTargetName()
      << ")\n"
-        "  -o OUT                 compiled program (MLIR bytecode; default: "
-        "<MODEL stem>.mlirbc)\n"
+        "  -o OUT                 the executable (docs/executable.md; default: "
+        "<MODEL stem>.tessera)\n"
         "  --host-ops=RE          place ops whose op name matches RE on the "
         "host\n"
         "  --compat-fail-on=none|incompatible\n"
@@ -180,7 +180,7 @@ int main(int argc, char **argv) {
   // each); their outputs are named after them.
   if (args.models.size() > 1 && !args.output.empty())
     fail("-o names the output of a single MODEL; with several, each output "
-         "is named <MODEL stem>.mlirbc");
+         "is named <MODEL stem>.tessera");
   if (args.compile.compatFailOn != "none" &&
       args.compile.compatFailOn != "incompatible")
     fail("--compat-fail-on must be 'none' or 'incompatible', got '" +
@@ -205,7 +205,7 @@ int main(int argc, char **argv) {
   for (const std::string &model : args.models)
     outputs.push_back(
         args.output.empty()
-            ? (sys::path::stem(model) + "." + kProgramExtension).str()
+            ? (sys::path::stem(model) + "." + kExecutableExtension).str()
             : args.output);
   std::string eventsPath = args.events;
   if (eventsPath.empty())
@@ -263,7 +263,7 @@ int main(int argc, char **argv) {
         compiler.compile(*module, sys::path::stem(model));
     if (failed(compiled))
       return abandon(std::nullopt);
-    programs.push_back(std::move(compiled->serializedProgram));
+    programs.push_back(std::move(compiled->executable));
     if (!flags.saveVertexGraph.empty())
       vertexGraphs.push_back(
           {(dumpModulePrefix(compiled->moduleId) + "." +

@@ -58,7 +58,10 @@ std::string moduleNameOf(mlir::ModuleOp module, llvm::StringRef fallback);
 struct CompileOutput {
   std::string moduleName;
   int64_t moduleId = 0;
+  /// The module as MLIR bytecode (for --serialized_graph).
   std::string serializedProgram;
+  /// The executable file's bytes (runtime/Format, docs/executable.md).
+  std::string executable;
   /// The vertex graph as DOT when save_vertex_graph is set, else empty.
   std::string vertexGraphDot;
 };

@@ -1,10 +1,9 @@
 //===- Program.h - The compiled program's serialized form -------*- C++ -*-===//
 //
-// Until the tile lowering lands, the "executable" is the compiled tgraph
-// module (with its compat verdicts) as MLIR bytecode. One function produces
-// those bytes for every consumer (the -o output, --dump_as_proto,
-// COMPILE_END.serialized_program), so they stay identical; the lowering
-// issue replaces it with the tile program.
+// The compiled module (tgraph functions, compat verdicts and the tile
+// program) as MLIR bytecode: what --dump_as_proto and
+// COMPILE_END.serialized_program carry, for compiler engineers. The
+// executable the runtime loads is another format (ExecutableWriter.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +16,10 @@
 
 namespace tessera {
 
-/// File extension of the serialized program (without the dot).
+/// File extension of the serialized module dumps (without the dot).
 inline constexpr llvm::StringLiteral kProgramExtension = "mlirbc";
+/// File extension of the executable tessera-compile writes by default.
+inline constexpr llvm::StringLiteral kExecutableExtension = "tessera";
 
 /// The serialized program of `module` (MLIR bytecode, producer "tessera").
 std::string serializeProgram(mlir::ModuleOp module);

@@ -39,6 +39,12 @@ struct TileLoweringStats {
   std::map<std::string, int64_t> notLowered;
 };
 
+/// The attribute that numbers a tgraph op the tile program refers to: an op
+/// left on the host (a `tile.host_compute`'s `op_id`) or an elided constant
+/// (its `tile.var`'s `op_id`). The executable carries the tgraph functions;
+/// this is how the runtime finds the op in them.
+inline constexpr llvm::StringLiteral kOpIdAttr = "tile.op_id";
+
 /// Name of the tile.program created for entry function @NAME: `NAME.tile`,
 /// since the module's symbol table already holds @NAME (the tgraph function,
 /// kept so reports can refer back to it).

@@ -1,0 +1,95 @@
+//===- Device.h - The model device -------------------------------*- C++ -*-===//
+//
+// Runs a loaded Program on the host, tile by tile: one memory arena per tile
+// (each tile's buffers at the offsets the compiler's allocator chose), the
+// steps in order (compute sets tile-parallel on a thread pool, exchanges as
+// copies between arenas, syncs as the barriers between them), host copies
+// through a host-side staging area, and ops left on the host through a
+// HostOpEvaluator (the reference interpreter, in tessera-run). Like
+// Graphcore's IPU Model it is functionally the chip, not a cycle-accurate
+// one; with allowOutOfMemory a tile's arena grows past its memory so the run
+// completes and the report can say which tiles overflowed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNTIME_DEVICE_H
+#define TESSERA_RUNTIME_DEVICE_H
+
+#include "tessera/Runtime/Program.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::runtime {
+
+/// Evaluates `tile.host_compute` ops on the host.
+class HostOpEvaluator {
+public:
+  virtual ~HostOpEvaluator();
+  /// The results of `op` (leaves, in order) on `ins` (leaves, in order).
+  virtual llvm::Expected<std::vector<HostTensor>>
+  evaluate(const exe::HostCompute &op, llvm::ArrayRef<HostTensor> ins) = 0;
+};
+
+struct DeviceOptions {
+  /// Threads running tiles in parallel; 0 = one per core.
+  unsigned threads = 0;
+  /// For host_compute steps; a program with some fails to run without it.
+  HostOpEvaluator *hostOps = nullptr;
+};
+
+/// One tensor moved between host and device.
+struct TransferRecord {
+  std::string name;
+  int64_t parameterIndex = -1; ///< entry argument leaf, or -1
+  int64_t bytes = 0;
+};
+
+/// What one run did besides computing.
+struct RunRecord {
+  std::vector<TransferRecord> toDevice, toHost;
+  int64_t hostOps = 0;
+  int64_t steps = 0; ///< steps executed, loop iterations unrolled
+};
+
+class Device {
+public:
+  Device(const Program &program, DeviceOptions options);
+  ~Device();
+
+  /// Runs the program once on `inputs` (one per parameter binding, with its
+  /// element type and shape) and returns one tensor per output binding.
+  /// With `synthetic`, parameters are not transferred: the values already on
+  /// the device (the previous run's, or zeros) are used, to time the device
+  /// alone.
+  llvm::Expected<std::vector<HostTensor>>
+  run(llvm::ArrayRef<HostTensor> inputs, RunRecord &record,
+      bool synthetic = false);
+
+  /// The bytes of `buffer` gathered from the tiles (for tests and debugging).
+  HostTensor read(int32_t buffer) const;
+  /// Scatters `value` (the buffer's element type and size) onto the tiles.
+  void write(int32_t buffer, const HostTensor &value);
+
+private:
+  llvm::Error runSteps(
+      const google::protobuf::RepeatedPtrField<exe::Step> &steps,
+      RunRecord &record);
+  llvm::Error runStep(const exe::Step &step, RunRecord &record);
+  llvm::Error runComputeSet(const exe::Step &step);
+  void runExchange(const exe::Exchange &exchange);
+  llvm::Error runHostCompute(const exe::Step &step, RunRecord &record);
+  llvm::Expected<bool> readPredicate(int32_t buffer);
+  uint8_t *dataOf(int32_t buffer, const TileShare &share) const;
+
+  const Program &program;
+  DeviceOptions options;
+  mutable std::vector<std::vector<uint8_t>> arenas;
+  /// Host-side copies of buffers: what outfeeds sent and infeeds will send.
+  std::vector<std::optional<HostTensor>> staging;
+  bool synthetic = false;
+};
+
+} // namespace tessera::runtime
+
+#endif // TESSERA_RUNTIME_DEVICE_H

@@ -1,0 +1,376 @@
+//===- ExecutableWriter.cpp - A tile program as an executable -------------===//
+
+#include "tessera/Compile/ExecutableWriter.h"
+
+#include "tessera/Analysis/Compat.h"
+#include "tessera/Lowering/TGraphToTile.h"
+#include "tessera/Support/HostTensor.h"
+#include "tessera/Target/TargetJson.h"
+
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace tessera {
+namespace {
+
+/// "file:line" of the first file location inside `loc`, or "".
+std::string sourceLine(Location loc) {
+  std::string out;
+  loc->walk([&](Location l) {
+    if (auto file = dyn_cast<FileLineColLoc>(l)) {
+      out = (file.getFilename().getValue() + ":" + Twine(file.getLine())).str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return out;
+}
+
+/// Row-major little-endian bytes of a constant, one byte per pred.
+llvm::Expected<std::string> constantBytes(ElementsAttr value, DType dtype) {
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return llvm::createStringError("its value is not a dense literal");
+  int64_t width = dtypeBytes(dtype);
+  std::string bytes;
+  bytes.reserve(dense.getNumElements() * width);
+  auto put = [&](uint64_t bits) {
+    for (int64_t i = 0; i < width; ++i)
+      bytes.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+  };
+  Type elt = dense.getElementType();
+  if (isa<FloatType>(elt)) {
+    for (const APFloat &v : dense.getValues<APFloat>())
+      put(v.bitcastToAPInt().getZExtValue());
+  } else if (isa<IntegerType>(elt)) {
+    for (const APInt &v : dense.getValues<APInt>())
+      put(v.getZExtValue());
+  } else {
+    return llvm::createStringError("element type is not a number");
+  }
+  return bytes;
+}
+
+void toParam(Attribute attr, exe::Param &param) {
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return param.set_int_value(i.getValue().getSExtValue());
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return param.set_float_value(f.getValueAsDouble());
+  if (auto s = dyn_cast<StringAttr>(attr))
+    return param.set_string_value(s.getValue().str());
+  if (isa<UnitAttr>(attr))
+    return param.set_unit_value(true);
+  if (auto a = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    for (int64_t v : a.asArrayRef())
+      param.mutable_ints_value()->add_values(v);
+    return;
+  }
+  if (auto a = dyn_cast<DenseIntElementsAttr>(attr)) {
+    param.mutable_ints_value();
+    for (const APInt &v : a.getValues<APInt>())
+      param.mutable_ints_value()->add_values(v.getSExtValue());
+    return;
+  }
+  if (auto a = dyn_cast<ArrayAttr>(attr)) {
+    if (llvm::all_of(a, [](Attribute e) { return isa<IntegerAttr>(e); })) {
+      param.mutable_ints_value();
+      for (Attribute e : a)
+        param.mutable_ints_value()->add_values(
+            cast<IntegerAttr>(e).getValue().getSExtValue());
+      return;
+    }
+  }
+  // Anything else travels as its printed form; vertices that read it parse
+  // that form.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  param.set_string_value(text);
+}
+
+class Writer {
+public:
+  Writer(exe::Executable &out) : out(out) {}
+
+  llvm::Error addBuffers(tile::ProgramOp program,
+                         const memory::MemoryAnalysis &analysis);
+  llvm::Error addSteps(Block &block,
+                       google::protobuf::RepeatedPtrField<exe::Step> &steps);
+
+  exe::Executable &out;
+  llvm::DenseMap<Value, int32_t> index;
+};
+
+llvm::Error Writer::addBuffers(tile::ProgramOp program,
+                               const memory::MemoryAnalysis &analysis) {
+  const memory::ProgramLiveness &live = analysis.liveness;
+  // Placements: the allocator's offsets, per tile, of every buffer on it.
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> placements(
+      live.buffers.size());
+  for (size_t t = 0; t < live.buffersOnTile.size(); ++t)
+    for (auto [i, b] : llvm::enumerate(live.buffersOnTile[t]))
+      placements[b].push_back(
+          {static_cast<int64_t>(t), analysis.tiles[t].allocation.offsets[i]});
+  for (auto [i, buffer] : llvm::enumerate(live.buffers)) {
+    tile::VarOp var = buffer.var;
+    index[var.getResult()] = static_cast<int32_t>(i);
+    exe::Buffer &b = *out.add_buffers();
+    b.set_name(var.getName().str());
+    b.set_category(static_cast<exe::Category>(var.getCategory()));
+    auto type = cast<tile::BufferType>(var.getType());
+    std::string dtype = hloDtypeName(type.getElementType());
+    std::optional<DType> parsed = parseDType(dtype);
+    if (!parsed)
+      return llvm::createStringError("buffer '" + var.getName().str() +
+                                     "' has element type " + dtype +
+                                     ", which the runtime cannot hold");
+    b.set_dtype(dtype);
+    for (int64_t d : type.getShape())
+      b.add_shape(d);
+    for (int64_t r : var.getMapping().getRuns())
+      b.add_mapping(r);
+    if (buffer.aliasOf >= 0)
+      b.set_alias_of_plus_one(buffer.aliasOf + 1);
+    else
+      for (auto [tile, offset] : placements[i]) {
+        exe::TilePlacement &p = *b.add_placements();
+        p.set_tile(tile);
+        p.set_offset(offset);
+      }
+    if (auto hlo = var->getAttrOfType<StringAttr>("hlo"))
+      b.set_hlo(hlo.getValue().str());
+    if (var.getCategory() == tile::Category::Constant) {
+      if (auto value = var->getAttrOfType<ElementsAttr>("value")) {
+        llvm::Expected<std::string> bytes = constantBytes(value, *parsed);
+        if (!bytes)
+          return llvm::createStringError("constant '" + var.getName().str() +
+                                         "': " +
+                                         toString(bytes.takeError()));
+        b.set_constant_data(std::move(*bytes));
+      } else if (auto id = var->getAttrOfType<IntegerAttr>("op_id")) {
+        b.set_elided(true);
+        b.set_op_id(id.getInt());
+      } else {
+        return llvm::createStringError("constant '" + var.getName().str() +
+                                       "' has no value");
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error
+Writer::addSteps(Block &block,
+                 google::protobuf::RepeatedPtrField<exe::Step> &steps) {
+  auto idx = [&](Value v) { return index.lookup(v); };
+  for (Operation &op : block) {
+    if (isa<tile::VarOp, tile::EndOp, tile::YieldOp>(op))
+      continue;
+    exe::Step &step = *steps.Add();
+    step.set_location(sourceLine(op.getLoc()));
+    if (auto name = op.getAttrOfType<StringAttr>("name"))
+      step.set_name(name.getValue().str());
+    if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
+      exe::ComputeSet &c = *step.mutable_compute_set();
+      c.set_kind(cs.getKind().str());
+      c.set_first_tile(cs.getFirstTile());
+      c.set_end_tile(cs.getEndTile());
+      c.set_vertices_per_tile(cs.getVerticesPerTile());
+      for (Value v : cs.getIns())
+        c.add_ins(idx(v));
+      for (Value v : cs.getOuts())
+        c.add_outs(idx(v));
+      for (NamedAttribute a : op.getDiscardableAttrs())
+        toParam(a.getValue(), (*c.mutable_params())[a.getName().str()]);
+    } else if (auto x = dyn_cast<tile::ExchangeOp>(op)) {
+      exe::Exchange &e = *step.mutable_exchange();
+      e.set_source(idx(x.getSource()));
+      e.set_dest(idx(x.getDest()));
+      if (x.isView()) {
+        e.set_is_view(true);
+        std::optional<ArrayRef<int64_t>> strides = x.getViewStrides();
+        for (int64_t s : *strides)
+          e.add_view_strides(s);
+        e.set_view_offset(x.getViewOffset().value_or(0));
+      } else {
+        for (int64_t c : x.getCopyRuns())
+          e.add_copies(c);
+      }
+    } else if (isa<tile::SyncOp>(op)) {
+      step.mutable_sync();
+    } else if (auto hc = dyn_cast<tile::HostCopyOp>(op)) {
+      exe::HostCopy &h = *step.mutable_host_copy();
+      h.set_direction(hc.getDirection() == tile::HostDirection::Infeed
+                          ? exe::HostCopy::INFEED
+                          : exe::HostCopy::OUTFEED);
+      h.set_buffer(idx(hc.getBuffer()));
+    } else if (auto hc = dyn_cast<tile::HostComputeOp>(op)) {
+      exe::HostCompute &h = *step.mutable_host_compute();
+      h.set_op(hc.getOp().str());
+      h.set_reason(hc.getReason().str());
+      if (auto detail = op.getAttrOfType<StringAttr>("detail"))
+        h.set_detail(detail.getValue().str());
+      for (Value v : hc.getIns())
+        h.add_ins(idx(v));
+      for (Value v : hc.getOuts())
+        h.add_outs(idx(v));
+      auto id = op.getAttrOfType<IntegerAttr>("op_id");
+      if (!id)
+        return llvm::createStringError("host op '" + hc.getName().str() +
+                                       "' names no tgraph op");
+      h.set_op_id(id.getInt());
+    } else if (auto loop = dyn_cast<tile::RepeatOp>(op)) {
+      exe::Repeat &r = *step.mutable_repeat();
+      r.set_condition(idx(loop.getCondition()));
+      r.set_trip_count(loop.getTripCount());
+      if (llvm::Error err =
+              addSteps(loop.getBody().front(), *r.mutable_body()))
+        return err;
+    } else if (auto branch = dyn_cast<tile::IfOp>(op)) {
+      exe::If &i = *step.mutable_if_step();
+      i.set_predicate(idx(branch.getPredicate()));
+      if (llvm::Error err = addSteps(branch.getThenBody().front(),
+                                     *i.mutable_then_body()))
+        return err;
+      if (llvm::Error err = addSteps(branch.getElseBody().front(),
+                                     *i.mutable_else_body()))
+        return err;
+    } else {
+      return llvm::createStringError("the executable has no form for '" +
+                                     op.getName().getStringRef().str() + "'");
+    }
+  }
+  return llvm::Error::success();
+}
+
+void addBinding(google::protobuf::RepeatedPtrField<exe::Binding> &list,
+                StringRef name, RankedTensorType type, int32_t buffer) {
+  exe::Binding &b = *list.Add();
+  b.set_name(name.str());
+  b.set_dtype(hloDtypeName(type.getElementType()));
+  for (int64_t d : type.getShape())
+    b.add_shape(d);
+  b.set_buffer_plus_one(buffer + 1);
+}
+
+/// Tensor leaves of a type in tuple order.
+void leavesOf(Type type, SmallVectorImpl<Type> &leaves) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    for (Type t : tuple.getTypes())
+      leavesOf(t, leaves);
+    return;
+  }
+  if (isa<TensorType>(type))
+    leaves.push_back(type);
+}
+
+} // namespace
+
+llvm::Expected<exe::Executable>
+buildExecutable(ModuleOp module, tile::ProgramOp program,
+                const memory::MemoryAnalysis &analysis, StringRef moduleName) {
+  exe::Executable out;
+  out.set_format_version(runtime::kExecutableFormatVersion);
+  out.set_module_name(moduleName.str());
+  out.set_program(program.getSymName().str());
+  out.set_entry(analysis.entry);
+  out.set_target_json(toJson(analysis.target));
+  out.set_num_tiles(program.getTiles());
+  out.set_bytes_per_tile(analysis.target.sramBytesPerTile);
+  out.set_producer("tessera-compile");
+  Writer writer(out);
+  if (llvm::Error err = writer.addBuffers(program, analysis))
+    return std::move(err);
+  if (llvm::Error err =
+          writer.addSteps(program.getBody().front(), *out.mutable_steps()))
+    return std::move(err);
+
+  // Parameters: the entry's argument leaves; the lowering gives each
+  // static-shape leaf a parameter buffer, in order.
+  func::FuncOp entry =
+      module.lookupSymbol<func::FuncOp>(analysis.entry.empty()
+                                            ? StringRef("main")
+                                            : StringRef(analysis.entry));
+  if (!entry)
+    return llvm::createStringError("the program's entry function @" +
+                                   analysis.entry + " is missing");
+  std::vector<int32_t> parameterBuffers, outfeeds;
+  for (auto [i, b] : llvm::enumerate(analysis.liveness.buffers))
+    if (b.var.getCategory() == tile::Category::Parameter)
+      parameterBuffers.push_back(static_cast<int32_t>(i));
+  size_t next = 0;
+  for (BlockArgument arg : entry.getArguments()) {
+    SmallVector<Type> leaves;
+    leavesOf(arg.getType(), leaves);
+    std::string base = "arg" + std::to_string(arg.getArgNumber());
+    if (auto nameLoc = dyn_cast<NameLoc>(arg.getLoc()))
+      base = nameLoc.getName().str();
+    for (auto [k, leaf] : llvm::enumerate(leaves)) {
+      auto t = dyn_cast<RankedTensorType>(leaf);
+      if (!t || !t.hasStaticShape())
+        return llvm::createStringError("argument '" + base +
+                                       "' has a dynamic shape");
+      if (next >= parameterBuffers.size())
+        return llvm::createStringError("argument '" + base +
+                                       "' has no parameter buffer");
+      std::string name =
+          leaves.size() > 1 ? base + "." + std::to_string(k) : base;
+      addBinding(*out.mutable_parameters(), name, t,
+                 parameterBuffers[next++]);
+    }
+  }
+  // Outputs: the program ends with one outfeed per result leaf.
+  for (const exe::Step &step : out.steps())
+    if (step.has_host_copy() &&
+        step.host_copy().direction() == exe::HostCopy::OUTFEED)
+      outfeeds.push_back(step.host_copy().buffer());
+  SmallVector<Type> results;
+  for (Type t : entry.getFunctionType().getResults())
+    leavesOf(t, results);
+  if (outfeeds.size() < results.size())
+    return llvm::createStringError("the program outfeeds fewer buffers than "
+                                   "its entry returns");
+  size_t first = outfeeds.size() - results.size();
+  for (auto [k, leaf] : llvm::enumerate(results)) {
+    auto t = dyn_cast<RankedTensorType>(leaf);
+    if (!t || !t.hasStaticShape())
+      return llvm::createStringError("result " + std::to_string(k) +
+                                     " has a dynamic shape");
+    addBinding(*out.mutable_outputs(), "output_" + std::to_string(k), t,
+               outfeeds[first + k]);
+  }
+
+  // Tiles over capacity, as the memory report words them.
+  for (auto [t, alloc] : llvm::enumerate(analysis.tiles)) {
+    if (!alloc.outOfMemory())
+      continue;
+    exe::TileMemory &m = *out.add_over_capacity();
+    m.set_tile(t);
+    m.set_required(alloc.includingGaps());
+    m.set_over_by(alloc.overBy());
+    int64_t point = alloc.allocation.peakPoint;
+    m.set_peak_point(point);
+    if (point < analysis.liveness.schedule.numPoints())
+      m.set_peak_step(
+          memory::stepName(analysis.liveness.schedule.steps[point]));
+    else
+      m.set_peak_step("(program start)");
+  }
+
+  // The tgraph module without the tile program: host ops and the reference.
+  OwningOpRef<ModuleOp> graph = module.clone();
+  graph->walk([](tile::ProgramOp p) { p->erase(); });
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  if (failed(writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"))))
+    return llvm::createStringError("cannot serialize the tgraph module");
+  out.set_graph_module(std::move(bytes));
+  return out;
+}
+
+} // namespace tessera

@@ -1,0 +1,426 @@
+//===- Program.cpp - A loaded, validated executable -----------------------===//
+
+#include "tessera/Runtime/Program.h"
+
+#include "tessera/Runtime/Vertex.h"
+#include "tessera/Target/TargetJson.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace tessera::runtime {
+
+/// Control flow nests at most this deep (a deeper file is rejected rather
+/// than recursed into).
+static constexpr int kMaxNesting = 64;
+
+int64_t TileShare::localOf(int64_t e) const {
+  auto it = llvm::upper_bound(
+      intervals, e, [](int64_t v, const Interval &iv) { return v < iv.begin; });
+  if (it == intervals.begin())
+    return -1;
+  --it;
+  return e < it->end ? it->local + (e - it->begin) : -1;
+}
+
+const TileShare *BufferLayout::shareOn(int64_t tile) const {
+  auto it = llvm::lower_bound(
+      shares, tile, [](const TileShare &s, int64_t t) { return s.tile < t; });
+  return it != shares.end() && it->tile == tile ? &*it : nullptr;
+}
+
+const ElementRun &BufferLayout::runOf(int64_t e) const {
+  auto it = llvm::upper_bound(
+      runs, e, [](int64_t v, const ElementRun &r) { return v < r.begin; });
+  return *std::prev(it);
+}
+
+std::string BufferLayout::describe() const {
+  std::string s = "'" + name + "' (" + dtypeName(dtype).str() + "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "])";
+}
+
+Program::~Program() = default;
+
+std::string Program::where(const exe::Step &step) {
+  std::string s = "step '" + step.name() + "'";
+  if (!step.location().empty())
+    s += " (" + step.location() + ")";
+  return s;
+}
+
+Error Program::fail(const Twine &what) const {
+  return createStringError(sourceName + ": " + what);
+}
+
+static std::optional<DType> parseDtype(StringRef name) {
+  return parseDType(name);
+}
+
+Error Program::loadBuffers() {
+  int64_t numTiles = exe.num_tiles();
+  int n = exe.buffers_size();
+  bufferLayouts.resize(n);
+  arenaSize.assign(numTiles, 0);
+  for (int i = 0; i < n; ++i) {
+    const exe::Buffer &b = exe.buffers(i);
+    BufferLayout &layout = bufferLayouts[i];
+    layout.name = b.name();
+    layout.hlo = b.hlo();
+    layout.category = b.category();
+    std::string what = "buffer " + std::to_string(i) + " '" + b.name() + "'";
+    std::optional<DType> dtype = parseDtype(b.dtype());
+    if (!dtype)
+      return fail(what + ": unknown element type '" + b.dtype() + "'");
+    layout.dtype = *dtype;
+    layout.elementBytes = dtypeBytes(*dtype);
+    layout.shape.assign(b.shape().begin(), b.shape().end());
+    std::optional<int64_t> count = checkedNumElements(layout.shape);
+    if (!count || *count > (int64_t(1) << 40))
+      return fail(what + ": shape is negative or too large");
+    layout.numElements = *count;
+    layout.storage = i;
+    if (b.alias_of_plus_one() != 0) {
+      int32_t target = b.alias_of_plus_one() - 1;
+      // Aliases point backwards, so following them always ends.
+      if (target < 0 || target >= i)
+        return fail(what + ": alias_of " + Twine(target) +
+                    " is not an earlier buffer");
+      layout.storage = bufferLayouts[target].storage;
+    }
+
+    // The mapping: runs of four, within the tiles, covering every element
+    // exactly once.
+    if (b.mapping_size() % 4 != 0)
+      return fail(what + ": mapping has " + Twine(b.mapping_size()) +
+                  " integers, not runs of four");
+    std::vector<std::pair<int64_t, Interval>> pieces; // (tile, interval)
+    for (int r = 0; r < b.mapping_size(); r += 4) {
+      int64_t first = b.mapping(r), end = b.mapping(r + 1),
+              per = b.mapping(r + 2), start = b.mapping(r + 3);
+      if (first < 0 || end <= first || end > numTiles || per <= 0 ||
+          start < 0 || per > layout.numElements ||
+          (end - first) > layout.numElements / per + 1)
+        return fail(what + ": mapping run " + Twine(r / 4) + " [" +
+                    Twine(first) + ", " + Twine(end - 1) + "] x " + Twine(per) +
+                    " from " + Twine(start) + " is out of range");
+      for (int64_t t = first; t < end; ++t) {
+        int64_t begin = start + (t - first) * per;
+        pieces.push_back({t, {begin, begin + per, 0}});
+      }
+    }
+    // Coverage: sorted by element, the intervals must tile [0, n).
+    std::vector<size_t> order(pieces.size());
+    for (size_t k = 0; k < order.size(); ++k)
+      order[k] = k;
+    llvm::sort(order, [&](size_t x, size_t y) {
+      return pieces[x].second.begin < pieces[y].second.begin;
+    });
+    int64_t covered = 0;
+    for (size_t k : order) {
+      const Interval &iv = pieces[k].second;
+      if (iv.begin != covered)
+        return fail(what + ": mapping " +
+                    (iv.begin < covered ? "maps element " + Twine(iv.begin) +
+                                              " twice"
+                                        : "leaves elements [" + Twine(covered) +
+                                              ", " + Twine(iv.begin) +
+                                              ") unmapped"));
+      covered = iv.end;
+    }
+    if (covered != layout.numElements)
+      return fail(what + ": mapping covers " + Twine(covered) + " of " +
+                  Twine(layout.numElements) + " elements");
+
+    // Shares: per tile, intervals ascending, stored contiguously.
+    llvm::sort(pieces, [](const auto &x, const auto &y) {
+      return std::tie(x.first, x.second.begin) <
+             std::tie(y.first, y.second.begin);
+    });
+    for (auto &[tile, iv] : pieces) {
+      if (layout.shares.empty() || layout.shares.back().tile != tile)
+        layout.shares.push_back({tile, 0, 0, {}});
+      TileShare &share = layout.shares.back();
+      iv.local = share.elements;
+      share.elements += iv.end - iv.begin;
+      share.intervals.push_back(iv);
+    }
+    for (size_t s = 0; s < layout.shares.size(); ++s)
+      for (const Interval &iv : layout.shares[s].intervals)
+        layout.runs.push_back(
+            {iv.begin, iv.end, static_cast<int32_t>(s), iv.local});
+    llvm::sort(layout.runs, [](const ElementRun &x, const ElementRun &y) {
+      return x.begin < y.begin;
+    });
+
+    if (layout.storage != i) {
+      // An alias reads its storage's bytes element for element: the two
+      // must lay their elements out identically.
+      const BufferLayout &storage = bufferLayouts[layout.storage];
+      bool same = storage.numElements == layout.numElements &&
+                  storage.elementBytes == layout.elementBytes &&
+                  storage.shares.size() == layout.shares.size();
+      for (size_t s = 0; same && s < layout.shares.size(); ++s) {
+        const TileShare &x = storage.shares[s], &y = layout.shares[s];
+        same = x.tile == y.tile && x.intervals.size() == y.intervals.size();
+        for (size_t k = 0; same && k < x.intervals.size(); ++k)
+          same = x.intervals[k].begin == y.intervals[k].begin &&
+                 x.intervals[k].end == y.intervals[k].end;
+      }
+      if (!same)
+        return fail(what + ": aliases " + storage.describe() +
+                    " but its elements are laid out differently");
+      if (b.placements_size() != 0)
+        return fail(what + ": an alias has no placements of its own");
+      layout.shares = storage.shares;
+      continue;
+    }
+
+    // Placements: one per share, in tile order, inside the arena.
+    if (b.placements_size() != static_cast<int>(layout.shares.size()))
+      return fail(what + ": " + Twine(b.placements_size()) +
+                  " placements for " + Twine(layout.shares.size()) +
+                  " tiles holding elements");
+    for (size_t s = 0; s < layout.shares.size(); ++s) {
+      const exe::TilePlacement &p = b.placements(static_cast<int>(s));
+      TileShare &share = layout.shares[s];
+      if (p.tile() != share.tile)
+        return fail(what + ": placement " + Twine(s) + " is for tile " +
+                    Twine(p.tile()) + ", expected tile " + Twine(share.tile));
+      if (p.offset() < 0 || p.offset() % layout.elementBytes != 0 ||
+          p.offset() > (int64_t(1) << 40))
+        return fail(what + ": offset " + Twine(p.offset()) + " on tile " +
+                    Twine(p.tile()) + " is negative, misaligned or too large");
+      share.offset = p.offset();
+      arenaSize[share.tile] =
+          std::max(arenaSize[share.tile],
+                   share.offset + share.elements * layout.elementBytes);
+    }
+    if (b.category() == exe::CATEGORY_CONSTANT &&
+        static_cast<int64_t>(b.constant_data().size()) !=
+            layout.numElements * layout.elementBytes)
+      return fail(what + ": constant data has " +
+                  Twine(b.constant_data().size()) + " bytes, expected " +
+                  Twine(layout.numElements * layout.elementBytes));
+  }
+  return Error::success();
+}
+
+/// Checks a buffer index of a step.
+static bool validIndex(int32_t index, size_t n) {
+  return index >= 0 && static_cast<size_t>(index) < n;
+}
+
+Error Program::checkStep(const exe::Step &step) {
+  size_t n = bufferLayouts.size();
+  std::string where = Program::where(step);
+  auto oneElementPred = [&](int32_t b, StringRef role) -> Error {
+    if (!validIndex(b, n))
+      return fail(where + ": " + role + " buffer " + Twine(b) +
+                  " does not exist");
+    const BufferLayout &layout = bufferLayouts[b];
+    if (layout.numElements != 1 || layout.dtype != DType::Pred)
+      return fail(where + ": " + role + " " + layout.describe() +
+                  " is not one pred element");
+    return Error::success();
+  };
+  switch (step.kind_case()) {
+  case exe::Step::kComputeSet: {
+    const exe::ComputeSet &cs = step.compute_set();
+    if (cs.first_tile() < 0 || cs.end_tile() <= cs.first_tile() ||
+        cs.end_tile() > numTiles())
+      return fail(where + ": tiles [" + Twine(cs.first_tile()) + ", " +
+                  Twine(cs.end_tile() - 1) + "] are outside the program's " +
+                  Twine(numTiles()) + " tiles");
+    for (int32_t b : cs.ins())
+      if (!validIndex(b, n))
+        return fail(where + ": input buffer " + Twine(b) + " does not exist");
+    for (int32_t b : cs.outs())
+      if (!validIndex(b, n))
+        return fail(where + ": output buffer " + Twine(b) +
+                    " does not exist");
+    VertexSpec spec{cs, *this, sourceName + ": " + where};
+    Expected<std::unique_ptr<Vertex>> vertex = createVertex(spec);
+    if (!vertex)
+      return vertex.takeError();
+    auto prepared = std::make_unique<PreparedComputeSet>();
+    prepared->proto = &cs;
+    prepared->vertex = std::move(*vertex);
+    computeSets[&cs] = std::move(prepared);
+    return Error::success();
+  }
+  case exe::Step::kExchange: {
+    const exe::Exchange &x = step.exchange();
+    if (!validIndex(x.source(), n) || !validIndex(x.dest(), n))
+      return fail(where + ": exchange buffers do not exist");
+    const BufferLayout &src = bufferLayouts[x.source()];
+    const BufferLayout &dst = bufferLayouts[x.dest()];
+    if (src.dtype != dst.dtype)
+      return fail(where + ": exchange from " + src.describe() + " to " +
+                  dst.describe() + " changes the element type");
+    if (x.is_view()) {
+      if (x.copies_size() != 0 ||
+          x.view_strides_size() != static_cast<int>(dst.shape.size()))
+        return fail(where + ": view has " + Twine(x.view_strides_size()) +
+                    " strides for a rank-" + Twine(dst.shape.size()) +
+                    " destination");
+      // The view stays inside the source: its extreme elements are in range.
+      if (dst.numElements == 0)
+        return Error::success();
+      int64_t lo = x.view_offset(), hi = x.view_offset();
+      for (size_t d = 0; d < dst.shape.size(); ++d) {
+        int64_t s = x.view_strides(static_cast<int>(d));
+        int64_t span = s * (dst.shape[d] - 1);
+        if (dst.shape[d] > 0 && std::abs(s) > (int64_t(1) << 40))
+          return fail(where + ": view stride " + Twine(s) + " is too large");
+        (span < 0 ? lo : hi) += span;
+      }
+      if (lo < 0 || hi >= src.numElements)
+        return fail(where + ": view reads elements [" + Twine(lo) + ", " +
+                    Twine(hi) + "] of " + src.describe());
+      return Error::success();
+    }
+    if (x.copies_size() % 8 != 0)
+      return fail(where + ": copies are not runs of eight");
+    for (int r = 0; r < x.copies_size(); r += 8) {
+      int64_t st = x.copies(r), dt = x.copies(r + 1), count = x.copies(r + 2),
+              elems = x.copies(r + 3), se = x.copies(r + 4),
+              ss = x.copies(r + 5), de = x.copies(r + 6),
+              ds = x.copies(r + 7);
+      if (count <= 0 || elems <= 0 || st < 0 || dt < 0 ||
+          st + count > numTiles() || dt + count > numTiles() ||
+          count > numTiles())
+        return fail(where + ": copy run " + Twine(r / 8) +
+                    " has bad tiles or counts");
+      for (int64_t k = 0; k < count; ++k) {
+        const TileShare *from = src.shareOn(st + k);
+        const TileShare *to = dst.shareOn(dt + k);
+        int64_t s0 = se + k * ss, d0 = de + k * ds;
+        // Each end of a copy must be one contiguous range held by its tile
+        // (ascending local storage makes adjacent intervals contiguous).
+        auto holds = [](const TileShare *share, int64_t b, int64_t len) {
+          if (!share)
+            return false;
+          int64_t l0 = share->localOf(b), l1 = share->localOf(b + len - 1);
+          return l0 >= 0 && l1 == l0 + len - 1;
+        };
+        if (!holds(from, s0, elems))
+          return fail(where + ": copy run " + Twine(r / 8) + " reads elements [" +
+                      Twine(s0) + ", " + Twine(s0 + elems) + ") of " +
+                      src.describe() + " from tile " + Twine(st + k) +
+                      ", which does not hold them");
+        if (!holds(to, d0, elems))
+          return fail(where + ": copy run " + Twine(r / 8) +
+                      " writes elements [" + Twine(d0) + ", " +
+                      Twine(d0 + elems) + ") of " + dst.describe() +
+                      " on tile " + Twine(dt + k) +
+                      ", which does not hold them");
+      }
+    }
+    return Error::success();
+  }
+  case exe::Step::kSync:
+    return Error::success();
+  case exe::Step::kHostCopy:
+    if (!validIndex(step.host_copy().buffer(), n))
+      return fail(where + ": host copy of a buffer that does not exist");
+    return Error::success();
+  case exe::Step::kHostCompute:
+    for (int32_t b : step.host_compute().ins())
+      if (!validIndex(b, n))
+        return fail(where + ": host op input buffer does not exist");
+    for (int32_t b : step.host_compute().outs())
+      if (!validIndex(b, n))
+        return fail(where + ": host op output buffer does not exist");
+    return Error::success();
+  case exe::Step::kRepeat:
+    return oneElementPred(step.repeat().condition(), "condition");
+  case exe::Step::kIfStep:
+    return oneElementPred(step.if_step().predicate(), "predicate");
+  case exe::Step::KIND_NOT_SET:
+    return fail(where + ": a step of no kind (written by a newer compiler?)");
+  }
+  return Error::success();
+}
+
+Error Program::loadSteps(
+    const google::protobuf::RepeatedPtrField<exe::Step> &steps, int depth) {
+  if (depth > kMaxNesting)
+    return fail("control flow nested more than " + Twine(kMaxNesting) +
+                " deep");
+  for (const exe::Step &step : steps) {
+    if (Error err = checkStep(step))
+      return err;
+    if (step.has_repeat())
+      if (Error err = loadSteps(step.repeat().body(), depth + 1))
+        return err;
+    if (step.has_if_step()) {
+      if (Error err = loadSteps(step.if_step().then_body(), depth + 1))
+        return err;
+      if (Error err = loadSteps(step.if_step().else_body(), depth + 1))
+        return err;
+    }
+  }
+  return Error::success();
+}
+
+Expected<std::unique_ptr<Program>> Program::load(exe::Executable executable,
+                                                 StringRef source,
+                                                 const LoadOptions &options) {
+  std::unique_ptr<Program> program(new Program());
+  program->exe = std::move(executable);
+  program->sourceName = source.str();
+  const exe::Executable &e = program->exe;
+  Expected<TargetDescription> target =
+      parseTarget(e.target_json(), source.str() + " (embedded target)");
+  if (!target)
+    return target.takeError();
+  program->targetDesc = std::move(*target);
+  if (e.num_tiles() <= 0 || e.num_tiles() > program->targetDesc.totalTiles())
+    return program->fail("the program has " + Twine(e.num_tiles()) +
+                         " tiles; its target '" + program->targetDesc.name +
+                         "' has " + Twine(program->targetDesc.totalTiles()));
+  if (Error err = program->loadBuffers())
+    return std::move(err);
+  if (Error err = program->loadSteps(e.steps(), 0))
+    return std::move(err);
+  for (const exe::Binding &b : e.parameters())
+    if (b.buffer_plus_one() < 0 ||
+        b.buffer_plus_one() > static_cast<int>(program->bufferLayouts.size()))
+      return program->fail("parameter '" + b.name() +
+                           "' names a buffer that does not exist");
+  for (const exe::Binding &b : e.outputs())
+    if (b.buffer_plus_one() < 0 ||
+        b.buffer_plus_one() > static_cast<int>(program->bufferLayouts.size()))
+      return program->fail("output '" + b.name() +
+                           "' names a buffer that does not exist");
+
+  // Out of memory, worded as the compile's memory report words it.
+  for (const exe::TileMemory &t : e.over_capacity())
+    program->oomLines.push_back(
+        "tile " + std::to_string(t.tile()) + ": over by " +
+        std::to_string(t.over_by()) + " bytes at point " +
+        std::to_string(t.peak_point()) +
+        (t.peak_step().empty() ? "" : " (" + t.peak_step() + ")"));
+  if (!program->oomLines.empty() && !options.allowOutOfMemory) {
+    std::string msg = std::to_string(program->oomLines.size()) +
+                      " tile(s) out of memory";
+    for (size_t i = 0; i < std::min<size_t>(program->oomLines.size(), 10); ++i)
+      msg += "\n    " + program->oomLines[i];
+    if (program->oomLines.size() > 10)
+      msg += "\n    ... and " + std::to_string(program->oomLines.size() - 10) +
+             " more";
+    msg += "\n  (TESSERA_FLAGS=--allow_out_of_memory runs it anyway, the "
+           "overflow held on the host)";
+    return program->fail(msg);
+  }
+  return std::move(program);
+}
+
+} // namespace tessera::runtime

@@ -1,0 +1,285 @@
+//===- Reduce.cpp - reduce-partial.OP and reduce.OP -----------------------===//
+//
+// A reduction runs in two compute sets around an exchange (LowerReduce.cpp):
+//  - reduce-partial.OP: each tile combines its input elements into one slot
+//    per output element they reduce to, slots in the order the tile's
+//    elements (ascending) first reach each output;
+//  - reduce.OP: each output's tile combines the slots gathered for it with
+//    the init value (the second input, one replicated element per tile).
+//    `partials_per_output_runs` = [count, outputs, ...] gives the slots per
+//    output in output order, slots output-major. The K-split sums of matmul
+//    and convolution instead give `partials_per_output` = pk with slots
+//    slice-major ([pk, outputs on the tile]) and no init.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VertexLibrary.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace llvm;
+
+namespace tessera::runtime {
+namespace {
+
+enum class Reducer { Add, Mul, Max, Min, And, Or, Invalid };
+
+Reducer parseReducer(StringRef op) {
+  return StringSwitch<Reducer>(op)
+      .Case("add", Reducer::Add)
+      .Case("multiply", Reducer::Mul)
+      .Case("maximum", Reducer::Max)
+      .Case("minimum", Reducer::Min)
+      .Case("and", Reducer::And)
+      .Case("or", Reducer::Or)
+      .Default(Reducer::Invalid);
+}
+
+template <typename C> inline C combine(Reducer r, C a, C b) {
+  switch (r) {
+  case Reducer::Add:
+    if constexpr (std::is_integral_v<C>)
+      return C(std::make_unsigned_t<C>(a) + std::make_unsigned_t<C>(b));
+    return a + b;
+  case Reducer::Mul:
+    if constexpr (std::is_integral_v<C>)
+      return C(std::make_unsigned_t<C>(a) * std::make_unsigned_t<C>(b));
+    return a * b;
+  case Reducer::Max:
+    if constexpr (std::is_floating_point_v<C>)
+      if (std::isnan(a) || std::isnan(b))
+        return std::numeric_limits<C>::quiet_NaN();
+    return a > b ? a : b;
+  case Reducer::Min:
+    if constexpr (std::is_floating_point_v<C>)
+      if (std::isnan(a) || std::isnan(b))
+        return std::numeric_limits<C>::quiet_NaN();
+    return a < b ? a : b;
+  case Reducer::And:
+    if constexpr (std::is_integral_v<C>)
+      return C(a & b);
+    return a;
+  case Reducer::Or:
+    if constexpr (std::is_integral_v<C>)
+      return C(a | b);
+    return a;
+  case Reducer::Invalid:
+    break;
+  }
+  return a;
+}
+
+class ReducePartialVertex : public Vertex {
+public:
+  Reducer reducer = Reducer::Add;
+  DType dtype = DType::F32;
+  std::vector<int64_t> inShape;
+  std::vector<bool> reduced;
+  std::vector<int64_t> outStrides; ///< per input dim, 0 when reduced
+
+  Error run(int64_t tile, ArrayRef<TileOperand> ins,
+            ArrayRef<TileOperand> outs) const override {
+    return dispatchStorage(dtype, [&](auto t) -> Error {
+      using T = decltype(t);
+      using C = ComputeT<T>;
+      const T *in = ins[0].as<T>();
+      T *slots = outs[0].as<T>();
+      int64_t numSlots = outs[0].elements();
+      // Output of each element, and its slot by first appearance. The
+      // tile's outputs are few; a small map from output to slot suffices.
+      DenseMap<int64_t, int64_t> slotOf;
+      std::vector<C> acc;
+      int64_t rank = inShape.size();
+      SmallVector<int64_t, 8> idx(rank);
+      for (const Interval &iv : ins[0].share->intervals) {
+        int64_t rest = iv.begin, o = 0;
+        for (int64_t d = rank - 1; d >= 0; --d) {
+          idx[d] = rest % inShape[d];
+          rest /= inShape[d];
+          o += idx[d] * outStrides[d];
+        }
+        int64_t lastOutput = -1, lastSlot = -1;
+        for (int64_t e = iv.begin; e < iv.end; ++e) {
+          if (o != lastOutput) {
+            auto [it, fresh] = slotOf.try_emplace(o, acc.size());
+            lastOutput = o, lastSlot = it->second;
+            if (fresh)
+              acc.push_back(static_cast<C>(in[iv.local + e - iv.begin]));
+            else
+              acc[lastSlot] = combine<C>(
+                  reducer, acc[lastSlot],
+                  static_cast<C>(in[iv.local + e - iv.begin]));
+          } else {
+            acc[lastSlot] = combine<C>(
+                reducer, acc[lastSlot],
+                static_cast<C>(in[iv.local + e - iv.begin]));
+          }
+          for (int64_t d = rank - 1; d >= 0; --d) {
+            o += outStrides[d];
+            if (++idx[d] < inShape[d])
+              break;
+            o -= outStrides[d] * inShape[d];
+            idx[d] = 0;
+          }
+        }
+      }
+      if (static_cast<int64_t>(acc.size()) != numSlots)
+        return createStringError("tile " + Twine(tile) + ": its inputs reach " +
+                                 Twine(acc.size()) + " outputs, but it has " +
+                                 Twine(numSlots) + " partial slots");
+      for (int64_t s = 0; s < numSlots; ++s)
+        slots[s] = static_cast<T>(acc[s]);
+      return Error::success();
+    });
+  }
+};
+
+class ReduceVertex : public Vertex {
+public:
+  Reducer reducer = Reducer::Add;
+  DType dtype = DType::F32;
+  bool hasInit = false;
+  /// Slice-major slots, this many per output (matmul / conv K split).
+  int64_t perOutput = 0;
+  /// Otherwise output-major: the first slot of each output (size n + 1).
+  std::vector<int64_t> firstSlot;
+
+  Error run(int64_t tile, ArrayRef<TileOperand> ins,
+            ArrayRef<TileOperand> outs) const override {
+    return dispatchStorage(dtype, [&](auto t) -> Error {
+      using T = decltype(t);
+      using C = ComputeT<T>;
+      const T *slots = ins[0].as<T>();
+      T *out = outs[0].as<T>();
+      int64_t n = outs[0].elements();
+      if (perOutput > 0) {
+        if (ins[0].elements() != perOutput * n)
+          return createStringError("tile " + Twine(tile) + ": " +
+                                   Twine(ins[0].elements()) + " slots for " +
+                                   Twine(n) + " outputs x " +
+                                   Twine(perOutput));
+        for (int64_t j = 0; j < n; ++j) {
+          C acc = static_cast<C>(slots[j]);
+          for (int64_t p = 1; p < perOutput; ++p)
+            acc = combine<C>(reducer, acc, static_cast<C>(slots[p * n + j]));
+          out[j] = static_cast<T>(acc);
+        }
+        return Error::success();
+      }
+      C init = static_cast<C>(ins[1].as<T>()[0]);
+      int64_t slot = 0;
+      for (const Interval &iv : outs[0].share->intervals)
+        for (int64_t o = iv.begin; o < iv.end; ++o) {
+          C acc = init;
+          int64_t count = firstSlot[o + 1] - firstSlot[o];
+          if (slot + count > ins[0].elements())
+            return createStringError("tile " + Twine(tile) +
+                                     ": too few gathered slots");
+          for (int64_t k = 0; k < count; ++k)
+            acc = combine<C>(reducer, acc, static_cast<C>(slots[slot + k]));
+          slot += count;
+          out[iv.local + o - iv.begin] = static_cast<T>(acc);
+        }
+      if (slot != ins[0].elements())
+        return createStringError("tile " + Twine(tile) + ": " +
+                                 Twine(ins[0].elements() - slot) +
+                                 " gathered slots left unused");
+      return Error::success();
+    });
+  }
+};
+
+Error checkReducerType(const VertexSpec &spec, Reducer r, DType t) {
+  if ((r == Reducer::And || r == Reducer::Or) && isFloat(t))
+    return spec.error("a logical reducer on " + dtypeName(t));
+  return Error::success();
+}
+
+} // namespace
+
+bool isReducer(StringRef op) { return parseReducer(op) != Reducer::Invalid; }
+
+VertexResult createReducePartial(const VertexSpec &spec, StringRef op) {
+  if (Error err = spec.expectOperands(1, 1))
+    return std::move(err);
+  if (Error err = expectSameType(spec))
+    return std::move(err);
+  auto v = std::make_unique<ReducePartialVertex>();
+  v->reducer = parseReducer(op);
+  v->dtype = spec.out(0).dtype;
+  if (Error err = checkReducerType(spec, v->reducer, v->dtype))
+    return std::move(err);
+  v->inShape = spec.in(0).shape;
+  Expected<std::vector<int64_t>> dims = spec.requireInts("dimensions");
+  if (!dims)
+    return dims.takeError();
+  int64_t rank = v->inShape.size();
+  v->reduced.assign(rank, false);
+  for (int64_t d : *dims) {
+    if (d < 0 || d >= rank || v->reduced[d])
+      return spec.error("dimensions names dimension " + Twine(d) + " of a rank-" +
+                        Twine(rank) + " input");
+    v->reduced[d] = true;
+  }
+  std::vector<int64_t> outShape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!v->reduced[d])
+      outShape.push_back(v->inShape[d]);
+  std::vector<int64_t> strides = rowMajorStrides(outShape);
+  v->outStrides.assign(rank, 0);
+  for (int64_t d = 0, k = 0; d < rank; ++d)
+    if (!v->reduced[d])
+      v->outStrides[d] = strides[k++];
+  return std::unique_ptr<Vertex>(std::move(v));
+}
+
+VertexResult createReduce(const VertexSpec &spec, StringRef op) {
+  auto v = std::make_unique<ReduceVertex>();
+  v->reducer = parseReducer(op);
+  v->dtype = spec.out(0).dtype;
+  if (Error err = expectSameType(spec))
+    return std::move(err);
+  if (Error err = checkReducerType(spec, v->reducer, v->dtype))
+    return std::move(err);
+  if (std::optional<int64_t> pk = spec.getInt("partials_per_output")) {
+    if (Error err = spec.expectOperands(1, 1))
+      return std::move(err);
+    if (*pk <= 0)
+      return spec.error("partials_per_output must be positive");
+    v->perOutput = *pk;
+    return std::unique_ptr<Vertex>(std::move(v));
+  }
+  if (Error err = spec.expectOperands(2, 1))
+    return std::move(err);
+  Expected<std::vector<int64_t>> runs =
+      spec.requireInts("partials_per_output_runs");
+  if (!runs)
+    return runs.takeError();
+  if (runs->size() % 2 != 0)
+    return spec.error("partials_per_output_runs is not (count, outputs) pairs");
+  int64_t n = spec.out(0).numElements;
+  v->firstSlot.reserve(n + 1);
+  v->firstSlot.push_back(0);
+  for (size_t i = 0; i < runs->size(); i += 2) {
+    int64_t count = (*runs)[i], repeat = (*runs)[i + 1];
+    if (count < 0 || repeat <= 0 ||
+        static_cast<int64_t>(v->firstSlot.size()) - 1 + repeat > n)
+      return spec.error("partials_per_output_runs does not describe " +
+                        Twine(n) + " outputs");
+    for (int64_t r = 0; r < repeat; ++r)
+      v->firstSlot.push_back(v->firstSlot.back() + count);
+  }
+  if (static_cast<int64_t>(v->firstSlot.size()) != n + 1 ||
+      v->firstSlot.back() != spec.in(0).numElements)
+    return spec.error("partials_per_output_runs covers " +
+                      Twine(v->firstSlot.size() - 1) + " outputs and " +
+                      Twine(v->firstSlot.back()) + " slots, expected " +
+                      Twine(n) + " and " + Twine(spec.in(0).numElements));
+  v->hasInit = true;
+  return std::unique_ptr<Vertex>(std::move(v));
+}
+
+} // namespace tessera::runtime

@@ -1,0 +1,116 @@
+//===- VertexLibrary.cpp - Kinds to factories; VertexSpec helpers ---------===//
+
+#include "VertexLibrary.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace tessera::runtime {
+
+Vertex::~Vertex() = default;
+
+Error VertexSpec::error(const Twine &what) const {
+  return createStringError(where + ": vertex '" + cs.kind() + "': " + what);
+}
+
+Error VertexSpec::expectOperands(size_t ins, size_t outs) const {
+  if (numIns() == ins && numOuts() == outs)
+    return Error::success();
+  return error("takes " + Twine(ins) + " inputs and " + Twine(outs) +
+               " outputs, got " + Twine(numIns()) + " and " +
+               Twine(numOuts()));
+}
+
+std::optional<int64_t> VertexSpec::getInt(StringRef name) const {
+  auto it = cs.params().find(name.str());
+  if (it == cs.params().end() || !it->second.has_int_value())
+    return std::nullopt;
+  return it->second.int_value();
+}
+
+std::optional<std::vector<int64_t>> VertexSpec::getInts(StringRef name) const {
+  auto it = cs.params().find(name.str());
+  if (it == cs.params().end() || !it->second.has_ints_value())
+    return std::nullopt;
+  const auto &v = it->second.ints_value().values();
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+
+std::optional<std::string> VertexSpec::getString(StringRef name) const {
+  auto it = cs.params().find(name.str());
+  if (it == cs.params().end() || !it->second.has_string_value())
+    return std::nullopt;
+  return it->second.string_value();
+}
+
+bool VertexSpec::hasFlag(StringRef name) const {
+  auto it = cs.params().find(name.str());
+  return it != cs.params().end() && it->second.has_unit_value();
+}
+
+Expected<int64_t> VertexSpec::requireInt(StringRef name) const {
+  if (std::optional<int64_t> v = getInt(name))
+    return *v;
+  return error("missing integer parameter '" + name + "'");
+}
+
+Expected<std::vector<int64_t>>
+VertexSpec::requireInts(StringRef name, std::optional<size_t> size) const {
+  std::optional<std::vector<int64_t>> v = getInts(name);
+  if (!v)
+    return error("missing integer-list parameter '" + name + "'");
+  if (size && v->size() != *size)
+    return error("parameter '" + name + "' has " + Twine(v->size()) +
+                 " values, expected " + Twine(*size));
+  return *v;
+}
+
+Error expectSameType(const VertexSpec &spec) {
+  DType t = spec.numOuts() ? spec.out(0).dtype : spec.in(0).dtype;
+  for (size_t i = 0; i < spec.numIns(); ++i)
+    if (spec.in(i).dtype != t)
+      return spec.error("input " + Twine(i) + " " + spec.in(i).describe() +
+                        " is not " + dtypeName(t));
+  for (size_t i = 0; i < spec.numOuts(); ++i)
+    if (spec.out(i).dtype != t)
+      return spec.error("output " + Twine(i) + " " + spec.out(i).describe() +
+                        " is not " + dtypeName(t));
+  return Error::success();
+}
+
+std::vector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+Expected<std::unique_ptr<Vertex>> createVertex(const VertexSpec &spec) {
+  StringRef kind = spec.cs.kind();
+  auto [family, op] = kind.split('.');
+  if (family == "elementwise" && isElementwiseOp(op))
+    return createElementwise(spec, op);
+  if (family == "reduce-partial" && isReducer(op))
+    return createReducePartial(spec, op);
+  if (family == "reduce" && isReducer(op))
+    return createReduce(spec, op);
+  if (kind == "iota")
+    return createIota(spec);
+  if (kind == "fill")
+    return createFill(spec);
+  if (kind == "branch-index.equals")
+    return createBranchIndexEquals(spec);
+  if (kind == "matmul-partial")
+    return createMatmulPartial(spec);
+  return createStringError(spec.where + ": vertex kind '" + kind +
+                           "' is not in the model device's library");
+}
+
+std::vector<std::string> vertexKinds() {
+  return {"elementwise.*", "iota",          "fill",
+          "branch-index.equals", "matmul-partial", "reduce-partial.*",
+          "reduce.*"};
+}
+
+} // namespace tessera::runtime

@@ -1,0 +1,43 @@
+//===- VertexLibrary.h - Vertex factories, one per family --------*- C++ -*-===//
+//
+// Private to runtime/Vertices: each family file defines its factories;
+// VertexLibrary.cpp maps kinds to them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNTIME_VERTICES_VERTEXLIBRARY_H
+#define TESSERA_RUNTIME_VERTICES_VERTEXLIBRARY_H
+
+#include "tessera/Runtime/Vertex.h"
+
+namespace tessera::runtime {
+
+using VertexResult = llvm::Expected<std::unique_ptr<Vertex>>;
+
+// Elementwise.cpp
+VertexResult createElementwise(const VertexSpec &spec, llvm::StringRef op);
+VertexResult createIota(const VertexSpec &spec);
+VertexResult createFill(const VertexSpec &spec);
+VertexResult createBranchIndexEquals(const VertexSpec &spec);
+/// Whether `op` is an elementwise op the library implements.
+bool isElementwiseOp(llvm::StringRef op);
+
+// Matmul.cpp
+VertexResult createMatmulPartial(const VertexSpec &spec);
+
+// Reduce.cpp: reduce-partial.OP, reduce.OP (also the K-split sums of
+// matmul and convolution).
+VertexResult createReducePartial(const VertexSpec &spec, llvm::StringRef op);
+VertexResult createReduce(const VertexSpec &spec, llvm::StringRef op);
+/// Whether `op` is a reducer the library implements.
+bool isReducer(llvm::StringRef op);
+
+/// A VertexSpec error unless every operand has `dtype`.
+llvm::Error expectSameType(const VertexSpec &spec);
+
+/// Row-major strides of `shape`.
+std::vector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
+
+} // namespace tessera::runtime
+
+#endif // TESSERA_RUNTIME_VERTICES_VERTEXLIBRARY_H

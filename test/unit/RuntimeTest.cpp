@@ -1,0 +1,241 @@
+//===- RuntimeTest.cpp - executables and the model device -----------------===//
+//
+// The executable container rejects what it must (truncation, corruption,
+// another version), and small tgraph programs lowered onto both presets run
+// on the model device to the values a plain loop computes: elementwise ops
+// in place, scalars replicated, broadcasts (fill), transposes (view
+// exchanges), blocked matmuls (K split on tile-1472) and two-step
+// reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Compile/ExecutableWriter.h"
+#include "tessera/InitAll.h"
+#include "tessera/Passes.h"
+#include "tessera/Runtime/Device.h"
+#include "tessera/Target/Presets.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace tessera;
+using namespace tessera::runtime;
+
+namespace {
+
+std::string errorText(llvm::Error err) { return llvm::toString(std::move(err)); }
+
+exe::Executable tinyExecutable() {
+  exe::Executable e;
+  e.set_format_version(kExecutableFormatVersion);
+  e.set_module_name("tiny");
+  return e;
+}
+
+TEST(RuntimeExecutableFile, RoundTrips) {
+  llvm::Expected<std::string> bytes = encodeExecutable(tinyExecutable());
+  ASSERT_TRUE(bool(bytes));
+  llvm::Expected<exe::Executable> back = decodeExecutable(*bytes, "t.tessera");
+  ASSERT_TRUE(bool(back)) << errorText(back.takeError());
+  EXPECT_EQ(back->module_name(), "tiny");
+}
+
+TEST(RuntimeExecutableFile, RejectsBadFiles) {
+  std::string good = *encodeExecutable(tinyExecutable());
+  auto message = [](llvm::StringRef bytes) {
+    llvm::Expected<exe::Executable> e = decodeExecutable(bytes, "f.tessera");
+    EXPECT_FALSE(bool(e));
+    return e ? std::string() : errorText(e.takeError());
+  };
+  EXPECT_EQ(message(good.substr(0, 10)),
+            "f.tessera: truncated: 10 bytes, shorter than the 32-byte header");
+  EXPECT_EQ(message(good.substr(0, good.size() - 1)),
+            "f.tessera: truncated: the header declares " +
+                std::to_string(good.size() - 32) + " payload bytes, " +
+                std::to_string(good.size() - 33) + " present");
+  EXPECT_EQ(message("HloModule m\n" + std::string(40, ' ')),
+            "f.tessera: not a Tessera executable (bad magic)");
+  std::string corrupt = good;
+  corrupt.back() ^= 0x40;
+  EXPECT_EQ(message(corrupt),
+            "f.tessera: checksum mismatch: the file is corrupt");
+  std::string version = good;
+  version[8] = 99;
+  EXPECT_EQ(message(version), "f.tessera: format version 99, but this runtime "
+                              "reads version 1; recompile the model");
+  EXPECT_EQ(message(good + "x"),
+            "f.tessera: 1 unexpected bytes after the payload");
+}
+
+/// Lowers `source` (a tgraph module) for `target` and loads its executable.
+struct Compiled {
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::unique_ptr<Program> program;
+};
+
+std::unique_ptr<Compiled> compile(llvm::StringRef source,
+                                  llvm::StringRef targetName) {
+  auto c = std::make_unique<Compiled>();
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  c->context.appendDialectRegistry(registry);
+  c->context.loadAllAvailableDialects();
+  c->module = mlir::parseSourceString<mlir::ModuleOp>(source, &c->context);
+  EXPECT_TRUE(c->module);
+  if (!c->module)
+    return nullptr;
+  mlir::PassManager pm(&c->context);
+  TGraphCheckCompatOptions compat;
+  compat.targetName = targetName.str();
+  pm.addPass(createTGraphCheckCompat(compat));
+  TGraphToTileOptions lower;
+  lower.targetName = targetName.str();
+  pm.addPass(createTGraphToTile(lower));
+  EXPECT_TRUE(mlir::succeeded(pm.run(*c->module)));
+  tile::ProgramOp program;
+  c->module->walk([&](tile::ProgramOp p) { program = p; });
+  EXPECT_TRUE(program);
+  llvm::Expected<TargetDescription> target = loadPreset(targetName);
+  EXPECT_TRUE(bool(target));
+  memory::MemoryAnalysis analysis = memory::analyzeMemory(program, *target);
+  llvm::Expected<exe::Executable> executable =
+      buildExecutable(*c->module, program, analysis, "test");
+  EXPECT_TRUE(bool(executable)) << errorText(executable.takeError());
+  // Through the file format, as tessera-run reads it.
+  llvm::Expected<std::string> bytes = encodeExecutable(*executable);
+  llvm::Expected<exe::Executable> decoded = decodeExecutable(*bytes, "test");
+  EXPECT_TRUE(bool(decoded));
+  llvm::Expected<std::unique_ptr<Program>> loaded =
+      Program::load(std::move(*decoded), "test");
+  EXPECT_TRUE(bool(loaded)) << errorText(loaded.takeError());
+  if (!loaded)
+    return nullptr;
+  c->program = std::move(*loaded);
+  return c;
+}
+
+HostTensor randomTensor(DType dtype, std::vector<int64_t> shape,
+                        unsigned seed) {
+  HostTensor t(dtype, shape);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    t.setDouble(i, dist(gen));
+  return t;
+}
+
+class RuntimeDevice : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(RuntimeDevice, ElementwiseBroadcastTransposeMatmulReduce) {
+  // y = relu(transpose(x) . w + b), s = reduce_max(y, dims=[0]).
+  const char *source = R"mlir(
+    func.func @main(%x: tensor<64x48xf32> loc("x"), %w: tensor<64x40xf32> loc("w"),
+                    %b: tensor<40xf32> loc("b")) -> (tensor<48x40xf32>, tensor<40xf32>) {
+      %xt = tgraph.transpose %x, permutation = [1, 0] : (tensor<64x48xf32>) -> tensor<48x64xf32> loc("xt")
+      %d = tgraph.dot_general %xt, %w, batching_dims = [] x [], contracting_dims = [1] x [0]
+             : (tensor<48x64xf32>, tensor<64x40xf32>) -> tensor<48x40xf32> loc("dot")
+      %bb = tgraph.broadcast_in_dim %b, dims = [1] : (tensor<40xf32>) -> tensor<48x40xf32> loc("bb")
+      %a = tgraph.add %d, %bb : tensor<48x40xf32> loc("add")
+      %z = tgraph.constant dense<0.0> : tensor<f32> loc("zero")
+      %zb = tgraph.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<48x40xf32> loc("zb")
+      %y = tgraph.maximum %a, %zb : tensor<48x40xf32> loc("relu")
+      %ninf = tgraph.constant dense<0xFF800000> : tensor<f32> loc("ninf")
+      %s = tgraph.reduce(%y) init(%ninf) dims = [0] {
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %m = tgraph.maximum %p, %q : tensor<f32>
+        tgraph.return %m : tensor<f32>
+      } : (tensor<48x40xf32>, tensor<f32>) -> tensor<40xf32> loc("smax")
+      return %y, %s : tensor<48x40xf32>, tensor<40xf32>
+    }
+  )mlir";
+  std::unique_ptr<Compiled> c = compile(source, GetParam());
+  ASSERT_TRUE(c);
+  HostTensor x = randomTensor(DType::F32, {64, 48}, 1);
+  HostTensor w = randomTensor(DType::F32, {64, 40}, 2);
+  HostTensor b = randomTensor(DType::F32, {40}, 3);
+  Device device(*c->program, {});
+  RunRecord record;
+  llvm::Expected<std::vector<HostTensor>> out = device.run({x, w, b}, record);
+  ASSERT_TRUE(bool(out)) << errorText(out.takeError());
+  ASSERT_EQ(out->size(), 2u);
+  EXPECT_EQ(record.toDevice.size(), 3u);
+  EXPECT_EQ(record.toHost.size(), 2u);
+  double worst = 0;
+  for (int64_t i = 0; i < 48; ++i) {
+    for (int64_t j = 0; j < 40; ++j) {
+      double acc = b.getDouble(j);
+      for (int64_t k = 0; k < 64; ++k)
+        acc += x.getDouble(k * 48 + i) * w.getDouble(k * 40 + j);
+      double expect = std::max(acc, 0.0);
+      worst = std::max(worst, std::fabs((*out)[0].getDouble(i * 40 + j) - expect));
+    }
+  }
+  EXPECT_LT(worst, 1e-5);
+  for (int64_t j = 0; j < 40; ++j) {
+    double m = -INFINITY;
+    for (int64_t i = 0; i < 48; ++i)
+      m = std::max(m, (*out)[0].getDouble(i * 40 + j));
+    EXPECT_EQ((*out)[1].getDouble(j), m) << "column " << j;
+  }
+}
+
+TEST_P(RuntimeDevice, IntegerAndPredicateOps) {
+  const char *source = R"mlir(
+    func.func @main(%a: tensor<100xi32> loc("a"), %b: tensor<100xi32> loc("b"))
+        -> (tensor<100xi32>, tensor<100xi32>) {
+      %q = tgraph.divide %a, %b : tensor<100xi32> loc("q")
+      %p = tgraph.compare GT, %a, %b : (tensor<100xi32>, tensor<100xi32>) -> tensor<100xi1> loc("gt")
+      %s = tgraph.select %p, %a, %b : tensor<100xi1>, tensor<100xi32> loc("sel")
+      return %q, %s : tensor<100xi32>, tensor<100xi32>
+    }
+  )mlir";
+  std::unique_ptr<Compiled> c = compile(source, GetParam());
+  ASSERT_TRUE(c);
+  HostTensor a(DType::S32, {100}), b(DType::S32, {100});
+  for (int64_t i = 0; i < 100; ++i) {
+    a.setInt(i, i * 7 - 300);
+    b.setInt(i, (i % 10) - 5); // includes zeros: HLO gives -1
+  }
+  a.setInt(3, INT32_MIN);
+  b.setInt(3, -1); // INT_MIN / -1 = INT_MIN
+  Device device(*c->program, {});
+  RunRecord record;
+  llvm::Expected<std::vector<HostTensor>> out = device.run({a, b}, record);
+  ASSERT_TRUE(bool(out)) << errorText(out.takeError());
+  for (int64_t i = 0; i < 100; ++i) {
+    int64_t x = a.getInt(i), y = b.getInt(i);
+    int64_t q = y == 0 ? -1 : (x == INT32_MIN && y == -1) ? x : x / y;
+    EXPECT_EQ((*out)[0].getInt(i), q) << i;
+    EXPECT_EQ((*out)[1].getInt(i), std::max(x, y)) << i;
+  }
+}
+
+TEST_P(RuntimeDevice, RejectsInputsOfTheWrongType) {
+  const char *source = R"mlir(
+    func.func @main(%a: tensor<8xf32> loc("a")) -> tensor<8xf32> {
+      %n = tgraph.negate %a : tensor<8xf32> loc("n")
+      return %n : tensor<8xf32>
+    }
+  )mlir";
+  std::unique_ptr<Compiled> c = compile(source, GetParam());
+  ASSERT_TRUE(c);
+  Device device(*c->program, {});
+  RunRecord record;
+  llvm::Expected<std::vector<HostTensor>> out =
+      device.run({HostTensor(DType::F32, {9})}, record);
+  ASSERT_FALSE(bool(out));
+  EXPECT_EQ(errorText(out.takeError()),
+            "test: input 0 ('a') is f32[9], expected f32[8]");
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, RuntimeDevice,
+                         ::testing::Values("tile-1472", "core-8"));
+
+} // namespace
