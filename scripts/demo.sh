@@ -31,14 +31,14 @@ echo "== compile with profiling: events, dumps and a compile trace in ${build#"$
 out="$build/demo"
 rm -rf "$out" && mkdir -p "$out"
 name=$(basename "$model" .hlo)
-"$bin/tessera-compile" "$model" -o "$out/$name.mlirbc" --profiling \
+"$bin/tessera-compile" "$model" -o "$out/$name.tessera" --profiling \
   --dump_to="$out/dumps" --compile_trace="$out/compile-trace.json" \
   --report_directory="$out/reports" --save_vertex_graph="$out/vertex-graph"
 ls "$out" "$out/dumps" "$out/reports"/* "$out/vertex-graph"
 
 echo
-echo "== tessera-prof $name.mlirbc.events events"
-"$bin/tessera-prof" "$out/$name.mlirbc.events" events
+echo "== tessera-prof $name.tessera.events events"
+"$bin/tessera-prof" "$out/$name.tessera.events" events
 
 echo
 echo "== memory: where the bytes of every tile go (docs/memory.md)"
