@@ -424,10 +424,7 @@ private:
       In<T> x = operand<T>(ins, 0);
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (std::is_floating_point_v<C>) {
-          out[i] = static_cast<T>(
-              op == Op::ReducePrecision
-                  ? reducePrecision<C>(x[i], exponentBits, mantissaBits)
-                  : unaryFloat<C>(op, x[i]));
+          out[i] = static_cast<T>(unaryFloat<C>(op, x[i]));
         } else {
           out[i] = unaryInt<T>(op, x[i], pred);
         }
