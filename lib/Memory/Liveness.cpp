@@ -58,6 +58,9 @@ public:
 private:
   void collectBuffers();
   void collectRefs();
+  /// The tiles an exchange reads the source on and writes the destination on.
+  void exchangeTiles(tile::ExchangeOp ex, llvm::DenseSet<int64_t> &senders,
+                     llvm::DenseSet<int64_t> &receivers);
   void computeRanges();
   void computeOverheads();
   void computeChipCurves();
@@ -137,6 +140,33 @@ void LivenessBuilder::collectBuffers() {
   refs.assign(result.buffers.size(), Refs());
 }
 
+void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex,
+                                    llvm::DenseSet<int64_t> &senders,
+                                    llvm::DenseSet<int64_t> &receivers) {
+  // A view exchange lists no copies: every tile holding part of the source
+  // may send, every tile holding part of the destination receives. (The
+  // model device found the need: without it a view's source was freed
+  // before the view read it.)
+  if (ex.isView()) {
+    for (auto [v, set] : {std::make_pair(ex.getSource(), &senders),
+                          std::make_pair(ex.getDest(), &receivers)}) {
+      int32_t b = bufferOf(v);
+      if (b < 0)
+        continue;
+      for (const TileBytes &share : result.buffers[storageOf(b)].tiles)
+        set->insert(share.tile);
+    }
+    return;
+  }
+  for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
+    tile::ExchangeOp::Run run = ex.getRun(i);
+    for (int64_t k = 0; k < run.count; ++k) {
+      senders.insert(run.srcTile + k);
+      receivers.insert(run.dstTile + k);
+    }
+  }
+}
+
 void LivenessBuilder::collectRefs() {
   tileRefs.resize(result.buffers.size());
   for (auto [b, buffer] : llvm::enumerate(result.buffers))
@@ -177,13 +207,7 @@ void LivenessBuilder::collectRefs() {
       // Only the tiles that send read the source; only those that receive
       // write the destination.
       llvm::DenseSet<int64_t> senders, receivers;
-      for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
-        tile::ExchangeOp::Run run = ex.getRun(i);
-        for (int64_t k = 0; k < run.count; ++k) {
-          senders.insert(run.srcTile + k);
-          receivers.insert(run.dstTile + k);
-        }
-      }
+      exchangeTiles(ex, senders, receivers);
       ref(ex.getSource(), false,
           [&](int64_t t) { return senders.contains(t); });
       ref(ex.getDest(), true, [&](int64_t t) { return receivers.contains(t); });
@@ -306,13 +330,10 @@ void LivenessBuilder::computeOverheads() {
         result.overheads[t].exchangeCode +=
             o.exchangeCodeBytes + o.exchangeStateBytes;
       };
-      for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
-        tile::ExchangeOp::Run run = ex.getRun(i);
-        for (int64_t k = 0; k < run.count; ++k) {
-          join(run.srcTile + k);
-          join(run.dstTile + k);
-        }
-      }
+      llvm::DenseSet<int64_t> senders, receivers;
+      exchangeTiles(ex, senders, receivers);
+      llvm::for_each(senders, join);
+      llvm::for_each(receivers, join);
     }
   }
   for (int64_t t = 0; t < result.numTiles; ++t) {
