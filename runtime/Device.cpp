@@ -28,7 +28,7 @@ Device::Device(const Program &program, DeviceOptions options)
   staging.resize(program.buffers().size());
   // Constants are loaded with the program.
   for (const auto &[i, b] : llvm::enumerate(program.executable().buffers())) {
-    if (b.category() != exe::CATEGORY_CONSTANT)
+    if (b.category() != exe::CATEGORY_CONSTANT || b.elided())
       continue;
     const BufferLayout &layout = program.buffer(i);
     HostTensor value(layout.dtype, layout.shape);

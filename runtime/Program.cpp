@@ -202,7 +202,9 @@ Error Program::loadBuffers() {
           std::max(arenaSize[share.tile],
                    share.offset + share.elements * layout.elementBytes);
     }
-    if (b.category() == exe::CATEGORY_CONSTANT &&
+    // An elided constant has no data: the runner fills it (seeded) before
+    // the first run.
+    if (b.category() == exe::CATEGORY_CONSTANT && !b.elided() &&
         static_cast<int64_t>(b.constant_data().size()) !=
             layout.numElements * layout.elementBytes)
       return fail(what + ": constant data has " +

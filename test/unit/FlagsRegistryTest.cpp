@@ -23,7 +23,7 @@ std::string validationError(llvm::StringRef text) {
 }
 
 // Every flag issue 5 asks for, spelled as users type it, and the vertex
-// graph size limit (issue 4).
+// graph size limit (issue 4), and the runtime's out-of-memory switch.
 const char *const kIssueFlags[] = {"dump_to",
                                    "dump_as_text",
                                    "dump_as_dot",
@@ -47,7 +47,8 @@ const char *const kIssueFlags[] = {"dump_to",
                                    "report_directory",
                                    "serialized_graph",
                                    "compile_trace",
-                                   "vertex_graph_max_vertices"};
+                                   "vertex_graph_max_vertices",
+                                   "allow_out_of_memory"};
 
 TEST(FlagsRegistry, HasEveryIssueFlagOnce) {
   llvm::StringSet<> seen;

@@ -1,0 +1,104 @@
+//===- Runner.h - What tessera-run adds around the model device -*- C++ -*-===//
+//
+// The pieces of a run that need the compiler's dialects but not its passes:
+// the executable's tgraph module (parsed back from its bytecode), the
+// reference interpreter as the device's host-op evaluator and as the oracle
+// of --check, the seeded data that stands in for inputs and for constants
+// the source elided, and the comparison of device outputs with the
+// reference (docs/runtime.md, "Checking a run").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNNER_RUNNER_H
+#define TESSERA_RUNNER_RUNNER_H
+
+#include "tessera/Interpreter/Interpreter.h"
+#include "tessera/Runtime/Device.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+
+namespace tessera::runner {
+
+/// The executable's tgraph module, with its ops indexed by `tile.op_id`.
+class GraphModule {
+public:
+  static llvm::Expected<std::unique_ptr<GraphModule>>
+  parse(const exe::Executable &executable, llvm::StringRef source);
+
+  mlir::ModuleOp module() { return *moduleOp; }
+  /// The op with `tile.op_id` == id, or null.
+  mlir::Operation *lookup(int64_t id) const { return byId.lookup(id); }
+  /// The entry function.
+  mlir::func::FuncOp entry() const { return entryFn; }
+
+private:
+  GraphModule() = default;
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> moduleOp;
+  llvm::DenseMap<int64_t, mlir::Operation *> byId;
+  mlir::func::FuncOp entryFn;
+};
+
+/// Seeded stand-in data: floats uniform in [-1, 1), integers in [0, 8),
+/// pred 0/1. The same (seed, stream) always gives the same tensor.
+HostTensor seededTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
+                        uint64_t seed, uint64_t stream);
+/// The stream of parameter `index` and of the elided constant `opId`
+/// (disjoint, so an input never repeats a constant's data).
+inline uint64_t inputStream(int64_t index) { return 2 * uint64_t(index); }
+inline uint64_t constantStream(int64_t opId) { return 2 * uint64_t(opId) + 1; }
+
+/// Fills the executable's elided constants on `device` with seeded data;
+/// returns how many there were.
+int64_t fillElidedConstants(const runtime::Program &program,
+                            runtime::Device &device, uint64_t seed);
+
+/// Interpreter options whose elided constants get the same seeded data.
+interp::Options referenceOptions(uint64_t seed, bool computeInF64);
+
+/// Runs host_compute ops with the reference interpreter, in the ops' own
+/// precision (as the host computes them).
+class InterpreterHostOps : public runtime::HostOpEvaluator {
+public:
+  InterpreterHostOps(GraphModule &graph, uint64_t seed)
+      : graph(graph), options(referenceOptions(seed, false)) {}
+  llvm::Expected<std::vector<HostTensor>>
+  evaluate(const exe::HostCompute &op,
+           llvm::ArrayRef<HostTensor> ins) override;
+
+private:
+  GraphModule &graph;
+  interp::Options options;
+};
+
+/// How one output compares with the reference.
+struct OutputCheck {
+  std::string name;
+  std::string type;       ///< "f32[2,3]"
+  double maxAbsErr = 0;   ///< max |got - ref|
+  double maxRelErr = 0;   ///< max |got - ref| / |ref| over |ref| > 0
+  double normErr = 0;     ///< max |got - ref| / max |ref|
+  double tolerance = 0;   ///< the bound normErr must meet (0: exact)
+  int64_t mismatches = 0; ///< elements over the bound (or not equal)
+  int64_t firstMismatch = -1;
+  bool pass = false;
+};
+
+/// The documented tolerance of an element type: 1e-5 for f32 and f64,
+/// 4 ulp for f16 (4e-3) and bf16 (3.2e-2), 0 (exact) otherwise.
+double toleranceOf(DType dtype);
+
+/// Compares a device output with the reference (which may be wider: f64 for
+/// an f32 output). Floats pass when every |got - ref| is within
+/// tolerance x max|ref| (NaN must meet NaN, inf the same inf); integers and
+/// pred must be equal.
+OutputCheck checkOutput(llvm::StringRef name, const HostTensor &got,
+                        const HostTensor &ref);
+
+} // namespace tessera::runner
+
+#endif // TESSERA_RUNNER_RUNNER_H

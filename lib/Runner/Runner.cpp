@@ -1,0 +1,199 @@
+//===- Runner.cpp - The graph module, host ops and seeded data -------------===//
+
+#include "tessera/Runner/Runner.h"
+
+#include "tessera/Dialect/TGraph/IR/TGraph.h"
+#include "tessera/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Block.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace mlir;
+
+namespace tessera::runner {
+
+llvm::Expected<std::unique_ptr<GraphModule>>
+GraphModule::parse(const exe::Executable &executable, llvm::StringRef source) {
+  std::unique_ptr<GraphModule> g(new GraphModule());
+  // The graph module holds tgraph and func ops (and tile attributes);
+  // registering them, not every pass, keeps the runner off the compiler.
+  DialectRegistry registry;
+  registry.insert<tgraph::TGraphDialect, tile::TileDialect,
+                  func::FuncDialect>();
+  g->context = std::make_unique<MLIRContext>(registry);
+  // Host ops and the reference run on the caller's thread; the context
+  // needs no pool of its own.
+  g->context->disableMultithreading();
+  g->context->loadAllAvailableDialects();
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(g->context.get(), [&](Diagnostic &d) {
+    diagnostics += d.str() + "\n";
+    return success();
+  });
+  Block block;
+  llvm::MemoryBufferRef buffer(executable.graph_module(), source);
+  ParserConfig config(g->context.get());
+  if (failed(readBytecodeFile(buffer, &block, config)) ||
+      block.getOperations().size() != 1 ||
+      !isa<ModuleOp>(block.front()))
+    return llvm::createStringError(
+        source + ": the executable's graph module cannot be read" +
+        (diagnostics.empty() ? "" : ": " + diagnostics));
+  g->moduleOp = OwningOpRef<ModuleOp>(cast<ModuleOp>(block.front()));
+  g->moduleOp->getOperation()->remove();
+  g->moduleOp->walk([&](Operation *op) {
+    if (auto id = op->getAttrOfType<IntegerAttr>("tile.op_id"))
+      g->byId.try_emplace(id.getInt(), op);
+  });
+  StringRef entry = executable.entry().empty() ? StringRef("main")
+                                               : StringRef(executable.entry());
+  g->entryFn = g->moduleOp->lookupSymbol<func::FuncOp>(entry);
+  if (!g->entryFn)
+    return llvm::createStringError(source + ": the graph module has no entry "
+                                            "function @" +
+                                   entry);
+  return g;
+}
+
+HostTensor seededTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
+                        uint64_t seed, uint64_t stream) {
+  HostTensor t(dtype, shape);
+  std::seed_seq seq{uint32_t(seed), uint32_t(seed >> 32), uint32_t(stream),
+                    uint32_t(stream >> 32)};
+  std::mt19937_64 gen(seq);
+  int64_t n = t.numElements();
+  if (isFloat(dtype)) {
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    for (int64_t i = 0; i < n; ++i)
+      t.setDouble(i, dist(gen));
+  } else {
+    int64_t hi = dtype == DType::Pred ? 1 : 7;
+    std::uniform_int_distribution<int64_t> dist(0, hi);
+    for (int64_t i = 0; i < n; ++i)
+      t.setInt(i, dist(gen));
+  }
+  return t;
+}
+
+int64_t fillElidedConstants(const runtime::Program &program,
+                            runtime::Device &device, uint64_t seed) {
+  int64_t count = 0;
+  for (const auto &[i, b] : llvm::enumerate(program.executable().buffers())) {
+    if (b.category() != exe::CATEGORY_CONSTANT || !b.elided() ||
+        b.alias_of_plus_one() != 0)
+      continue;
+    const runtime::BufferLayout &layout = program.buffer(i);
+    device.write(i, seededTensor(layout.dtype, layout.shape, seed,
+                                 constantStream(b.op_id())));
+    ++count;
+  }
+  return count;
+}
+
+interp::Options referenceOptions(uint64_t seed, bool computeInF64) {
+  interp::Options options;
+  options.computeInF64 = computeInF64;
+  options.seed = seed;
+  options.elidedConstant =
+      [seed](Operation *op) -> llvm::Expected<HostTensor> {
+    auto id = op->getAttrOfType<IntegerAttr>("tile.op_id");
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    std::optional<DType> d =
+        type ? interp::dtypeOf(type.getElementType()) : std::nullopt;
+    if (!id || !d)
+      return llvm::createStringError(
+          "an elided constant the executable does not hold (no tile.op_id)");
+    return seededTensor(*d, type.getShape(), seed, constantStream(id.getInt()));
+  };
+  return options;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+InterpreterHostOps::evaluate(const exe::HostCompute &hc,
+                             llvm::ArrayRef<HostTensor> ins) {
+  Operation *op = graph.lookup(hc.op_id());
+  if (!op)
+    return llvm::createStringError("no op with tile.op_id " +
+                                   llvm::Twine(hc.op_id()) +
+                                   " in the graph module");
+  return interp::interpretOp(op, ins, options);
+}
+
+double toleranceOf(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+  case DType::F64:
+    return 1e-5;
+  case DType::F16:
+    return 4e-3;
+  case DType::BF16:
+    return 3.2e-2;
+  default:
+    return 0;
+  }
+}
+
+OutputCheck checkOutput(llvm::StringRef name, const HostTensor &got,
+                        const HostTensor &ref) {
+  OutputCheck c;
+  c.name = name.str();
+  c.type = got.typeString();
+  c.tolerance = toleranceOf(got.dtype);
+  if (got.shape != ref.shape) {
+    c.mismatches = got.numElements();
+    c.type += " (reference " + ref.typeString() + ")";
+    return c;
+  }
+  int64_t n = got.numElements();
+  if (!isFloat(got.dtype)) {
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t a = got.getInt(i), b = ref.getInt(i);
+      if (a != b) {
+        if (c.firstMismatch < 0)
+          c.firstMismatch = i;
+        ++c.mismatches;
+        double d = std::fabs(double(a) - double(b));
+        c.maxAbsErr = std::max(c.maxAbsErr, d);
+      }
+    }
+    c.pass = c.mismatches == 0;
+    return c;
+  }
+  double scale = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (std::isfinite(ref.getDouble(i)))
+      scale = std::max(scale, std::fabs(ref.getDouble(i)));
+  for (int64_t i = 0; i < n; ++i) {
+    double a = got.getDouble(i), b = ref.getDouble(i);
+    bool bad;
+    if (std::isnan(b) || std::isinf(b)) {
+      bad = std::isnan(b) ? !std::isnan(a) : a != b;
+    } else {
+      double d = std::fabs(a - b);
+      bad = !(d <= c.tolerance * scale); // NaN in `a` is bad too
+      if (std::isfinite(d)) {
+        c.maxAbsErr = std::max(c.maxAbsErr, d);
+        if (b != 0)
+          c.maxRelErr = std::max(c.maxRelErr, d / std::fabs(b));
+      } else {
+        c.maxAbsErr = std::numeric_limits<double>::infinity();
+      }
+    }
+    if (bad) {
+      if (c.firstMismatch < 0)
+        c.firstMismatch = i;
+      ++c.mismatches;
+    }
+  }
+  c.normErr = scale > 0 ? c.maxAbsErr / scale : c.maxAbsErr;
+  c.pass = c.mismatches == 0;
+  return c;
+}
+
+} // namespace tessera::runner

@@ -1,0 +1,163 @@
+//===- RunnerTest.cpp - tessera-run's pieces --------------------------------===//
+//
+// The output check's tolerance rule, seeded data, and a program with an
+// elided constant and an op placed on the host run end to end: the device
+// (its host op evaluated by the interpreter, its elided constant filled
+// with seeded data) agrees with the reference interpreter given the same
+// data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Compile/ExecutableWriter.h"
+#include "tessera/InitAll.h"
+#include "tessera/Passes.h"
+#include "tessera/Runner/Runner.h"
+#include "tessera/Runtime/ExecutableFile.h"
+#include "tessera/Target/Presets.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tessera;
+using namespace tessera::runner;
+
+namespace {
+
+HostTensor f32(std::vector<double> v) {
+  HostTensor t(DType::F32, {int64_t(v.size())});
+  for (size_t i = 0; i < v.size(); ++i)
+    t.setDouble(i, v[i]);
+  return t;
+}
+
+TEST(RunnerCheck, FloatsAreJudgedAgainstTheLargestReferenceValue) {
+  HostTensor ref = f32({100, 1e-3, -50});
+  HostTensor got = f32({100.0005, 1.9e-3, -50});
+  OutputCheck c = checkOutput("y", got, ref);
+  // 0.9e-3 off a value of 1e-3 is a 90% relative error, but 1e-5 of the
+  // output's scale (100): within tolerance.
+  EXPECT_TRUE(c.pass);
+  EXPECT_NEAR(c.maxRelErr, 0.9, 1e-4);
+  EXPECT_NEAR(c.normErr, 9e-6, 1e-7);
+  HostTensor bad = f32({100, 1e-3, -50.01});
+  OutputCheck d = checkOutput("y", bad, ref);
+  EXPECT_FALSE(d.pass);
+  EXPECT_EQ(d.mismatches, 1);
+  EXPECT_EQ(d.firstMismatch, 2);
+}
+
+TEST(RunnerCheck, NaNAndInfinityMustMatchAndIntegersAreExact) {
+  HostTensor ref = f32({NAN, INFINITY, 1});
+  EXPECT_TRUE(checkOutput("y", f32({NAN, INFINITY, 1}), ref).pass);
+  EXPECT_FALSE(checkOutput("y", f32({0, INFINITY, 1}), ref).pass);
+  EXPECT_FALSE(checkOutput("y", f32({NAN, -INFINITY, 1}), ref).pass);
+  EXPECT_FALSE(checkOutput("y", f32({NAN, INFINITY, NAN}), ref).pass);
+  HostTensor a(DType::S32, {3}), b(DType::S32, {3});
+  a.setInt(1, 5);
+  b.setInt(1, 5);
+  EXPECT_TRUE(checkOutput("i", a, b).pass);
+  b.setInt(2, 1);
+  OutputCheck c = checkOutput("i", a, b);
+  EXPECT_FALSE(c.pass);
+  EXPECT_EQ(c.tolerance, 0);
+}
+
+TEST(RunnerData, SeededTensorsAreReproducibleAndDistinct) {
+  HostTensor a = seededTensor(DType::F32, {64}, 7, inputStream(0));
+  HostTensor b = seededTensor(DType::F32, {64}, 7, inputStream(0));
+  HostTensor c = seededTensor(DType::F32, {64}, 7, constantStream(0));
+  EXPECT_EQ(a.bytes, b.bytes);
+  EXPECT_NE(a.bytes, c.bytes);
+  for (int64_t i = 0; i < 64; ++i) {
+    EXPECT_GE(a.getDouble(i), -1.0);
+    EXPECT_LT(a.getDouble(i), 1.0);
+  }
+  HostTensor ints = seededTensor(DType::S32, {64}, 7, inputStream(1));
+  for (int64_t i = 0; i < 64; ++i) {
+    EXPECT_GE(ints.getInt(i), 0);
+    EXPECT_LE(ints.getInt(i), 7);
+  }
+}
+
+class RunnerEndToEnd : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(RunnerEndToEnd, ElidedConstantsAndHostOpsAgreeWithTheReference) {
+  // `w` is elided in the source; `host` (a cosine) is placed on the host.
+  const char *source = R"mlir(
+    func.func @main(%x: tensor<16x8xf32> loc("x")) -> tensor<16x4xf32> {
+      %w = tgraph.constant elided : tensor<8x4xf32> loc("w")
+      %d = tgraph.dot_general %x, %w, batching_dims = [] x [], contracting_dims = [1] x [0]
+             : (tensor<16x8xf32>, tensor<8x4xf32>) -> tensor<16x4xf32> loc("d")
+      %c = tgraph.cosine %d : tensor<16x4xf32> loc("host")
+      %y = tgraph.add %c, %d : tensor<16x4xf32> loc("y")
+      return %y : tensor<16x4xf32>
+    }
+  )mlir";
+  mlir::MLIRContext context;
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  ASSERT_TRUE(module);
+  mlir::PassManager pm(&context);
+  TGraphCheckCompatOptions compat;
+  compat.targetName = GetParam();
+  compat.hostOps = "^host$";
+  pm.addPass(createTGraphCheckCompat(compat));
+  TGraphToTileOptions lower;
+  lower.targetName = GetParam();
+  pm.addPass(createTGraphToTile(lower));
+  ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
+  tile::ProgramOp program;
+  module->walk([&](tile::ProgramOp p) { program = p; });
+  ASSERT_TRUE(program);
+  llvm::Expected<TargetDescription> target = loadPreset(GetParam());
+  ASSERT_TRUE(bool(target));
+  memory::MemoryAnalysis analysis = memory::analyzeMemory(program, *target);
+  llvm::Expected<exe::Executable> executable =
+      buildExecutable(*module, program, analysis, "test");
+  ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
+  bool hasHostOp = false;
+  for (const exe::Step &s : executable->steps())
+    hasHostOp |= s.has_host_compute();
+  EXPECT_TRUE(hasHostOp);
+  llvm::Expected<std::unique_ptr<runtime::Program>> loaded =
+      runtime::Program::load(*executable, "test");
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  llvm::Expected<std::unique_ptr<GraphModule>> graph =
+      GraphModule::parse(*executable, "test");
+  ASSERT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
+
+  InterpreterHostOps hostOps(**graph, /*seed=*/3);
+  runtime::DeviceOptions options;
+  options.hostOps = &hostOps;
+  runtime::Device device(**loaded, options);
+  EXPECT_EQ(fillElidedConstants(**loaded, device, 3), 1);
+  HostTensor x = seededTensor(DType::F32, {16, 8}, 3, inputStream(0));
+  runtime::RunRecord record;
+  llvm::Expected<std::vector<HostTensor>> out = device.run({x}, record);
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ(record.hostOps, 1);
+  llvm::Expected<std::vector<HostTensor>> ref = interp::interpretFunction(
+      (*graph)->entry(), {x}, referenceOptions(3, true));
+  ASSERT_TRUE(bool(ref)) << llvm::toString(ref.takeError());
+  ASSERT_EQ(out->size(), 1u);
+  OutputCheck c = checkOutput("y", (*out)[0], (*ref)[0]);
+  EXPECT_TRUE(c.pass) << "norm err " << c.normErr;
+  // A different seed is different data: the check must notice.
+  llvm::Expected<std::vector<HostTensor>> other = interp::interpretFunction(
+      (*graph)->entry(), {x}, referenceOptions(4, true));
+  ASSERT_TRUE(bool(other));
+  EXPECT_FALSE(checkOutput("y", (*out)[0], (*other)[0]).pass);
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, RunnerEndToEnd,
+                         ::testing::Values("tile-1472", "core-8"));
+
+} // namespace

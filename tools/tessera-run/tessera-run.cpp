@@ -1,0 +1,342 @@
+//===- tessera-run.cpp - Load an executable and run it on the model device -===//
+//
+// Loads a `.tessera` executable (docs/executable.md) without the compiler,
+// runs it N times on the model device (docs/runtime.md) with inputs from
+// seeded data (or, with --synthetic_data, whatever is on the device), and
+// with --check compares the outputs with the reference interpreter run on
+// the same inputs. With --profiling or --enable_events it appends
+// LOAD_ENGINE, transfer and EXECUTE events to the event file the compile
+// wrote (docs/events.md), so one file holds the model's compile and runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Runner/Runner.h"
+#include "tessera/Runtime/ExecutableFile.h"
+#include "tessera/Trace/EventFile.h"
+#include "tessera/Trace/Flags.h"
+#include "tessera/Trace/ReportSink.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace tessera;
+
+static constexpr StringLiteral kTool = "tessera-run";
+
+namespace {
+
+struct RunArgs {
+  std::string executable;
+  int64_t runs = 1;
+  uint64_t seed = 0;
+  bool synthetic = false;
+  bool check = false;
+  unsigned threads = 0;
+  std::string events;
+  std::vector<std::string> flagArgs;
+};
+
+[[noreturn]] void fail(const Twine &message) {
+  errs() << kTool << ": error: " << message << "\n";
+  errs().flush();
+  std::exit(1);
+}
+
+void printUsage(raw_ostream &os) {
+  os << "usage: tessera-run EXECUTABLE [--runs=N] [--seed=S] "
+        "[--synthetic_data] [--check]\n"
+        "                   [--threads=N] [--events=FILE] [--FLAG=VALUE ...]\n"
+        "\n"
+        "  EXECUTABLE        a .tessera file written by tessera-compile\n"
+        "  --runs=N          run N times (default 1)\n"
+        "  --seed=S          seed of the generated inputs and of constants "
+        "the\n"
+        "                    source elided (default 0)\n"
+        "  --synthetic_data  no host transfers: run on what is on the device\n"
+        "  --check           compare the outputs with the reference "
+        "interpreter\n"
+        "                    (f64); exit 1 when an output is out of tolerance\n"
+        "  --threads=N       threads running tiles (default: one per core)\n"
+        "  --events=FILE     event file to append to (with --profiling or\n"
+        "                    --enable_events; default: EXECUTABLE.events)\n"
+        "  --FLAG=VALUE      any TESSERA_FLAGS flag (--help-flags lists them)\n";
+}
+
+int64_t parseCount(StringRef name, StringRef value, int64_t min) {
+  int64_t n;
+  if (value.getAsInteger(10, n) || n < min)
+    fail("--" + name + " needs an integer >= " + Twine(min) + ", got '" +
+         value + "'");
+  return n;
+}
+
+RunArgs parseArgs(ArrayRef<std::string> args) {
+  RunArgs out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    StringRef arg = args[i];
+    auto value = [&](StringRef name) -> std::optional<StringRef> {
+      StringRef rest = arg;
+      if (!rest.consume_front("--" + name.str()))
+        return std::nullopt;
+      if (rest.consume_front("="))
+        return rest;
+      if (!rest.empty())
+        return std::nullopt;
+      if (i + 1 >= args.size())
+        fail("--" + name + " needs a value");
+      return StringRef(args[++i]);
+    };
+    if (arg == "--help" || arg == "-h") {
+      printUsage(outs());
+      std::exit(0);
+    } else if (arg == "--help-flags") {
+      printFlagHelp(outs());
+      std::exit(0);
+    } else if (auto v = value("runs")) {
+      out.runs = parseCount("runs", *v, 1);
+    } else if (auto v = value("seed")) {
+      out.seed = uint64_t(parseCount("seed", *v, 0));
+    } else if (auto v = value("threads")) {
+      out.threads = unsigned(parseCount("threads", *v, 0));
+    } else if (auto v = value("events")) {
+      out.events = v->str();
+    } else if (arg == "--synthetic_data") {
+      out.synthetic = true;
+    } else if (arg == "--check") {
+      out.check = true;
+    } else if (arg.starts_with("-")) {
+      out.flagArgs.push_back(arg.str());
+    } else if (out.executable.empty()) {
+      out.executable = arg.str();
+    } else {
+      fail("one EXECUTABLE only; also got '" + arg + "'");
+    }
+  }
+  return out;
+}
+
+std::string formatMs(double ms) {
+  std::string s;
+  raw_string_ostream os(s);
+  if (ms < 1)
+    os << format("%.3f ms", ms);
+  else
+    os << format("%.1f ms", ms);
+  return s;
+}
+
+/// Events go to the compile's event file, appended, when events are on.
+class EventLog {
+public:
+  EventLog(std::unique_ptr<EventWriter> writer, std::string module)
+      : writer(std::move(writer)), module(std::move(module)) {}
+
+  void write(TraceEvent::Type type, int64_t timestampNs,
+             function_ref<void(TraceEvent &)> fill) {
+    if (!writer)
+      return;
+    TraceEvent e;
+    e.set_timestamp_ns(timestampNs);
+    e.set_ordinal(0);
+    e.set_type(type);
+    e.set_module_name(module);
+    fill(e);
+    if (Error err = writer->write(e))
+      fail(toString(std::move(err)));
+  }
+
+  void transfer(TraceEvent::Type type, int64_t timestampNs,
+                ArrayRef<runtime::TransferRecord> tensors) {
+    write(type, timestampNs, [&](TraceEvent &e) {
+      Transfer &t = *e.mutable_transfer();
+      int64_t total = 0;
+      for (const runtime::TransferRecord &r : tensors) {
+        TensorTransfer &tt = *t.add_tensors();
+        tt.set_name(r.name);
+        tt.set_parameter_index(r.parameterIndex);
+        tt.set_size(r.bytes);
+        total += r.bytes;
+      }
+      t.set_total_size(total);
+    });
+  }
+
+private:
+  std::unique_ptr<EventWriter> writer;
+  std::string module;
+};
+
+int64_t nowNs() { return unixTimeNs(); }
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  RunArgs args = parseArgs(std::vector<std::string>(argv + 1, argv + argc));
+  TesseraFlags flags = resolveFlagsOrExit(kTool, args.flagArgs);
+  if (args.executable.empty()) {
+    printUsage(errs());
+    fail("no EXECUTABLE given");
+  }
+  if (args.check && args.synthetic)
+    fail("--check compares outputs computed from known inputs; "
+         "--synthetic_data runs on whatever is on the device");
+  ReportSinkOptions sinkOptions = ReportSinkOptions::fromFlags(flags);
+  if (!args.events.empty() && !sinkOptions.writesEvents())
+    fail("--events needs --profiling or --enable_events (nothing would be "
+         "written to '" + args.events + "')");
+  bool progress = flags.showProgressBar || sys::Process::StandardErrIsDisplayed();
+
+  // Load: read and validate the file, lay out the tiles, write constants.
+  int64_t loadStart = nowNs();
+  Expected<exe::Executable> executable = runtime::readExecutableFile(args.executable);
+  if (!executable)
+    fail(toString(executable.takeError()));
+  int64_t programSize = int64_t(executable->ByteSizeLong());
+  runtime::LoadOptions loadOptions;
+  loadOptions.allowOutOfMemory = flags.allowOutOfMemory;
+  Expected<std::unique_ptr<runtime::Program>> program =
+      runtime::Program::load(std::move(*executable), args.executable,
+                             loadOptions);
+  if (!program)
+    fail(toString(program.takeError()));
+  const exe::Executable &exe = (*program)->executable();
+  Expected<std::unique_ptr<runner::GraphModule>> graph =
+      runner::GraphModule::parse(exe, args.executable);
+  if (!graph)
+    fail(toString(graph.takeError()));
+  runner::InterpreterHostOps hostOps(**graph, args.seed);
+  runtime::DeviceOptions deviceOptions;
+  deviceOptions.threads = args.threads;
+  deviceOptions.hostOps = &hostOps;
+  runtime::Device device(**program, deviceOptions);
+  int64_t elided = runner::fillElidedConstants(**program, device, args.seed);
+  int64_t loadNs = nowNs() - loadStart;
+
+  std::unique_ptr<EventWriter> writer;
+  if (sinkOptions.writesEvents()) {
+    std::string path =
+        args.events.empty() ? args.executable + ".events" : args.events;
+    Expected<std::unique_ptr<EventWriter>> opened =
+        EventWriter::open(path, EventWriter::Mode::Append);
+    if (!opened)
+      fail(toString(opened.takeError()));
+    writer = std::move(*opened);
+  }
+  EventLog events(std::move(writer), exe.module_name());
+  events.write(TraceEvent::LOAD_ENGINE, loadStart, [&](TraceEvent &e) {
+    e.mutable_load_engine()->set_duration_ns(loadNs);
+    e.mutable_load_engine()->set_program_size(programSize);
+  });
+
+  outs() << "loaded " << args.executable << ": " << exe.module_name() << ", "
+         << (*program)->numTiles() << " tiles, " << exe.buffers_size()
+         << " buffers, " << exe.steps_size() << " steps ("
+         << formatMs(loadNs / 1e6) << ")\n";
+  if (elided)
+    outs() << "  " << elided << " constants elided in the source hold seeded "
+           << "data (seed " << args.seed << ")\n";
+  for (const std::string &line : (*program)->outOfMemory())
+    outs() << "  out of memory, running with the overflow on the host: "
+           << line << "\n";
+
+  // Inputs: seeded data per parameter, the same every run.
+  std::vector<HostTensor> inputs;
+  for (const auto &[i, p] : llvm::enumerate(exe.parameters())) {
+    std::optional<DType> d = parseDType(p.dtype());
+    if (!d)
+      fail(args.executable + ": parameter '" + p.name() + "' has element type '" +
+           p.dtype() + "'");
+    std::vector<int64_t> shape(p.shape().begin(), p.shape().end());
+    inputs.push_back(runner::seededTensor(*d, shape, args.seed,
+                                          runner::inputStream(i)));
+  }
+
+  std::vector<HostTensor> outputs;
+  std::vector<double> times;
+  for (int64_t run = 0; run < args.runs; ++run) {
+    if (progress)
+      errs() << "\r" << kTool << ": run " << run + 1 << "/" << args.runs
+             << "   ";
+    runtime::RunRecord record;
+    int64_t start = nowNs();
+    auto t0 = std::chrono::steady_clock::now();
+    Expected<std::vector<HostTensor>> out =
+        device.run(inputs, record, args.synthetic);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!out) {
+      if (progress)
+        errs() << "\n";
+      fail(toString(out.takeError()));
+    }
+    int64_t ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+    times.push_back(ns / 1e6);
+    events.transfer(TraceEvent::HOST_TO_DEVICE_TRANSFER, start,
+                    record.toDevice);
+    events.write(TraceEvent::EXECUTE, start, [&](TraceEvent &e) {
+      e.mutable_execute()->set_run_index(run);
+      e.mutable_execute()->set_duration_ns(ns);
+    });
+    events.transfer(TraceEvent::DEVICE_TO_HOST_TRANSFER, start + ns,
+                    record.toHost);
+    outputs = std::move(*out);
+  }
+  if (progress)
+    errs() << "\r" << std::string(kTool.size() + 24, ' ') << "\r";
+  double sum = 0, lo = times[0], hi = times[0];
+  for (double t : times) {
+    sum += t;
+    lo = std::min(lo, t);
+    hi = std::max(hi, t);
+  }
+  double mean = sum / times.size();
+  outs() << "ran " << args.runs << (args.runs == 1 ? " time" : " times")
+         << (args.synthetic ? " on synthetic data" : "") << ": mean "
+         << formatMs(mean) << ", min " << formatMs(lo) << ", max "
+         << formatMs(hi) << format(" (%.1f runs/s)\n", 1000.0 / mean);
+
+  if (!args.check)
+    return 0;
+  auto r0 = std::chrono::steady_clock::now();
+  Expected<std::vector<HostTensor>> reference = interp::interpretFunction(
+      (*graph)->entry(), inputs, runner::referenceOptions(args.seed, true));
+  auto r1 = std::chrono::steady_clock::now();
+  if (!reference)
+    fail("the reference interpreter: " + toString(reference.takeError()));
+  if (reference->size() != outputs.size())
+    fail("the reference gives " + Twine(reference->size()) +
+         " outputs, the device " + Twine(outputs.size()));
+  outs() << "check against the reference interpreter (f64, "
+         << formatMs(std::chrono::duration<double, std::milli>(r1 - r0).count())
+         << "):\n";
+  outs() << "  " << left_justify("output", 16) << " " << left_justify("type", 20)
+         << "  max abs err  max rel err     norm err  tolerance  result\n";
+  bool allPass = true;
+  for (const auto &[k, binding] : llvm::enumerate(exe.outputs())) {
+    runner::OutputCheck c =
+        runner::checkOutput(binding.name(), outputs[k], (*reference)[k]);
+    allPass &= c.pass;
+    outs() << format("  %-16s %-20s %12.3g %12.3g %12.3g %10.3g  %s",
+                     c.name.c_str(), c.type.c_str(), c.maxAbsErr, c.maxRelErr,
+                     c.normErr, c.tolerance,
+                     static_cast<const char *>(c.pass ? "PASS" : "FAIL"));
+    if (!c.pass && c.firstMismatch >= 0)
+      outs() << format(" (%lld elements out; first at %lld: got %.9g, "
+                       "expected %.9g)",
+                       (long long)c.mismatches, (long long)c.firstMismatch,
+                       outputs[k].getDouble(c.firstMismatch),
+                       (*reference)[k].getDouble(c.firstMismatch));
+    outs() << "\n";
+  }
+  outs() << (allPass ? "check: PASS\n" : "check: FAIL\n");
+  return allPass ? 0 : 1;
+}
