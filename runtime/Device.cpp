@@ -254,12 +254,36 @@ Error Device::runStep(const exe::Step &step, RunRecord &record) {
     const BufferLayout &layout = program.buffer(b);
     if (layout.category == exe::CATEGORY_PARAMETER && synthetic)
       return Error::success();
-    if (!staging[b])
+    if (layout.category == exe::CATEGORY_PARAMETER) {
+      if (!staging[b])
+        return createStringError(program.source() + ": " +
+                                 Program::where(step) + ": parameter " +
+                                 layout.describe() + " was not given");
+      write(b, *staging[b]);
+      return Error::success();
+    }
+    // A host op's result is sent once; any other infeed is the model's
+    // own (HLO infeed), whose data the host supplies each time.
+    if (staging[b]) {
+      write(b, *staging[b]);
+      staging[b].reset();
+      return Error::success();
+    }
+    if (!options.infeed)
       return createStringError(program.source() + ": " + Program::where(step) +
                                ": infeed of " + layout.describe() +
-                               " but the host has no data for it (an HLO "
-                               "infeed queue is not supported)");
-    write(b, *staging[b]);
+                               " but the host has no data for it");
+    Expected<HostTensor> data = options.infeed(layout);
+    if (!data)
+      return createStringError(program.source() + ": " + Program::where(step) +
+                               ": " + toString(data.takeError()));
+    if (data->dtype != layout.dtype || data->shape != layout.shape)
+      return createStringError(program.source() + ": " + Program::where(step) +
+                               ": infeed data is " + data->typeString() +
+                               ", the buffer " + layout.describe());
+    record.toDevice.push_back(
+        {layout.name, -1, static_cast<int64_t>(data->bytes.size())});
+    write(b, *data);
     return Error::success();
   }
   case exe::Step::kHostCompute:

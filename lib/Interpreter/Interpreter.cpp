@@ -503,10 +503,16 @@ llvm::Expected<Value> Interpreter::evalOp(Operation *op,
     for (Type leaf : flat) {
       if (isa<tg::TokenType>(leaf))
         continue;
-      if (!options.infeed || options.infeed->empty())
-        return opError(op, "infeed has no data left");
-      leaves.push_back(std::move(options.infeed->front()));
-      options.infeed->pop_front();
+      if (!options.infeed)
+        return opError(op, "no data was given for the infeed");
+      llvm::Expected<DType> d = dtypeOfTensor(op, leaf);
+      if (!d)
+        return d.takeError();
+      llvm::Expected<HostTensor> h =
+          options.infeed(op, *d, cast<RankedTensorType>(leaf).getShape());
+      if (!h)
+        return h.takeError();
+      leaves.push_back(std::move(*h));
     }
     size_t next = 0;
     llvm::Expected<Value> data = unflatten(op, type.getType(0), leaves, next);

@@ -47,9 +47,17 @@ GraphModule::parse(const exe::Executable &executable, llvm::StringRef source) {
         (diagnostics.empty() ? "" : ": " + diagnostics));
   g->moduleOp = OwningOpRef<ModuleOp>(cast<ModuleOp>(block.front()));
   g->moduleOp->getOperation()->remove();
+  int64_t maxId = -1;
   g->moduleOp->walk([&](Operation *op) {
-    if (auto id = op->getAttrOfType<IntegerAttr>("tile.op_id"))
+    if (auto id = op->getAttrOfType<IntegerAttr>("tile.op_id")) {
       g->byId.try_emplace(id.getInt(), op);
+      maxId = std::max<int64_t>(maxId, id.getInt());
+    }
+  });
+  uint64_t next = uint64_t(maxId + 1);
+  g->moduleOp->walk([&](tgraph::ConstantOp c) {
+    if (c.getElided() && !c->hasAttr("tile.op_id"))
+      g->unloweredConstants[c] = next++;
   });
   StringRef entry = executable.entry().empty() ? StringRef("main")
                                                : StringRef(executable.entry());
@@ -59,6 +67,12 @@ GraphModule::parse(const exe::Executable &executable, llvm::StringRef source) {
                                             "function @" +
                                    entry);
   return g;
+}
+
+uint64_t GraphModule::streamOf(Operation *constant) const {
+  if (auto id = constant->getAttrOfType<IntegerAttr>("tile.op_id"))
+    return constantStream(id.getInt());
+  return constantStream(int64_t(unloweredConstants.lookup(constant)));
 }
 
 HostTensor seededTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
@@ -96,20 +110,24 @@ int64_t fillElidedConstants(const runtime::Program &program,
   return count;
 }
 
-interp::Options referenceOptions(uint64_t seed, bool computeInF64) {
+interp::Options referenceOptions(const GraphModule &graph, uint64_t seed,
+                                 bool computeInF64, InfeedSource &infeed) {
   interp::Options options;
+  options.infeed = [&infeed](Operation *, DType dtype,
+                             llvm::ArrayRef<int64_t> shape) {
+    return llvm::Expected<HostTensor>(infeed.next(dtype, shape));
+  };
   options.computeInF64 = computeInF64;
   options.seed = seed;
-  options.elidedConstant =
-      [seed](Operation *op) -> llvm::Expected<HostTensor> {
-    auto id = op->getAttrOfType<IntegerAttr>("tile.op_id");
+  options.elidedConstant = [&graph,
+                            seed](Operation *op) -> llvm::Expected<HostTensor> {
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     std::optional<DType> d =
         type ? interp::dtypeOf(type.getElementType()) : std::nullopt;
-    if (!id || !d)
-      return llvm::createStringError(
-          "an elided constant the executable does not hold (no tile.op_id)");
-    return seededTensor(*d, type.getShape(), seed, constantStream(id.getInt()));
+    if (!d)
+      return llvm::createStringError("an elided constant of a type the "
+                                     "runner cannot fill");
+    return seededTensor(*d, type.getShape(), seed, graph.streamOf(op));
   };
   return options;
 }

@@ -134,7 +134,8 @@ TEST_P(RunnerEndToEnd, ElidedConstantsAndHostOpsAgreeWithTheReference) {
       GraphModule::parse(*executable, "test");
   ASSERT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
 
-  InterpreterHostOps hostOps(**graph, /*seed=*/3);
+  InfeedSource infeed(3);
+  InterpreterHostOps hostOps(**graph, /*seed=*/3, infeed);
   runtime::DeviceOptions options;
   options.hostOps = &hostOps;
   runtime::Device device(**loaded, options);
@@ -145,14 +146,14 @@ TEST_P(RunnerEndToEnd, ElidedConstantsAndHostOpsAgreeWithTheReference) {
   ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
   EXPECT_EQ(record.hostOps, 1);
   llvm::Expected<std::vector<HostTensor>> ref = interp::interpretFunction(
-      (*graph)->entry(), {x}, referenceOptions(3, true));
+      (*graph)->entry(), {x}, referenceOptions(**graph, 3, true, infeed));
   ASSERT_TRUE(bool(ref)) << llvm::toString(ref.takeError());
   ASSERT_EQ(out->size(), 1u);
   OutputCheck c = checkOutput("y", (*out)[0], (*ref)[0]);
   EXPECT_TRUE(c.pass) << "norm err " << c.normErr;
   // A different seed is different data: the check must notice.
   llvm::Expected<std::vector<HostTensor>> other = interp::interpretFunction(
-      (*graph)->entry(), {x}, referenceOptions(4, true));
+      (*graph)->entry(), {x}, referenceOptions(**graph, 4, true, infeed));
   ASSERT_TRUE(bool(other));
   EXPECT_FALSE(checkOutput("y", (*out)[0], (*other)[0]).pass);
 }

@@ -213,10 +213,14 @@ int main(int argc, char **argv) {
       runner::GraphModule::parse(exe, args.executable);
   if (!graph)
     fail(toString(graph.takeError()));
-  runner::InterpreterHostOps hostOps(**graph, args.seed);
+  runner::InfeedSource infeed(args.seed);
+  runner::InterpreterHostOps hostOps(**graph, args.seed, infeed);
   runtime::DeviceOptions deviceOptions;
   deviceOptions.threads = args.threads;
   deviceOptions.hostOps = &hostOps;
+  deviceOptions.infeed = [&infeed](const runtime::BufferLayout &b) {
+    return Expected<HostTensor>(infeed.next(b.dtype, b.shape));
+  };
   runtime::Device device(**program, deviceOptions);
   int64_t elided = runner::fillElidedConstants(**program, device, args.seed);
   int64_t loadNs = nowNs() - loadStart;
@@ -267,6 +271,7 @@ int main(int argc, char **argv) {
       errs() << "\r" << kTool << ": run " << run + 1 << "/" << args.runs
              << "   ";
     runtime::RunRecord record;
+    infeed.reset();
     int64_t start = nowNs();
     auto t0 = std::chrono::steady_clock::now();
     Expected<std::vector<HostTensor>> out =
@@ -307,8 +312,10 @@ int main(int argc, char **argv) {
   if (!args.check)
     return 0;
   auto r0 = std::chrono::steady_clock::now();
+  runner::InfeedSource referenceInfeed(args.seed);
   Expected<std::vector<HostTensor>> reference = interp::interpretFunction(
-      (*graph)->entry(), inputs, runner::referenceOptions(args.seed, true));
+      (*graph)->entry(), inputs,
+      runner::referenceOptions(**graph, args.seed, true, referenceInfeed));
   auto r1 = std::chrono::steady_clock::now();
   if (!reference)
     fail("the reference interpreter: " + toString(reference.takeError()));

@@ -23,7 +23,6 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/Error.h"
 
-#include <deque>
 #include <functional>
 #include <vector>
 
@@ -44,8 +43,12 @@ struct Options {
   /// The value of an elided constant (`tgraph.constant elided`); without it
   /// an elided constant is an error naming the op.
   std::function<llvm::Expected<HostTensor>(mlir::Operation *)> elidedConstant;
-  /// Data for `infeed`, consumed front first, one leaf each.
-  std::deque<HostTensor> *infeed = nullptr;
+  /// Data for each leaf an `infeed` receives, in evaluation order; without
+  /// it an infeed is an error naming the op.
+  std::function<llvm::Expected<HostTensor>(mlir::Operation *infeed,
+                                           DType dtype,
+                                           llvm::ArrayRef<int64_t> shape)>
+      infeed;
   /// Where `outfeed` sends its leaves; dropped when null.
   std::vector<HostTensor> *outfeed = nullptr;
 };

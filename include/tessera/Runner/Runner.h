@@ -34,12 +34,18 @@ public:
   mlir::Operation *lookup(int64_t id) const { return byId.lookup(id); }
   /// The entry function.
   mlir::func::FuncOp entry() const { return entryFn; }
+  /// The seeded-data stream of an elided constant: constantStream of its
+  /// `tile.op_id` when the lowering gave it one (the device holds it), else
+  /// of a number past every op id, by module order (a constant only the
+  /// host evaluates, inside a computation run by a host op).
+  uint64_t streamOf(mlir::Operation *constant) const;
 
 private:
   GraphModule() = default;
   std::unique_ptr<mlir::MLIRContext> context;
   mlir::OwningOpRef<mlir::ModuleOp> moduleOp;
   llvm::DenseMap<int64_t, mlir::Operation *> byId;
+  llvm::DenseMap<mlir::Operation *, uint64_t> unloweredConstants;
   mlir::func::FuncOp entryFn;
 };
 
@@ -47,25 +53,45 @@ private:
 /// pred 0/1. The same (seed, stream) always gives the same tensor.
 HostTensor seededTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
                         uint64_t seed, uint64_t stream);
-/// The stream of parameter `index` and of the elided constant `opId`
-/// (disjoint, so an input never repeats a constant's data).
-inline uint64_t inputStream(int64_t index) { return 2 * uint64_t(index); }
-inline uint64_t constantStream(int64_t opId) { return 2 * uint64_t(opId) + 1; }
+/// The stream of parameter `index`, of the elided constant `opId` and of
+/// the n-th infeed of a run (disjoint, so no two repeat each other's data).
+inline uint64_t inputStream(int64_t index) { return 3 * uint64_t(index); }
+inline uint64_t constantStream(int64_t opId) { return 3 * uint64_t(opId) + 1; }
+inline uint64_t infeedStream(int64_t n) { return 3 * uint64_t(n) + 2; }
+
+/// The data of the model's infeeds in one run: the n-th infeed leaf gets
+/// seededTensor(..., infeedStream(n)), whether the device or the host (a
+/// host op, the reference) runs it, so both see the same data.
+class InfeedSource {
+public:
+  explicit InfeedSource(uint64_t seed) : seed(seed) {}
+  HostTensor next(DType dtype, llvm::ArrayRef<int64_t> shape) {
+    return seededTensor(dtype, shape, seed, infeedStream(count++));
+  }
+  /// Starts a run.
+  void reset() { count = 0; }
+
+private:
+  uint64_t seed;
+  int64_t count = 0;
+};
 
 /// Fills the executable's elided constants on `device` with seeded data;
 /// returns how many there were.
 int64_t fillElidedConstants(const runtime::Program &program,
                             runtime::Device &device, uint64_t seed);
 
-/// Interpreter options whose elided constants get the same seeded data.
-interp::Options referenceOptions(uint64_t seed, bool computeInF64);
+/// Interpreter options whose elided constants get the same seeded data as
+/// fillElidedConstants gives the device, and whose infeeds read `infeed`.
+interp::Options referenceOptions(const GraphModule &graph, uint64_t seed,
+                                 bool computeInF64, InfeedSource &infeed);
 
 /// Runs host_compute ops with the reference interpreter, in the ops' own
 /// precision (as the host computes them).
 class InterpreterHostOps : public runtime::HostOpEvaluator {
 public:
-  InterpreterHostOps(GraphModule &graph, uint64_t seed)
-      : graph(graph), options(referenceOptions(seed, false)) {}
+  InterpreterHostOps(GraphModule &graph, uint64_t seed, InfeedSource &infeed)
+      : graph(graph), options(referenceOptions(graph, seed, false, infeed)) {}
   llvm::Expected<std::vector<HostTensor>>
   evaluate(const exe::HostCompute &op,
            llvm::ArrayRef<HostTensor> ins) override;

@@ -18,6 +18,7 @@
 #include "tessera/Runtime/Program.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace tessera::runtime {
@@ -36,6 +37,10 @@ struct DeviceOptions {
   unsigned threads = 0;
   /// For host_compute steps; a program with some fails to run without it.
   HostOpEvaluator *hostOps = nullptr;
+  /// The data of an HLO infeed (a host copy to a buffer that is neither a
+  /// parameter nor a host op's result), asked for each time one runs.
+  std::function<llvm::Expected<HostTensor>(const BufferLayout &buffer)>
+      infeed;
 };
 
 /// One tensor moved between host and device.
