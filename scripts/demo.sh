@@ -4,7 +4,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TESSERA_BUILD_DIR:-$root/build}
 bash "$root/scripts/build.sh" tessera-opt tessera-translate tessera-compile \
-  tessera-prof
+  tessera-prof tessera-run
 bin="$build/bin"
 model=${1:-$root/examples/mlp.hlo}
 
@@ -37,7 +37,11 @@ name=$(basename "$model" .hlo)
 ls "$out" "$out/dumps" "$out/reports"/* "$out/vertex-graph"
 
 echo
-echo "== tessera-prof $name.tessera.events events"
+echo "== run it 3 times on the model device and check it against the reference interpreter"
+"$bin/tessera-run" "$out/$name.tessera" --runs=3 --check --enable_events
+
+echo
+echo "== tessera-prof $name.tessera.events events (the compile's and the runs')"
 "$bin/tessera-prof" "$out/$name.tessera.events" events
 
 echo
