@@ -70,6 +70,12 @@ void toParam(Attribute attr, exe::Param &param) {
       param.mutable_ints_value()->add_values(v);
     return;
   }
+  if (auto a = dyn_cast<DenseBoolArrayAttr>(attr)) {
+    param.mutable_ints_value();
+    for (bool v : a.asArrayRef())
+      param.mutable_ints_value()->add_values(v);
+    return;
+  }
   if (auto a = dyn_cast<DenseIntElementsAttr>(attr)) {
     param.mutable_ints_value();
     for (const APInt &v : a.getValues<APInt>())

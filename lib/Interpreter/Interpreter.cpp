@@ -320,6 +320,20 @@ Interpreter::evalBlock(Block &block, llvm::ArrayRef<Value> args) {
   for (auto [arg, v] : llvm::zip(block.getArguments(), args))
     env[arg] = v;
   auto lookup = [&](mlir::Value v) -> const Value & { return env[v]; };
+  // Each value of this block dies at the op that uses it last (a use in an
+  // op's regions counts as the op's): dropping it there bounds the memory
+  // to the live values, as a real allocator does (bert's backward holds
+  // tens of activations at once, not hundreds).
+  llvm::DenseMap<mlir::Value, Operation *> lastUse;
+  for (Operation &op : block)
+    op.walk([&](Operation *inner) {
+      for (mlir::Value v : inner->getOperands())
+        if (v.getParentBlock() == &block)
+          lastUse[v] = &op;
+    });
+  llvm::DenseMap<Operation *, llvm::SmallVector<mlir::Value, 4>> dying;
+  for (auto [v, op] : lastUse)
+    dying[op].push_back(v);
   for (Operation &op : block) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       std::vector<Value> out;
@@ -333,10 +347,15 @@ Interpreter::evalBlock(Block &block, llvm::ArrayRef<Value> args) {
     llvm::Expected<Value> result = evalOp(&op, operands);
     if (!result)
       return result.takeError();
-    if (op.getNumResults() == 1)
-      env[op.getResult(0)] = std::move(*result);
-    else if (op.getNumResults() > 1)
+    if (op.getNumResults() > 1)
       return opError(&op, "has more than one result");
+    if (op.getNumResults() == 1 && !op.getResult(0).use_empty())
+      env[op.getResult(0)] = std::move(*result);
+    operands.clear();
+    auto it = dying.find(&op);
+    if (it != dying.end())
+      for (mlir::Value v : it->second)
+        env.erase(v);
   }
   return opError(block.getParentOp(), "block has no terminator");
 }
@@ -562,12 +581,17 @@ llvm::Expected<Value> Interpreter::evalOp(Operation *op,
         operands.size() == 1 && op->getResult(0).getType() ==
                                     cc.getInputs()[0].getType())
       return operands[0];
+    if (cc.getCallTargetName().starts_with("AwsNeuronGelu"))
+      return neuronGelu(cc, operands, options);
     return opError(op, "custom call target '" + cc.getCallTargetName() +
                            "' has no defined semantics");
   }
-  if (auto u = dyn_cast<tg::UnknownOp>(op))
+  if (auto u = dyn_cast<tg::UnknownOp>(op)) {
+    if (u.getOpcode() == "rng-bit-generator")
+      return rngBitGenerator(u, operands, options);
     return opError(op, "HLO opcode '" + u.getOpcode() +
                            "' has no defined semantics");
+  }
   if (isa<tg::DotGeneralOp, tg::ConvolutionOp>(op))
     return evalContraction(op, operands, options);
   if (op->getNumRegions() > 0 ||

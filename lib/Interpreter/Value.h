@@ -10,6 +10,7 @@
 #ifndef TESSERA_LIB_INTERPRETER_VALUE_H
 #define TESSERA_LIB_INTERPRETER_VALUE_H
 
+#include "tessera/Dialect/TGraph/IR/TGraph.h"
 #include "tessera/Interpreter/Interpreter.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -124,6 +125,18 @@ bool isFastReducer(llvm::StringRef mnemonic);
 double reduceFloat(llvm::StringRef mnemonic, double a, double b);
 int64_t reduceInt(llvm::StringRef mnemonic, DType dtype, int64_t a,
                   int64_t b);
+
+/// Random.cpp: rng-bit-generator (imported as an unknown op).
+llvm::Expected<Value> rngBitGenerator(tgraph::UnknownOp op,
+                                      llvm::ArrayRef<Value> operands,
+                                      const Options &options);
+
+/// Random.cpp: Neuron's GELU custom calls (AwsNeuronGelu: exact GELU;
+/// AwsNeuronGeluBackward: its derivative, which the graph multiplies by the
+/// gradient itself).
+llvm::Expected<Value> neuronGelu(tgraph::CustomCallOp op,
+                                 llvm::ArrayRef<Value> operands,
+                                 const Options &options);
 
 /// Shape.cpp: data movement and indexing.
 llvm::Expected<Value> evalShape(mlir::Operation *op,

@@ -272,6 +272,19 @@ bool Lowerer::lowerBatchNorm(Operation *op, StringRef name,
                        x.getDefiningOp<tile::VarOp>().getName().str() + "')"),
         xType.getShape(), elt, name);
   };
+  // Slots per feature, run-length coded ([count, features]...): how the
+  // moments and gradient sums find each feature's gathered slots, which
+  // sit on its owner in feature order.
+  SmallVector<int64_t> perFeature(numFeatures, 0), runs;
+  for (int64_t f : plan.slots.feature)
+    ++perFeature[f];
+  for (int64_t c : perFeature) {
+    if (runs.empty() || runs[runs.size() - 2] != c)
+      runs.append({c, 0});
+    ++runs.back();
+  }
+  auto slotRuns = builder.getNamedAttr("partials_per_output_runs",
+                                       builder.getDenseI64ArrayAttr(runs));
   auto fdim = builder.getNamedAttr("feature_index",
                                    builder.getI64IntegerAttr(featureDim));
   auto eps = builder.getNamedAttr("epsilon", op->getAttr("epsilon"));
@@ -300,7 +313,8 @@ bool Lowerer::lowerBatchNorm(Operation *op, StringRef name,
     Value gSum = gather(sum, "sum.gathered");
     Value gSquares = gather(squares, "squares.gathered");
     emitComputeSet(loc, (name + ".moments").str(), "batch-norm.moments",
-                   ValueRange{gSum, gSquares}, ValueRange{mean, var}, count);
+                   ValueRange{gSum, gSquares}, ValueRange{mean, var},
+                   {count, slotRuns});
     SmallVector<Value> vecs{x, toSlots(ins[1], "scale"),
                             toSlots(ins[2], "offset"), toSlots(mean, "mean"),
                             toSlots(var, "variance")};
@@ -327,9 +341,10 @@ bool Lowerer::lowerBatchNorm(Operation *op, StringRef name,
                  ValueRange{sumDy, sumDyXhat}, {fdim, eps});
   Value gSumDy = gather(sumDy, "sum.gathered");
   Value gSumDyXhat = gather(sumDyXhat, "sum-xhat.gathered");
-  emitComputeSet(loc, (name + ".offset").str(), "reduce.add", gSumDy, dOffset);
+  emitComputeSet(loc, (name + ".offset").str(), "reduce.add", gSumDy, dOffset,
+                 slotRuns);
   emitComputeSet(loc, (name + ".scale").str(), "reduce.add", gSumDyXhat,
-                 dScale);
+                 dScale, slotRuns);
   SmallVector<Value> vecs{x,
                           dy,
                           meanS,

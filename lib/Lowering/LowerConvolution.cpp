@@ -33,6 +33,9 @@ struct ConvPlan {
   SmallVector<std::array<int64_t, 3>> partialIntervals, gatheredIntervals;
   SmallVector<int64_t> gatherCopies;
   int64_t numPartials = 0;
+  /// The conv-partial's `input_boxes`: per grid tile, its box count and
+  /// each box's lo and hi (the order its input block holds them).
+  SmallVector<int64_t> inputBoxes;
 };
 } // namespace
 
@@ -52,6 +55,11 @@ static std::optional<ConvPlan> planGrid(const ConvShape &cs, const ConvGrid &g,
             int64_t t = g.tileOf(kk, ib, ir, ic, jf);
             ConvBlock b = cs.block(g, kk, ib, {ir, ic}, jf);
             inBlocks.push_back({t, cs.inputBoxes(b)});
+            plan.inputBoxes.push_back(inBlocks.back().boxes.size());
+            for (const Box &box : inBlocks.back().boxes) {
+              plan.inputBoxes.append(box.lo.begin(), box.lo.end());
+              plan.inputBoxes.append(box.hi.begin(), box.hi.end());
+            }
             wBlocks.push_back({t, {cs.weightBox(b)}});
             Box o = cs.outputBox(b);
             if (kk == 0)
@@ -228,7 +236,14 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
                            builder.getDenseI64ArrayAttr(lhsDil)),
       builder.getNamedAttr("rhs_dilation",
                            builder.getDenseI64ArrayAttr(rhsDil)),
-      builder.getNamedAttr("halo", builder.getDenseI64ArrayAttr(cs.halo(g)))};
+      builder.getNamedAttr("halo", builder.getDenseI64ArrayAttr(cs.halo(g))),
+      builder.getNamedAttr("input_boxes",
+                           builder.getDenseI64ArrayAttr(plan->inputBoxes)),
+      builder.getNamedAttr("input_shape", builder.getDenseI64ArrayAttr(cs.in)),
+      builder.getNamedAttr("kernel_shape",
+                           builder.getDenseI64ArrayAttr(cs.kernel)),
+      builder.getNamedAttr("output_shape",
+                           builder.getDenseI64ArrayAttr(cs.out))};
   if (cs.featureGroups > 1)
     attrs.push_back(builder.getNamedAttr(
         "feature_group_count", builder.getI64IntegerAttr(cs.featureGroups)));

@@ -200,15 +200,22 @@ bool Lowerer::lowerReduceWindow(Operation *op, StringRef name,
   std::optional<BlockCopyPlan> copies;
   WindowGrid g;
   std::vector<std::array<int64_t, 3>> outSpans; // begin, end, tile
+  // The vertex's `input_boxes`: each tile's input box, lo then hi.
+  SmallVector<int64_t> inputBoxes;
   for (size_t i = 0; i < grids.size() && i < 3 && !copies; ++i) {
     g = grids[i];
     outSpans.clear();
+    inputBoxes.clear();
     SmallVector<TileBlock> blocks;
     SmallVector<int64_t> index;
     for (int64_t t = 0; t < g.tiles(); ++t) {
       unravel(t, g.count, index);
       Box out = blockBox(g, outShape, index);
       blocks.push_back({t, {inputBox(dims, out)}});
+      inputBoxes.append(blocks.back().boxes[0].lo.begin(),
+                        blocks.back().boxes[0].lo.end());
+      inputBoxes.append(blocks.back().boxes[0].hi.begin(),
+                        blocks.back().boxes[0].hi.end());
       forEachBoxSpan(outShape, out.lo, out.hi, [&](int64_t off, int64_t len) {
         outSpans.push_back({off, off + len, t});
       });
@@ -289,6 +296,10 @@ bool Lowerer::lowerReduceWindow(Operation *op, StringRef name,
        builder.getNamedAttr("window_dilations",
                             builder.getDenseI64ArrayAttr(winDil)),
        builder.getNamedAttr("halo", builder.getDenseI64ArrayAttr(halo)),
+       builder.getNamedAttr("input_boxes",
+                            builder.getDenseI64ArrayAttr(inputBoxes)),
+       builder.getNamedAttr("input_shape",
+                            builder.getDenseI64ArrayAttr(inShape)),
        builder.getNamedAttr("scalar_operands",
                             builder.getDenseI64ArrayAttr({1}))});
   return true;

@@ -7,70 +7,20 @@
 //  - reduce.OP: each output's tile combines the slots gathered for it with
 //    the init value (the second input, one replicated element per tile).
 //    `partials_per_output_runs` = [count, outputs, ...] gives the slots per
-//    output in output order, slots output-major. The K-split sums of matmul
+//    output in output order, slots output-major. Without the init (batch
+//    norm's gradient sums) the slots alone are combined. The K-split sums of matmul
 //    and convolution instead give `partials_per_output` = pk with slots
 //    slice-major ([pk, outputs on the tile]) and no init.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Reducer.h"
 #include "VertexLibrary.h"
-
-#include "llvm/ADT/StringSwitch.h"
-
-#include <cmath>
-#include <limits>
 
 using namespace llvm;
 
 namespace tessera::runtime {
 namespace {
-
-enum class Reducer { Add, Mul, Max, Min, And, Or, Invalid };
-
-Reducer parseReducer(StringRef op) {
-  return StringSwitch<Reducer>(op)
-      .Case("add", Reducer::Add)
-      .Case("multiply", Reducer::Mul)
-      .Case("maximum", Reducer::Max)
-      .Case("minimum", Reducer::Min)
-      .Case("and", Reducer::And)
-      .Case("or", Reducer::Or)
-      .Default(Reducer::Invalid);
-}
-
-template <typename C> inline C combine(Reducer r, C a, C b) {
-  switch (r) {
-  case Reducer::Add:
-    if constexpr (std::is_integral_v<C>)
-      return C(std::make_unsigned_t<C>(a) + std::make_unsigned_t<C>(b));
-    return a + b;
-  case Reducer::Mul:
-    if constexpr (std::is_integral_v<C>)
-      return C(std::make_unsigned_t<C>(a) * std::make_unsigned_t<C>(b));
-    return a * b;
-  case Reducer::Max:
-    if constexpr (std::is_floating_point_v<C>)
-      if (std::isnan(a) || std::isnan(b))
-        return std::numeric_limits<C>::quiet_NaN();
-    return a > b ? a : b;
-  case Reducer::Min:
-    if constexpr (std::is_floating_point_v<C>)
-      if (std::isnan(a) || std::isnan(b))
-        return std::numeric_limits<C>::quiet_NaN();
-    return a < b ? a : b;
-  case Reducer::And:
-    if constexpr (std::is_integral_v<C>)
-      return C(a & b);
-    return a;
-  case Reducer::Or:
-    if constexpr (std::is_integral_v<C>)
-      return C(a | b);
-    return a;
-  case Reducer::Invalid:
-    break;
-  }
-  return a;
-}
 
 class ReducePartialVertex : public Vertex {
 public:
@@ -169,16 +119,22 @@ public:
         }
         return Error::success();
       }
-      C init = static_cast<C>(ins[1].as<T>()[0]);
+      C init = hasInit ? static_cast<C>(ins[1].as<T>()[0])
+                       : identity<C>(reducer);
       int64_t slot = 0;
       for (const Interval &iv : outs[0].share->intervals)
         for (int64_t o = iv.begin; o < iv.end; ++o) {
-          C acc = init;
           int64_t count = firstSlot[o + 1] - firstSlot[o];
           if (slot + count > ins[0].elements())
             return createStringError("tile " + Twine(tile) +
                                      ": too few gathered slots");
-          for (int64_t k = 0; k < count; ++k)
+          // Without an init, the first slot starts the sum, as the K-split
+          // form does (no identity rounding in between).
+          int64_t k = 0;
+          C acc = init;
+          if (!hasInit && count > 0)
+            acc = static_cast<C>(slots[slot + k++]);
+          for (; k < count; ++k)
             acc = combine<C>(reducer, acc, static_cast<C>(slots[slot + k]));
           slot += count;
           out[iv.local + o - iv.begin] = static_cast<T>(acc);
@@ -252,8 +208,12 @@ VertexResult createReduce(const VertexSpec &spec, StringRef op) {
     v->perOutput = *pk;
     return std::unique_ptr<Vertex>(std::move(v));
   }
-  if (Error err = spec.expectOperands(2, 1))
-    return std::move(err);
+  // The init is optional: batch norm's per-feature sums have none.
+  if (spec.numIns() != 1)
+    if (Error err = spec.expectOperands(2, 1))
+      return std::move(err);
+  if (spec.numOuts() != 1)
+    return spec.expectOperands(1, 1);
   Expected<std::vector<int64_t>> runs =
       spec.requireInts("partials_per_output_runs");
   if (!runs)
@@ -278,7 +238,7 @@ VertexResult createReduce(const VertexSpec &spec, StringRef op) {
                       Twine(v->firstSlot.size() - 1) + " outputs and " +
                       Twine(v->firstSlot.back()) + " slots, expected " +
                       Twine(n) + " and " + Twine(spec.in(0).numElements));
-  v->hasInit = true;
+  v->hasInit = spec.numIns() == 2;
   return std::unique_ptr<Vertex>(std::move(v));
 }
 

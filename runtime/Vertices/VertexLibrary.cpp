@@ -44,6 +44,13 @@ std::optional<std::string> VertexSpec::getString(StringRef name) const {
   return it->second.string_value();
 }
 
+std::optional<double> VertexSpec::getFloat(StringRef name) const {
+  auto it = cs.params().find(name.str());
+  if (it == cs.params().end() || !it->second.has_float_value())
+    return std::nullopt;
+  return it->second.float_value();
+}
+
 bool VertexSpec::hasFlag(StringRef name) const {
   auto it = cs.params().find(name.str());
   return it != cs.params().end() && it->second.has_unit_value();
@@ -103,14 +110,33 @@ Expected<std::unique_ptr<Vertex>> createVertex(const VertexSpec &spec) {
     return createBranchIndexEquals(spec);
   if (kind == "matmul-partial")
     return createMatmulPartial(spec);
+  if (kind == "conv-partial")
+    return createConvPartial(spec);
+  if (family == "reduce-window" && isReducer(op))
+    return createReduceWindow(spec, op);
+  if (family == "batch-norm")
+    return createBatchNorm(spec, op);
+  if (kind == "gather")
+    return createGather(spec);
+  if (family == "scatter")
+    return createScatter(spec, op);
+  if (kind == "dynamic-slice" || kind == "dynamic-update-slice")
+    return createDynamicSlice(spec, kind == "dynamic-update-slice");
+  if (kind == "sort")
+    return createSort(spec);
   return createStringError(spec.where + ": vertex kind '" + kind +
                            "' is not in the model device's library");
 }
 
 std::vector<std::string> vertexKinds() {
-  return {"elementwise.*", "iota",          "fill",
-          "branch-index.equals", "matmul-partial", "reduce-partial.*",
-          "reduce.*"};
+  return {"elementwise.*",   "iota",
+          "fill",            "branch-index.equals",
+          "matmul-partial",  "conv-partial",
+          "reduce-partial.*", "reduce.*",
+          "reduce-window.*", "batch-norm.*",
+          "gather",          "scatter.*",
+          "dynamic-slice",   "dynamic-update-slice",
+          "sort"};
 }
 
 } // namespace tessera::runtime

@@ -32,6 +32,23 @@ VertexResult createReduce(const VertexSpec &spec, llvm::StringRef op);
 /// Whether `op` is a reducer the library implements.
 bool isReducer(llvm::StringRef op);
 
+// Indexed.cpp: ops indexed at run time.
+VertexResult createGather(const VertexSpec &spec);
+VertexResult createScatter(const VertexSpec &spec, llvm::StringRef combiner);
+/// dynamic-slice, or dynamic-update-slice when `update`.
+VertexResult createDynamicSlice(const VertexSpec &spec, bool update);
+
+// Sort.cpp
+VertexResult createSort(const VertexSpec &spec);
+
+// BatchNorm.cpp: batch-norm.{statistics,moments,normalise,grad-statistics,
+// grad}.
+VertexResult createBatchNorm(const VertexSpec &spec, llvm::StringRef op);
+
+// Window.cpp
+VertexResult createReduceWindow(const VertexSpec &spec, llvm::StringRef op);
+VertexResult createConvPartial(const VertexSpec &spec);
+
 /// A VertexSpec error unless every operand has `dtype`.
 llvm::Error expectSameType(const VertexSpec &spec);
 

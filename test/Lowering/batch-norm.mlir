@@ -41,7 +41,7 @@ func.func @main(%x: tensor<2x4x32xf32> loc("x"), %scale: tensor<4xf32> loc("scal
 // C8: %[[GSUM:.*]] = tile.var "bn.1.sum.gathered" partials mapping<[0, 0] x 8 from 0>
 // CHECK: tile.exchange "bn.1.sum.gathered" %[[SUM]] -> %[[GSUM]]
 // CHECK: tile.exchange "bn.1.squares.gathered" %[[SQ]] -> %[[GSQ:.*]] copies
-// CHECK: tile.compute_set "bn.1.moments" kind "batch-norm.moments" tiles [0, 0] ins(%[[GSUM]], %[[GSQ]] : {{.*}}) outs(%[[MEAN]], %[[VAR]] : {{.*}}) {count = 64 : i64}
+// CHECK: tile.compute_set "bn.1.moments" kind "batch-norm.moments" tiles [0, 0] ins(%[[GSUM]], %[[GSQ]] : {{.*}}) outs(%[[MEAN]], %[[VAR]] : {{.*}}) {count = 64 : i64, partials_per_output_runs = array<i64: [[RUNS:32, 4|2, 4]]>}
 // T1472-NEXT: tile.compute_set "bn.1.moments" kind "batch-norm.moments" tiles [16, 16]
 // CHECK: tile.exchange "bn.1.scale.slots" %[[SCALE]]
 // CHECK: tile.exchange "bn.1.offset.slots" %[[OFFSET]]

@@ -61,7 +61,7 @@ func.func @main(%x: tensor<1x16x16x8xf32> loc("x"), %v: tensor<64xf32> loc("v"))
 // C8-SAME: copies [0, 0, 1, 256, 0, 0, 0, 0, 0, 1, 1, 384, 128, 0, 256, 0,
 // CHECK: %[[MINIT:.*]] = tile.var "maxpool.scalar"
 // CHECK: tile.exchange "maxpool.bcast" %[[NINF]] -> %[[MINIT]]
-// C8: tile.compute_set "maxpool" kind "reduce-window.maximum" tiles [0, 7] ins(%[[MIN]], %[[MINIT]] : {{.*}}) outs(%[[M]] : {{.*}}) {base_dilations = array<i64: 1, 1, 1, 1>, block = array<i64: 1, 1, 8, 8>, flops = 4096 : i64, grid = array<i64: 1, 8, 1, 1>, halo = array<i64: 0, 1, 0, 0>, padding = array<i64: 0, 0, 1, 1, 1, 1, 0, 0>, scalar_operands = array<i64: 1>, window_dilations = array<i64: 1, 1, 1, 1>, window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}
+// C8: tile.compute_set "maxpool" kind "reduce-window.maximum" tiles [0, 7] ins(%[[MIN]], %[[MINIT]] : {{.*}}) outs(%[[M]] : {{.*}}) {base_dilations = array<i64: 1, 1, 1, 1>, block = array<i64: 1, 1, 8, 8>, flops = 4096 : i64, grid = array<i64: 1, 8, 1, 1>, halo = array<i64: 0, 1, 0, 0>, input_boxes = array<i64: {{[0-9, ]+}}>, input_shape = array<i64: {{[0-9, ]+}}>, padding = array<i64: 0, 0, 1, 1, 1, 1, 0, 0>, scalar_operands = array<i64: 1>, window_dilations = array<i64: 1, 1, 1, 1>, window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}
 // T1472: tile.compute_set "maxpool" kind "reduce-window.maximum" tiles [0, 511] ins(%[[MIN]], %[[MINIT]] : {{.*}}) outs(%[[M]] : {{.*}}) {{.*}}block = array<i64: 1, 1, 1, 1>, {{.*}}grid = array<i64: 1, 8, 8, 8>, halo = array<i64: 0, 1, 1, 0>,
 
 // C8: %[[AIN:.*]] = tile.var "avgpool.in" temporary mapping<[0, 7] x 256 from 0>

@@ -57,6 +57,7 @@ struct VertexSpec {
   std::optional<int64_t> getInt(llvm::StringRef name) const;
   std::optional<std::vector<int64_t>> getInts(llvm::StringRef name) const;
   std::optional<std::string> getString(llvm::StringRef name) const;
+  std::optional<double> getFloat(llvm::StringRef name) const;
   bool hasFlag(llvm::StringRef name) const;
   llvm::Expected<int64_t> requireInt(llvm::StringRef name) const;
   llvm::Expected<std::vector<int64_t>>
