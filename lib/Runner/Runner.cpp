@@ -10,7 +10,10 @@
 #include "mlir/IR/Block.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -146,6 +149,7 @@ InterpreterHostOps::evaluate(const exe::HostCompute &hc,
 double toleranceOf(DType dtype) {
   switch (dtype) {
   case DType::F32:
+    return 1e-4;
   case DType::F64:
     return 1e-5;
   case DType::F16:
@@ -157,12 +161,74 @@ double toleranceOf(DType dtype) {
   }
 }
 
+/// The loosest float tolerance among the leaves of `type`.
+static double typeTolerance(mlir::Type type) {
+  double tol = 0;
+  if (auto tuple = mlir::dyn_cast<mlir::TupleType>(type)) {
+    for (mlir::Type t : tuple.getTypes())
+      tol = std::max(tol, typeTolerance(t));
+    return tol;
+  }
+  if (auto shaped = mlir::dyn_cast<mlir::ShapedType>(type))
+    if (auto d = interp::dtypeOf(shaped.getElementType()))
+      if (isFloat(*d))
+        return toleranceOf(*d);
+  return 0;
+}
+
+std::vector<double> outputTolerances(mlir::func::FuncOp entry) {
+  std::vector<double> out;
+  mlir::Block &body = entry.getBody().front();
+  mlir::Operation *ret = body.getTerminator();
+  // What each op of the entry block rounds to, its regions included.
+  llvm::DenseMap<mlir::Operation *, double> own;
+  for (mlir::Operation &op : body) {
+    double tol = 0;
+    op.walk([&](mlir::Operation *inner) {
+      for (mlir::Type t : inner->getResultTypes())
+        tol = std::max(tol, typeTolerance(t));
+    });
+    own[&op] = tol;
+  }
+  for (mlir::Value v : ret->getOperands()) {
+    double tol = typeTolerance(v.getType());
+    llvm::SmallPtrSet<mlir::Operation *, 32> seen;
+    llvm::SmallVector<mlir::Value, 16> work{v};
+    while (!work.empty()) {
+      mlir::Operation *def = work.pop_back_val().getDefiningOp();
+      if (!def || !seen.insert(def).second)
+        continue;
+      tol = std::max(tol, own.lookup(def));
+      def->walk([&](mlir::Operation *inner) {
+        for (mlir::Value operand : inner->getOperands())
+          if (operand.getParentBlock() == &body)
+            work.push_back(operand);
+      });
+    }
+    // Every leaf of a tuple result shares its value's tolerance.
+    llvm::SmallVector<mlir::Type> leaves;
+    std::function<void(mlir::Type)> flatten = [&](mlir::Type t) {
+      if (auto tuple = mlir::dyn_cast<mlir::TupleType>(t))
+        for (mlir::Type e : tuple.getTypes())
+          flatten(e);
+      else
+        leaves.push_back(t);
+    };
+    flatten(v.getType());
+    out.insert(out.end(), leaves.size(), tol);
+  }
+  return out;
+}
+
 OutputCheck checkOutput(llvm::StringRef name, const HostTensor &got,
-                        const HostTensor &ref) {
+                        const HostTensor &ref,
+                        std::optional<double> tolerance) {
   OutputCheck c;
   c.name = name.str();
   c.type = got.typeString();
-  c.tolerance = toleranceOf(got.dtype);
+  c.tolerance = tolerance.value_or(toleranceOf(got.dtype));
+  if (!isFloat(got.dtype))
+    c.tolerance = 0;
   if (got.shape != ref.shape) {
     c.mismatches = got.numElements();
     c.type += " (reference " + ref.typeString() + ")";

@@ -90,25 +90,46 @@ struct IndexAddressing {
   int64_t componentStride = 0;
   int64_t numIndices = 1;
 
-  Error init(const VertexSpec &spec, ArrayRef<int64_t> indicesShape,
-             int64_t indexVectorDim, size_t numBatchDims) {
-    std::vector<int64_t> strides = rowMajorStrides(indicesShape);
-    int64_t rank = indicesShape.size();
-    if (indexVectorDim < 0 || indexVectorDim > rank)
+  int64_t components = 1; ///< entries of the index vector
+
+  /// Reads `index_vector_dim` and `indices_shape`; the index operand
+  /// (input 1) holds one copy of the indices per tile.
+  Error init(const VertexSpec &spec, size_t numBatchDims) {
+    Expected<int64_t> ivd = spec.requireInt("index_vector_dim");
+    if (!ivd)
+      return ivd.takeError();
+    Expected<std::vector<int64_t>> shape = spec.requireInts("indices_shape");
+    if (!shape)
+      return shape.takeError();
+    std::vector<int64_t> strides = rowMajorStrides(*shape);
+    int64_t rank = shape->size();
+    if (*ivd < 0 || *ivd > rank)
       return spec.error("index_vector_dim out of range");
     for (int64_t d = 0; d < rank; ++d) {
-      numIndices *= indicesShape[d];
-      if (d == indexVectorDim)
-        componentStride = strides[d];
+      numIndices *= (*shape)[d];
+      if (d == *ivd)
+        componentStride = strides[d], components = (*shape)[d];
       else
         batchStride.push_back(strides[d]);
     }
     if (batchStride.size() != numBatchDims)
       return spec.error("indices_shape has " + Twine(batchStride.size()) +
                         " batch dimensions, the op " + Twine(numBatchDims));
+    if (numIndices <= 0 || spec.in(1).numElements % numIndices != 0)
+      return spec.error("indices_shape does not match " +
+                        spec.in(1).describe());
     return Error::success();
   }
 };
+
+/// The dimensions of [0, rank) not in `dims`, in order.
+std::vector<int64_t> complement(ArrayRef<int64_t> dims, int64_t rank) {
+  std::vector<int64_t> rest;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dims, d))
+      rest.push_back(d);
+  return rest;
+}
 
 Expected<std::vector<int64_t>> requireDims(const VertexSpec &spec,
                                            StringRef name, int64_t rank) {
@@ -355,36 +376,19 @@ VertexResult createGather(const VertexSpec &spec) {
   auto sizes = spec.requireInts("slice_sizes", rank);
   if (!sizes)
     return sizes.takeError();
-  auto ivd = spec.requireInt("index_vector_dim");
-  if (!ivd)
-    return ivd.takeError();
-  auto indicesShape = spec.requireInts("indices_shape");
-  if (!indicesShape)
-    return indicesShape.takeError();
   v->offsetDims = *offsetDims;
   v->startIndexMap = *startMap;
   v->sliceSizes = *sizes;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!llvm::is_contained(*collapsed, d))
-      v->windowDims.push_back(d);
-  for (int64_t d = 0; d < outRank; ++d)
-    if (!llvm::is_contained(v->offsetDims, d))
-      v->batchDims.push_back(d);
+  v->windowDims = complement(*collapsed, rank);
+  v->batchDims = complement(v->offsetDims, outRank);
   if (v->windowDims.size() != v->offsetDims.size())
     return spec.error("offset_dims and the uncollapsed operand dimensions "
                       "differ in number");
-  if (Error err = v->idx.init(spec, *indicesShape, *ivd, v->batchDims.size()))
+  if (Error err = v->idx.init(spec, v->batchDims.size()))
     return std::move(err);
-  int64_t components =
-      *ivd < int64_t(indicesShape->size()) ? (*indicesShape)[*ivd] : 1;
-  if (components < int64_t(v->startIndexMap.size()))
+  if (v->idx.components < int64_t(v->startIndexMap.size()))
     return spec.error("start_index_map has more entries than the index "
                       "vector");
-  // The index buffer holds one copy of the indices per tile.
-  if (v->idx.numIndices <= 0 ||
-      spec.in(1).numElements % v->idx.numIndices != 0)
-    return spec.error("indices_shape does not match " +
-                      spec.in(1).describe());
   return std::unique_ptr<Vertex>(std::move(v));
 }
 
@@ -418,20 +422,10 @@ VertexResult createScatter(const VertexSpec &spec, StringRef combiner) {
   auto toOperand = requireDims(spec, "scatter_dims_to_operand_dims", rank);
   if (!toOperand)
     return toOperand.takeError();
-  auto ivd = spec.requireInt("index_vector_dim");
-  if (!ivd)
-    return ivd.takeError();
-  auto indicesShape = spec.requireInts("indices_shape");
-  if (!indicesShape)
-    return indicesShape.takeError();
   v->updateWindowDims = *windowDims;
   v->toOperand = *toOperand;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!llvm::is_contained(*inserted, d))
-      v->operandWindowDims.push_back(d);
-  for (int64_t d = 0; d < updRank; ++d)
-    if (!llvm::is_contained(v->updateWindowDims, d))
-      v->scatterDims.push_back(d);
+  v->operandWindowDims = complement(*inserted, rank);
+  v->scatterDims = complement(v->updateWindowDims, updRank);
   if (v->operandWindowDims.size() != v->updateWindowDims.size())
     return spec.error("update_window_dims and the operand dimensions not "
                       "inserted differ in number");
@@ -439,14 +433,8 @@ VertexResult createScatter(const VertexSpec &spec, StringRef combiner) {
   for (size_t j = 0; j < v->updateWindowDims.size(); ++j)
     v->windowSize[v->operandWindowDims[j]] =
         v->updateShape[v->updateWindowDims[j]];
-  if (Error err =
-          v->idx.init(spec, *indicesShape, *ivd, v->scatterDims.size()))
+  if (Error err = v->idx.init(spec, v->scatterDims.size()))
     return std::move(err);
-  // The index buffer holds one copy of the indices per tile.
-  if (v->idx.numIndices <= 0 ||
-      spec.in(1).numElements % v->idx.numIndices != 0)
-    return spec.error("indices_shape does not match " +
-                      spec.in(1).describe());
   return std::unique_ptr<Vertex>(std::move(v));
 }
 

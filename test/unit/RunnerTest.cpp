@@ -15,6 +15,7 @@
 #include "tessera/Runtime/ExecutableFile.h"
 #include "tessera/Target/Presets.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -40,11 +41,11 @@ TEST(RunnerCheck, FloatsAreJudgedAgainstTheLargestReferenceValue) {
   HostTensor got = f32({100.0005, 1.9e-3, -50});
   OutputCheck c = checkOutput("y", got, ref);
   // 0.9e-3 off a value of 1e-3 is a 90% relative error, but 1e-5 of the
-  // output's scale (100): within tolerance.
+  // output's scale (100): within tolerance (1e-4 for f32).
   EXPECT_TRUE(c.pass);
   EXPECT_NEAR(c.maxRelErr, 0.9, 1e-4);
   EXPECT_NEAR(c.normErr, 9e-6, 1e-7);
-  HostTensor bad = f32({100, 1e-3, -50.01});
+  HostTensor bad = f32({100, 1e-3, -50.02});
   OutputCheck d = checkOutput("y", bad, ref);
   EXPECT_FALSE(d.pass);
   EXPECT_EQ(d.mismatches, 1);
@@ -65,6 +66,39 @@ TEST(RunnerCheck, NaNAndInfinityMustMatchAndIntegersAreExact) {
   OutputCheck c = checkOutput("i", a, b);
   EXPECT_FALSE(c.pass);
   EXPECT_EQ(c.tolerance, 0);
+}
+
+TEST(RunnerCheck, AnOutputIsJudgedByTheLeastPreciseTypeItFlowsThrough) {
+  mlir::MLIRContext context;
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  // `a` goes through a bf16 product before becoming f32; `b` is f32 only.
+  const char *source = R"mlir(
+    func.func @main(%x: tensor<4xbf16>, %y: tensor<4xf32>)
+        -> (tensor<4xf32>, tuple<tensor<4xf32>, tensor<4xi32>>) {
+      %p = tgraph.multiply %x, %x : tensor<4xbf16>
+      %a = tgraph.convert %p : tensor<4xbf16> -> tensor<4xf32>
+      %b = tgraph.add %y, %y : tensor<4xf32>
+      %i = tgraph.convert %y : tensor<4xf32> -> tensor<4xi32>
+      %t = tgraph.tuple %b, %i : (tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xi32>>
+      return %a, %t : tensor<4xf32>, tuple<tensor<4xf32>, tensor<4xi32>>
+    }
+  )mlir";
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  ASSERT_TRUE(module);
+  auto entry = module->lookupSymbol<mlir::func::FuncOp>("main");
+  std::vector<double> tol = outputTolerances(entry);
+  ASSERT_EQ(tol.size(), 3u);
+  EXPECT_EQ(tol[0], toleranceOf(DType::BF16));
+  // A tuple's leaves share its cone: the i32 leaf's exactness is the
+  // check's own rule for integers.
+  EXPECT_EQ(tol[1], toleranceOf(DType::F32));
+  EXPECT_EQ(tol[2], toleranceOf(DType::F32));
+  HostTensor i(DType::S32, {1}), j(DType::S32, {1});
+  j.setInt(0, 1);
+  EXPECT_FALSE(checkOutput("i", i, j, tol[2]).pass);
 }
 
 TEST(RunnerData, SeededTensorsAreReproducibleAndDistinct) {

@@ -328,9 +328,13 @@ int main(int argc, char **argv) {
   outs() << "  " << left_justify("output", 16) << " " << left_justify("type", 20)
          << "  max abs err  max rel err     norm err  tolerance  result\n";
   bool allPass = true;
+  std::vector<double> tolerances = runner::outputTolerances((*graph)->entry());
   for (const auto &[k, binding] : llvm::enumerate(exe.outputs())) {
-    runner::OutputCheck c =
-        runner::checkOutput(binding.name(), outputs[k], (*reference)[k]);
+    std::optional<double> tol;
+    if (tolerances.size() == outputs.size())
+      tol = tolerances[k];
+    runner::OutputCheck c = runner::checkOutput(binding.name(), outputs[k],
+                                                (*reference)[k], tol);
     allPass &= c.pass;
     outs() << format("  %-16s %-20s %12.3g %12.3g %12.3g %10.3g  %s",
                      c.name.c_str(), c.type.c_str(), c.maxAbsErr, c.maxRelErr,

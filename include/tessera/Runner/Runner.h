@@ -114,16 +114,25 @@ struct OutputCheck {
   bool pass = false;
 };
 
-/// The documented tolerance of an element type: 1e-5 for f32 and f64,
-/// 4 ulp for f16 (4e-3) and bf16 (3.2e-2), 0 (exact) otherwise.
+/// The documented tolerance of an element type: 1e-4 for f32, 1e-5 for
+/// f64, 4 ulp for f16 (4e-3) and bf16 (3.2e-2), 0 (exact) otherwise.
 double toleranceOf(DType dtype);
+
+/// Per output of `entry` (its results' leaves, in order): the tolerance of
+/// the least precise float type its value is computed through -- every
+/// result type of the ops it depends on, their regions included -- or of
+/// its own type if that is looser. A bf16 matmul feeding an f32 output is
+/// judged as bf16: the device rounds its result to bf16 like the graph
+/// says, and an ulp of bf16 is a 0.4% change downstream.
+std::vector<double> outputTolerances(mlir::func::FuncOp entry);
 
 /// Compares a device output with the reference (which may be wider: f64 for
 /// an f32 output). Floats pass when every |got - ref| is within
 /// tolerance x max|ref| (NaN must meet NaN, inf the same inf); integers and
 /// pred must be equal.
 OutputCheck checkOutput(llvm::StringRef name, const HostTensor &got,
-                        const HostTensor &ref);
+                        const HostTensor &ref,
+                        std::optional<double> tolerance = std::nullopt);
 
 } // namespace tessera::runner
 
