@@ -351,7 +351,6 @@ Interpreter::evalBlock(Block &block, llvm::ArrayRef<Value> args) {
       return opError(&op, "has more than one result");
     if (op.getNumResults() == 1 && !op.getResult(0).use_empty())
       env[op.getResult(0)] = std::move(*result);
-    operands.clear();
     auto it = dying.find(&op);
     if (it != dying.end())
       for (mlir::Value v : it->second)

@@ -10,10 +10,7 @@
 #include "mlir/IR/Block.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <random>
 
@@ -176,46 +173,44 @@ static double typeTolerance(mlir::Type type) {
   return 0;
 }
 
+/// The number of leaves of `type` (a tuple's, flattened; 1 otherwise).
+static size_t leafCount(mlir::Type type) {
+  auto tuple = mlir::dyn_cast<mlir::TupleType>(type);
+  if (!tuple)
+    return 1;
+  size_t n = 0;
+  for (mlir::Type t : tuple.getTypes())
+    n += leafCount(t);
+  return n;
+}
+
 std::vector<double> outputTolerances(mlir::func::FuncOp entry) {
-  std::vector<double> out;
   mlir::Block &body = entry.getBody().front();
-  mlir::Operation *ret = body.getTerminator();
-  // What each op of the entry block rounds to, its regions included.
-  llvm::DenseMap<mlir::Operation *, double> own;
+  // Block order is dependence order, so one forward pass gives each op the
+  // loosest tolerance of everything it depends on: its own results and its
+  // regions' ops, and the ops of this block its operands (or its regions'
+  // operands) come from.
+  llvm::DenseMap<mlir::Operation *, double> cone;
+  auto coneOf = [&](mlir::Value v) {
+    mlir::Operation *def = v.getDefiningOp();
+    return def ? cone.lookup(def) : 0.0;
+  };
   for (mlir::Operation &op : body) {
     double tol = 0;
     op.walk([&](mlir::Operation *inner) {
       for (mlir::Type t : inner->getResultTypes())
         tol = std::max(tol, typeTolerance(t));
+      for (mlir::Value operand : inner->getOperands())
+        if (operand.getParentBlock() == &body)
+          tol = std::max(tol, coneOf(operand));
     });
-    own[&op] = tol;
+    cone[&op] = tol;
   }
-  for (mlir::Value v : ret->getOperands()) {
-    double tol = typeTolerance(v.getType());
-    llvm::SmallPtrSet<mlir::Operation *, 32> seen;
-    llvm::SmallVector<mlir::Value, 16> work{v};
-    while (!work.empty()) {
-      mlir::Operation *def = work.pop_back_val().getDefiningOp();
-      if (!def || !seen.insert(def).second)
-        continue;
-      tol = std::max(tol, own.lookup(def));
-      def->walk([&](mlir::Operation *inner) {
-        for (mlir::Value operand : inner->getOperands())
-          if (operand.getParentBlock() == &body)
-            work.push_back(operand);
-      });
-    }
+  std::vector<double> out;
+  for (mlir::Value v : body.getTerminator()->getOperands()) {
+    double tol = std::max(typeTolerance(v.getType()), coneOf(v));
     // Every leaf of a tuple result shares its value's tolerance.
-    llvm::SmallVector<mlir::Type> leaves;
-    std::function<void(mlir::Type)> flatten = [&](mlir::Type t) {
-      if (auto tuple = mlir::dyn_cast<mlir::TupleType>(t))
-        for (mlir::Type e : tuple.getTypes())
-          flatten(e);
-      else
-        leaves.push_back(t);
-    };
-    flatten(v.getType());
-    out.insert(out.end(), leaves.size(), tol);
+    out.insert(out.end(), leafCount(v.getType()), tol);
   }
   return out;
 }

@@ -205,21 +205,10 @@ VertexResult createBatchNorm(const VertexSpec &spec, StringRef op) {
     v->count = static_cast<double>(*count);
   }
   if (*kind == Kind::Moments) {
-    Expected<std::vector<int64_t>> runs =
-        spec.requireInts("partials_per_output_runs");
-    if (!runs)
-      return runs.takeError();
-    int64_t n = spec.out(0).numElements;
-    v->firstSlot = {0};
-    for (size_t i = 0; i + 1 < runs->size(); i += 2)
-      for (int64_t r = 0; r < (*runs)[i + 1] &&
-                          int64_t(v->firstSlot.size()) <= n;
-           ++r)
-        v->firstSlot.push_back(v->firstSlot.back() + (*runs)[i]);
-    if (runs->size() % 2 || int64_t(v->firstSlot.size()) != n + 1 ||
-        v->firstSlot.back() != spec.in(0).numElements)
-      return spec.error("partials_per_output_runs does not give the slots "
-                        "of " + Twine(n) + " features");
+    Expected<std::vector<int64_t>> first = readFirstSlots(spec);
+    if (!first)
+      return first.takeError();
+    v->firstSlot = std::move(*first);
     return std::unique_ptr<Vertex>(std::move(v));
   }
   Expected<int64_t> f = spec.requireInt("feature_index");

@@ -8,9 +8,9 @@
 //    the init value (the second input, one replicated element per tile).
 //    `partials_per_output_runs` = [count, outputs, ...] gives the slots per
 //    output in output order, slots output-major. Without the init (batch
-//    norm's gradient sums) the slots alone are combined. The K-split sums of matmul
-//    and convolution instead give `partials_per_output` = pk with slots
-//    slice-major ([pk, outputs on the tile]) and no init.
+//    norm's gradient sums) the slots alone are combined. The K-split sums
+//    of matmul and convolution instead give `partials_per_output` = pk
+//    with slots slice-major ([pk, outputs on the tile]) and no init.
 //
 //===----------------------------------------------------------------------===//
 
@@ -214,30 +214,10 @@ VertexResult createReduce(const VertexSpec &spec, StringRef op) {
       return std::move(err);
   if (spec.numOuts() != 1)
     return spec.expectOperands(1, 1);
-  Expected<std::vector<int64_t>> runs =
-      spec.requireInts("partials_per_output_runs");
-  if (!runs)
-    return runs.takeError();
-  if (runs->size() % 2 != 0)
-    return spec.error("partials_per_output_runs is not (count, outputs) pairs");
-  int64_t n = spec.out(0).numElements;
-  v->firstSlot.reserve(n + 1);
-  v->firstSlot.push_back(0);
-  for (size_t i = 0; i < runs->size(); i += 2) {
-    int64_t count = (*runs)[i], repeat = (*runs)[i + 1];
-    if (count < 0 || repeat <= 0 ||
-        static_cast<int64_t>(v->firstSlot.size()) - 1 + repeat > n)
-      return spec.error("partials_per_output_runs does not describe " +
-                        Twine(n) + " outputs");
-    for (int64_t r = 0; r < repeat; ++r)
-      v->firstSlot.push_back(v->firstSlot.back() + count);
-  }
-  if (static_cast<int64_t>(v->firstSlot.size()) != n + 1 ||
-      v->firstSlot.back() != spec.in(0).numElements)
-    return spec.error("partials_per_output_runs covers " +
-                      Twine(v->firstSlot.size() - 1) + " outputs and " +
-                      Twine(v->firstSlot.back()) + " slots, expected " +
-                      Twine(n) + " and " + Twine(spec.in(0).numElements));
+  Expected<std::vector<int64_t>> first = readFirstSlots(spec);
+  if (!first)
+    return first.takeError();
+  v->firstSlot = std::move(*first);
   v->hasInit = spec.numIns() == 2;
   return std::unique_ptr<Vertex>(std::move(v));
 }

@@ -86,6 +86,35 @@ Error expectSameType(const VertexSpec &spec) {
   return Error::success();
 }
 
+Expected<std::vector<int64_t>> readFirstSlots(const VertexSpec &spec) {
+  Expected<std::vector<int64_t>> runs =
+      spec.requireInts("partials_per_output_runs");
+  if (!runs)
+    return runs.takeError();
+  if (runs->size() % 2 != 0)
+    return spec.error("partials_per_output_runs is not (count, outputs) pairs");
+  int64_t n = spec.out(0).numElements;
+  std::vector<int64_t> first;
+  first.reserve(n + 1);
+  first.push_back(0);
+  for (size_t i = 0; i < runs->size(); i += 2) {
+    int64_t count = (*runs)[i], repeat = (*runs)[i + 1];
+    if (count < 0 || repeat <= 0 ||
+        static_cast<int64_t>(first.size()) - 1 + repeat > n)
+      return spec.error("partials_per_output_runs does not describe " +
+                        Twine(n) + " outputs");
+    for (int64_t r = 0; r < repeat; ++r)
+      first.push_back(first.back() + count);
+  }
+  if (static_cast<int64_t>(first.size()) != n + 1 ||
+      first.back() != spec.in(0).numElements)
+    return spec.error("partials_per_output_runs covers " +
+                      Twine(first.size() - 1) + " outputs and " +
+                      Twine(first.back()) + " slots, expected " +
+                      Twine(n) + " and " + Twine(spec.in(0).numElements));
+  return first;
+}
+
 std::vector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)

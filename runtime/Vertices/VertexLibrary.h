@@ -52,6 +52,12 @@ VertexResult createConvPartial(const VertexSpec &spec);
 /// A VertexSpec error unless every operand has `dtype`.
 llvm::Error expectSameType(const VertexSpec &spec);
 
+/// The first slot of each output (n + 1 entries, n = output 0's elements)
+/// from `partials_per_output_runs` = [count, outputs, ...], checked to
+/// cover input 0's slots exactly: slots gathered output-major, as the
+/// reductions of reduce and batch norm lay them out.
+llvm::Expected<std::vector<int64_t>> readFirstSlots(const VertexSpec &spec);
+
 /// Row-major strides of `shape`.
 std::vector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 
