@@ -73,6 +73,8 @@ Error Program::loadBuffers() {
     BufferLayout &layout = bufferLayouts[i];
     layout.name = b.name();
     layout.hlo = b.hlo();
+    layout.resultOp = b.result_op_plus_one() - 1;
+    layout.resultLeaf = b.result_leaf();
     layout.category = b.category();
     std::string what = "buffer " + std::to_string(i) + " '" + b.name() + "'";
     std::optional<DType> dtype = parseDtype(b.dtype());
@@ -198,6 +200,10 @@ Error Program::loadBuffers() {
         return fail(what + ": offset " + Twine(p.offset()) + " on tile " +
                     Twine(p.tile()) + " is negative, misaligned or too large");
       share.offset = p.offset();
+      // Private storage: after everything already on the tile, so no other
+      // buffer ever overwrites it.
+      if (privateStorage)
+        share.offset = llvm::alignTo(arenaSize[share.tile], 8);
       arenaSize[share.tile] =
           std::max(arenaSize[share.tile],
                    share.offset + share.elements * layout.elementBytes);
@@ -388,6 +394,7 @@ Expected<std::unique_ptr<Program>> Program::load(exe::Executable executable,
     return program->fail("the program has " + Twine(e.num_tiles()) +
                          " tiles; its target '" + program->targetDesc.name +
                          "' has " + Twine(program->targetDesc.totalTiles()));
+  program->privateStorage = options.privateStorage;
   if (Error err = program->loadBuffers())
     return std::move(err);
   if (Error err = program->loadSteps(e.steps(), 0))

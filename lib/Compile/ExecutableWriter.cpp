@@ -150,6 +150,12 @@ llvm::Error Writer::addBuffers(tile::ProgramOp program,
       }
     if (auto hlo = var->getAttrOfType<StringAttr>("hlo"))
       b.set_hlo(hlo.getValue().str());
+    auto resultOf = var->getAttrOfType<IntegerAttr>("result_of");
+    auto leaf = var->getAttrOfType<IntegerAttr>("result");
+    if (resultOf && leaf) {
+      b.set_result_op_plus_one(resultOf.getInt() + 1);
+      b.set_result_leaf(static_cast<int32_t>(leaf.getInt()));
+    }
     if (var.getCategory() == tile::Category::Constant) {
       if (auto value = var->getAttrOfType<ElementsAttr>("value")) {
         llvm::Expected<std::string> bytes = constantBytes(value, *parsed);

@@ -18,6 +18,7 @@
 
 #include <Eigen/Core>
 
+#include <cmath>
 #include <random>
 
 using namespace mlir;
@@ -52,17 +53,58 @@ llvm::SmallVector<int64_t, 4> stridesOf(llvm::ArrayRef<int64_t> shape) {
   return strides;
 }
 
+namespace {
+/// The float of `dtype` next to `x` (a value of that type) in the direction
+/// of `toward`.
+double nextInType(DType dtype, double x, double toward) {
+  if (dtype == DType::F32)
+    return double(std::nextafter(static_cast<float>(x),
+                                 static_cast<float>(toward)));
+  auto step = [&](auto h) {
+    using H = decltype(h);
+    uint16_t bits = Eigen::numext::bit_cast<uint16_t>(H(static_cast<float>(x)));
+    bool up = toward > x;
+    if (x == 0)
+      bits = up ? 1 : 0x8001;
+    else if (up == (x > 0))
+      ++bits; // away from zero
+    else
+      --bits;
+    return double(static_cast<float>(Eigen::numext::bit_cast<H>(bits)));
+  };
+  return dtype == DType::F16 ? step(Eigen::half()) : step(Eigen::bfloat16());
+}
+} // namespace
+
 double roundFloat(DType dtype, double v, const Options &options) {
+  double nearest;
   switch (dtype) {
   case DType::F16:
-    return double(static_cast<float>(Eigen::half(static_cast<float>(v))));
+    nearest = double(static_cast<float>(Eigen::half(static_cast<float>(v))));
+    break;
   case DType::BF16:
-    return double(static_cast<float>(Eigen::bfloat16(static_cast<float>(v))));
+    nearest =
+        double(static_cast<float>(Eigen::bfloat16(static_cast<float>(v))));
+    break;
   case DType::F32:
-    return options.computeInF64 ? v : double(static_cast<float>(v));
+    if (options.computeInF64)
+      return v;
+    nearest = double(static_cast<float>(v));
+    break;
   default:
     return v;
   }
+  if (!options.stochasticRounding || nearest == v || !std::isfinite(nearest))
+    return nearest;
+  // Stochastic rounding: the neighbour above or below, with probability by
+  // distance, so the result is unbiased and within one ulp.
+  double other = nextInType(dtype, nearest, v);
+  double lo = std::min(nearest, other), hi = std::max(nearest, other);
+  if (!std::isfinite(lo) || !std::isfinite(hi))
+    return nearest;
+  double u = std::uniform_real_distribution<double>(0, 1)(
+      *options.stochasticRounding);
+  return u < (v - lo) / (hi - lo) ? hi : lo;
 }
 
 int64_t wrapInt(DType dtype, int64_t v) {

@@ -261,13 +261,13 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
       makeVar(loc, (name + ".partials").str(), tile::Category::Partials,
               {compressIntervals(plan->partialIntervals),
                "convolution partial sums, one block per tile"},
-              {plan->numPartials}, elt, name);
+              {plan->numPartials}, partialsType(elt), name);
   Value gathered = makeVar(
       loc, (name + ".gathered").str(), tile::Category::Partials,
       {compressIntervals(plan->gatheredIntervals),
        "the " + std::to_string(g.pk) +
            " input-feature-slice partials of each block on its owning tile"},
-      {plan->numPartials}, elt, name);
+      {plan->numPartials}, partialsType(elt), name);
   emitComputeSet(loc, (name + ".partial").str(), "conv-partial",
                  ValueRange{inBlocks, wBlocks}, partials, attrs);
   emitExchange(loc, (name + ".gather").str(), partials, gathered,

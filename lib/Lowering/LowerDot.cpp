@@ -229,13 +229,13 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
       makeVar(loc, (name + ".partials").str(), tile::Category::Partials,
               {perTile(gridTiles, outBlock),
                "matmul partial products, one block per tile"},
-              {pk, owners, outBlock}, elt, name);
+              {pk, owners, outBlock}, partialsType(elt), name);
   Value gathered =
       makeVar(loc, (name + ".gathered").str(), tile::Category::Partials,
               {perTile(owners, pk * outBlock),
                "the " + std::to_string(pk) +
                    " K-slice partials of each block on its owning tile"},
-              {owners, pk, outBlock}, elt, name);
+              {owners, pk, outBlock}, partialsType(elt), name);
   emitComputeSet(loc, (name + ".partial").str(), "matmul-partial",
                  ValueRange{lhsBlocks, rhsBlocks}, partials, attrs);
   emitViewExchange(loc, (name + ".gather").str(), partials, gathered, 0,

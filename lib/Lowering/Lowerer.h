@@ -46,6 +46,11 @@ inline constexpr int64_t kMaxListedViewElements = int64_t(1) << 16;
 /// Tensor leaves of a type, in tuple order: tokens have none, tuples recurse.
 void flattenLeaves(Type type, SmallVectorImpl<Type> &leaves);
 int64_t numLeaves(Type type);
+/// The element type of a split contraction's partial sums: f32 for 16-bit
+/// floats (as the chips' matrix units accumulate, and PopLibs' default
+/// partials type), so splitting K does not round each slice; `elt`
+/// otherwise.
+Type partialsType(Type elt);
 /// Static-shape ranked tensors get buffers; anything else stays on the host.
 RankedTensorType bufferableTensor(Type type);
 /// The mapping runs / element count of a buffer (a tile.var result).
@@ -186,8 +191,11 @@ private:
   void lowerOutputs(func::ReturnOp ret);
   /// Marks the buffers holding `values` (an op's results, or an argument)
   /// with `result = <leaf index>`: they are the model's tensors in the
-  /// tensor map, unlike the helper buffers the lowering adds.
-  void markResults(ValueRange values, StringRef name);
+  /// tensor map, unlike the helper buffers the lowering adds. An op's
+  /// buffers also get `result_of = <its tile.op_id>`, so a debugging run can
+  /// check the op alone on the values the device gave it.
+  void markResults(ValueRange values, StringRef name,
+                   Operation *op = nullptr);
   void lowerBlock(Block &block, StringRef prefix);
 
   // Control flow (LowerControlFlow.cpp): while -> tile.repeat, conditional

@@ -62,6 +62,12 @@ int64_t numLeaves(Type type) {
   return leaves.size();
 }
 
+Type partialsType(Type elt) {
+  if (elt.isF16() || elt.isBF16())
+    return Float32Type::get(elt.getContext());
+  return elt;
+}
+
 /// Static-shape ranked tensors get buffers; anything else stays on the host.
 RankedTensorType bufferableTensor(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
@@ -651,7 +657,8 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
   lowerOnHost(op, name, "not-lowered", detail);
 }
 
-void Lowerer::markResults(ValueRange values, StringRef name) {
+void Lowerer::markResults(ValueRange values, StringRef name,
+                          Operation *op) {
   // A value's leaves are numbered across its results in order, as HLO numbers
   // the outputs of a tuple-shaped instruction. Buffers made for the op but
   // named after another (a get_tuple_element reuses its tuple's) keep theirs.
@@ -663,8 +670,11 @@ void Lowerer::markResults(ValueRange values, StringRef name) {
         continue;
       auto var = b.getDefiningOp<tile::VarOp>();
       auto hlo = var->getAttrOfType<StringAttr>("hlo");
-      if (hlo && hlo.getValue() == name && !var->hasAttr("result"))
+      if (hlo && hlo.getValue() == name && !var->hasAttr("result")) {
         var->setAttr("result", builder.getI64IntegerAttr(index));
+        if (op)
+          var->setAttr("result_of", opId(op));
+      }
     }
 }
 
@@ -681,7 +691,7 @@ void Lowerer::lowerBlock(Block &block, StringRef prefix) {
     ++counter;
     std::string qualified = (prefix + name).str();
     lowerOp(&op, qualified);
-    markResults(op.getResults(), qualified);
+    markResults(op.getResults(), qualified, &op);
   }
 }
 

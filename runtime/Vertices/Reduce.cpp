@@ -96,6 +96,20 @@ public:
   int64_t perOutput = 0;
   /// Otherwise output-major: the first slot of each output (size n + 1).
   std::vector<int64_t> firstSlot;
+  /// 16-bit float outputs from f32 slots (a split contraction's partials).
+  bool wideSlots = false;
+
+  /// Combines the perOutput slice-major slots of each of the n outputs.
+  template <typename S, typename T>
+  void sumSlices(const S *slots, T *out, int64_t n) const {
+    using C = ComputeT<T>;
+    for (int64_t j = 0; j < n; ++j) {
+      C acc = static_cast<C>(slots[j]);
+      for (int64_t p = 1; p < perOutput; ++p)
+        acc = combine<C>(reducer, acc, static_cast<C>(slots[p * n + j]));
+      out[j] = static_cast<T>(acc);
+    }
+  }
 
   Error run(int64_t tile, ArrayRef<TileOperand> ins,
             ArrayRef<TileOperand> outs) const override {
@@ -111,12 +125,12 @@ public:
                                    Twine(ins[0].elements()) + " slots for " +
                                    Twine(n) + " outputs x " +
                                    Twine(perOutput));
-        for (int64_t j = 0; j < n; ++j) {
-          C acc = static_cast<C>(slots[j]);
-          for (int64_t p = 1; p < perOutput; ++p)
-            acc = combine<C>(reducer, acc, static_cast<C>(slots[p * n + j]));
-          out[j] = static_cast<T>(acc);
-        }
+        if constexpr (!std::is_same_v<T, C>)
+          if (wideSlots) {
+            sumSlices(ins[0].as<float>(), out, n);
+            return Error::success();
+          }
+        sumSlices(slots, out, n);
         return Error::success();
       }
       C init = hasInit ? static_cast<C>(ins[1].as<T>()[0])
@@ -196,8 +210,6 @@ VertexResult createReduce(const VertexSpec &spec, StringRef op) {
   auto v = std::make_unique<ReduceVertex>();
   v->reducer = parseReducer(op);
   v->dtype = spec.out(0).dtype;
-  if (Error err = expectSameType(spec))
-    return std::move(err);
   if (Error err = checkReducerType(spec, v->reducer, v->dtype))
     return std::move(err);
   if (std::optional<int64_t> pk = spec.getInt("partials_per_output")) {
@@ -206,8 +218,16 @@ VertexResult createReduce(const VertexSpec &spec, StringRef op) {
     if (*pk <= 0)
       return spec.error("partials_per_output must be positive");
     v->perOutput = *pk;
+    // A 16-bit float contraction's partials may be f32.
+    v->wideSlots = spec.in(0).dtype == DType::F32 &&
+                   (v->dtype == DType::F16 || v->dtype == DType::BF16);
+    if (!v->wideSlots)
+      if (Error err = expectSameType(spec))
+        return std::move(err);
     return std::unique_ptr<Vertex>(std::move(v));
   }
+  if (Error err = expectSameType(spec))
+    return std::move(err);
   // The init is optional: batch norm's per-feature sums have none.
   if (spec.numIns() != 1)
     if (Error err = spec.expectOperands(2, 1))

@@ -86,6 +86,19 @@ Error expectSameType(const VertexSpec &spec) {
   return Error::success();
 }
 
+Expected<bool> expectPartialsOutput(const VertexSpec &spec) {
+  DType in = spec.in(0).dtype, out = spec.out(0).dtype;
+  bool wide = out == DType::F32 && (in == DType::F16 || in == DType::BF16);
+  for (size_t i = 1; i < spec.numIns(); ++i)
+    if (spec.in(i).dtype != in)
+      return spec.error("input " + Twine(i) + " " + spec.in(i).describe() +
+                        " is not " + dtypeName(in));
+  if (out != in && !wide)
+    return spec.error("output " + spec.out(0).describe() + " is neither " +
+                      dtypeName(in) + " nor f32 partials of a 16-bit float");
+  return wide;
+}
+
 Expected<std::vector<int64_t>> readFirstSlots(const VertexSpec &spec) {
   Expected<std::vector<int64_t>> runs =
       spec.requireInts("partials_per_output_runs");

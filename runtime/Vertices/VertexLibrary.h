@@ -51,6 +51,11 @@ VertexResult createConvPartial(const VertexSpec &spec);
 
 /// A VertexSpec error unless every operand has `dtype`.
 llvm::Error expectSameType(const VertexSpec &spec);
+/// Products summed into partials: the inputs share one type, and the
+/// output is that type or, for 16-bit floats, f32 (the lowering keeps the
+/// partials of a split contraction in f32 so the split does not round).
+/// Returns whether the output is the wider f32.
+llvm::Expected<bool> expectPartialsOutput(const VertexSpec &spec);
 
 /// The first slot of each output (n + 1 entries, n = output 0's elements)
 /// from `partials_per_output_runs` = [count, outputs, ...], checked to

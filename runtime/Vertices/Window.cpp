@@ -275,6 +275,8 @@ std::optional<DimPart> parsePart(StringRef part, char first, char second) {
 class ConvPartialVertex : public Vertex {
 public:
   DType dtype = DType::F32;
+  /// 16-bit float inputs into f32 partials.
+  bool wideOut = false;
   DimPart in, ker, res;
   std::vector<int64_t> grid, block, kernelShape, outShape;
   SmallVector<WindowDim, 4> dims;
@@ -340,15 +342,20 @@ public:
       using T = decltype(t);
       using C = ComputeT<T>;
       using Acc = std::conditional_t<std::is_floating_point_v<C>, C, int64_t>;
-      return compute<T, C, Acc>(tile, b, ob, wb, ins[0].as<T>(),
-                                ins[1].as<T>(), outs[0].as<T>());
+      if constexpr (!std::is_same_v<T, C>)
+        if (wideOut)
+          return compute<T, C, Acc, float>(tile, b, ob, wb, ins[0].as<T>(),
+                                           ins[1].as<T>(),
+                                           outs[0].as<float>());
+      return compute<T, C, Acc, T>(tile, b, ob, wb, ins[0].as<T>(),
+                                   ins[1].as<T>(), outs[0].as<T>());
     });
   }
 
 private:
-  template <typename T, typename C, typename Acc>
+  template <typename T, typename C, typename Acc, typename O>
   Error compute(int64_t tile, const Block &b, const Box &ob, const Box &wb,
-                const T *input, const T *weights, T *out) const {
+                const T *input, const T *weights, O *out) const {
     size_t S = dims.size(), inRank = in.spatial.size() + 2;
     SmallVector<int64_t, 6> o(ob.lo.begin(), ob.lo.end()), at(inRank),
         k(S, 0);
@@ -400,7 +407,7 @@ private:
           k[s] = 0;
         }
       }
-      out[e] = static_cast<T>(static_cast<C>(acc));
+      out[e] = static_cast<O>(static_cast<C>(acc));
       for (int64_t d = int64_t(o.size()) - 1; d >= 0; --d) {
         if (++o[d] < ob.hi[d])
           break;
@@ -466,10 +473,12 @@ VertexResult createReduceWindow(const VertexSpec &spec, StringRef op) {
 VertexResult createConvPartial(const VertexSpec &spec) {
   if (Error err = spec.expectOperands(2, 1))
     return std::move(err);
-  if (Error err = expectSameType(spec))
-    return std::move(err);
+  Expected<bool> wide = expectPartialsOutput(spec);
+  if (!wide)
+    return wide.takeError();
   auto v = std::make_unique<ConvPartialVertex>();
-  v->dtype = spec.out(0).dtype;
+  v->dtype = spec.in(0).dtype;
+  v->wideOut = *wide;
   std::optional<std::string> labels = spec.getString("dim_labels");
   if (!labels)
     return spec.error("missing string parameter 'dim_labels'");

@@ -32,7 +32,7 @@ func.func @main(%x: tensor<1000xf32> loc("x"), %y: tensor<2000xf32> loc("y"),
 // CHECK: %[[Y:.*]] = tile.var "y" parameter
 
 // In place: add.1 keeps x's layout exactly.
-// CHECK: %[[ADD:.*]] = tile.var "add.1" temporary mapping<[[XMAP]]> {hlo = "add.1", result = 0 : i64, why = "in place: same layout as operand 0 ('x')"}
+// CHECK: %[[ADD:.*]] = tile.var "add.1" temporary mapping<[[XMAP]]> {hlo = "add.1", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place: same layout as operand 0 ('x')"}
 // CHECK-NEXT: tile.sync
 // CHECK-NEXT: tile.compute_set "add.1" kind "elementwise.add" tiles
 // T1472-SAME: [0, 499] ins(%[[X]], %[[X]] :

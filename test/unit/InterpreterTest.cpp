@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 using namespace tessera;
 
@@ -148,6 +149,41 @@ TEST(Interpreter, F32IsKeptInDoubleOnlyWhenAsked) {
   ASSERT_EQ(narrow.size(), 1u);
   EXPECT_EQ(narrow[0].dtype, DType::F32);
   EXPECT_EQ(narrow[0].getDouble(0), 0.0); // 1 + 1e-8 rounds to 1 in f32
+}
+
+TEST(Interpreter, StochasticRoundingIsUnbiasedAndWithinOneUlp) {
+  // 1 + 2^-9 lies a quarter of the way from 1 to the next bf16 (1 + 2^-7):
+  // nearest rounding always gives 1; stochastic rounding gives 1 or
+  // 1 + 2^-7, the latter a quarter of the time. Exact values never move.
+  const char *src = R"mlir(
+    func.func @main(%a: tensor<4096xbf16>, %b: tensor<4096xbf16>)
+        -> tensor<4096xbf16> {
+      %s = tgraph.add %a, %b : tensor<4096xbf16>
+      return %s : tensor<4096xbf16>
+    }
+  )mlir";
+  std::vector<double> ones(4096, 1.0), small(4096, std::ldexp(1.0, -9));
+  small[0] = 0.5; // 1.5: exact
+  std::vector<HostTensor> args = {tensor(DType::BF16, {4096}, ones),
+                                  tensor(DType::BF16, {4096}, small)};
+  auto nearest = run(src, args);
+  ASSERT_EQ(nearest.size(), 1u);
+  EXPECT_EQ(nearest[0].getDouble(1), 1.0);
+  std::mt19937_64 gen(1);
+  interp::Options options;
+  options.stochasticRounding = &gen;
+  auto rounded = run(src, args, options);
+  ASSERT_EQ(rounded.size(), 1u);
+  EXPECT_EQ(rounded[0].getDouble(0), 1.5);
+  int64_t up = 0;
+  for (int64_t i = 1; i < 4096; ++i) {
+    double v = rounded[0].getDouble(i);
+    EXPECT_TRUE(v == 1.0 || v == 1.0 + std::ldexp(1.0, -7)) << v;
+    up += v > 1.0;
+  }
+  // 4095 draws of p = 1/4: mean 1024, standard deviation 28.
+  EXPECT_GT(up, 1024 - 6 * 28);
+  EXPECT_LT(up, 1024 + 6 * 28);
 }
 
 TEST(Interpreter, BatchedDotGeneral) {

@@ -120,42 +120,54 @@ TEST(RunnerData, SeededTensorsAreReproducibleAndDistinct) {
 
 class RunnerEndToEnd : public ::testing::TestWithParam<const char *> {};
 
-TEST_P(RunnerEndToEnd, ElidedConstantsAndHostOpsAgreeWithTheReference) {
-  // `w` is elided in the source; `host` (a cosine) is placed on the host.
-  const char *source = R"mlir(
-    func.func @main(%x: tensor<16x8xf32> loc("x")) -> tensor<16x4xf32> {
-      %w = tgraph.constant elided : tensor<8x4xf32> loc("w")
-      %d = tgraph.dot_general %x, %w, batching_dims = [] x [], contracting_dims = [1] x [0]
-             : (tensor<16x8xf32>, tensor<8x4xf32>) -> tensor<16x4xf32> loc("d")
-      %c = tgraph.cosine %d : tensor<16x4xf32> loc("host")
-      %y = tgraph.add %c, %d : tensor<16x4xf32> loc("y")
-      return %y : tensor<16x4xf32>
-    }
-  )mlir";
+// `w` is elided in the source; `host` (a cosine) is placed on the host.
+const char *kHostOpGraph = R"mlir(
+  func.func @main(%x: tensor<16x8xf32> loc("x")) -> tensor<16x4xf32> {
+    %w = tgraph.constant elided : tensor<8x4xf32> loc("w")
+    %d = tgraph.dot_general %x, %w, batching_dims = [] x [], contracting_dims = [1] x [0]
+           : (tensor<16x8xf32>, tensor<8x4xf32>) -> tensor<16x4xf32> loc("d")
+    %c = tgraph.cosine %d : tensor<16x4xf32> loc("host")
+    %y = tgraph.add %c, %d : tensor<16x4xf32> loc("y")
+    return %y : tensor<16x4xf32>
+  }
+)mlir";
+
+/// Lowers `source` for `preset` (ops named `host` on the host) and writes
+/// its executable.
+llvm::Expected<exe::Executable> compileForTest(llvm::StringRef source,
+                                               const char *preset) {
   mlir::MLIRContext context;
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
   auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
-  ASSERT_TRUE(module);
+  if (!module)
+    return llvm::createStringError("cannot parse the test graph");
   mlir::PassManager pm(&context);
   TGraphCheckCompatOptions compat;
-  compat.targetName = GetParam();
+  compat.targetName = preset;
   compat.hostOps = "^host$";
   pm.addPass(createTGraphCheckCompat(compat));
   TGraphToTileOptions lower;
-  lower.targetName = GetParam();
+  lower.targetName = preset;
   pm.addPass(createTGraphToTile(lower));
-  ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
+  if (mlir::failed(pm.run(*module)))
+    return llvm::createStringError("cannot lower the test graph");
   tile::ProgramOp program;
   module->walk([&](tile::ProgramOp p) { program = p; });
-  ASSERT_TRUE(program);
-  llvm::Expected<TargetDescription> target = loadPreset(GetParam());
-  ASSERT_TRUE(bool(target));
+  if (!program)
+    return llvm::createStringError("no tile program");
+  llvm::Expected<TargetDescription> target = loadPreset(preset);
+  if (!target)
+    return target.takeError();
   memory::MemoryAnalysis analysis = memory::analyzeMemory(program, *target);
+  return buildExecutable(*module, program, analysis, "test");
+}
+
+TEST_P(RunnerEndToEnd, ElidedConstantsAndHostOpsAgreeWithTheReference) {
   llvm::Expected<exe::Executable> executable =
-      buildExecutable(*module, program, analysis, "test");
+      compileForTest(kHostOpGraph, GetParam());
   ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
   bool hasHostOp = false;
   for (const exe::Step &s : executable->steps())
@@ -190,6 +202,60 @@ TEST_P(RunnerEndToEnd, ElidedConstantsAndHostOpsAgreeWithTheReference) {
       (*graph)->entry(), {x}, referenceOptions(**graph, 4, true, infeed));
   ASSERT_TRUE(bool(other));
   EXPECT_FALSE(checkOutput("y", (*out)[0], (*other)[0]).pass);
+}
+
+TEST_P(RunnerEndToEnd, ThePerOpCheckNamesTheOpWhoseResultIsWrong) {
+  llvm::Expected<exe::Executable> executable =
+      compileForTest(kHostOpGraph, GetParam());
+  ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
+  runtime::LoadOptions load;
+  load.privateStorage = true;
+  llvm::Expected<std::unique_ptr<runtime::Program>> loaded =
+      runtime::Program::load(*executable, "test", load);
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  llvm::Expected<std::unique_ptr<GraphModule>> graph =
+      GraphModule::parse(*executable, "test");
+  ASSERT_TRUE(bool(graph)) << llvm::toString(graph.takeError());
+  InfeedSource infeed(5);
+  InterpreterHostOps hostOps(**graph, 5, infeed);
+  runtime::DeviceOptions options;
+  options.hostOps = &hostOps;
+  runtime::Device device(**loaded, options);
+  fillElidedConstants(**loaded, device, 5);
+  HostTensor x = seededTensor(DType::F32, {16, 8}, 5, inputStream(0));
+  runtime::RunRecord record;
+  ASSERT_TRUE(bool(device.run({x}, record)));
+
+  // The constant, the dot and the add are checked; the cosine is the
+  // reference's own work on the host.
+  OpCheckSummary ok = checkOps(**graph, **loaded, device, {x}, 5);
+  EXPECT_EQ(ok.hostOps, 1);
+  std::vector<std::string> names;
+  for (const OpCheck &c : ok.checks) {
+    EXPECT_TRUE(c.pass) << c.name << ": norm err " << c.worst.normErr
+                        << c.error;
+    names.push_back(c.name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"w", "d", "y"}));
+
+  // One element of y's buffer off by 1%: y fails, alone.
+  int32_t yBuffer = -1;
+  for (const auto &[i, b] : llvm::enumerate((*loaded)->buffers()))
+    if (b.resultOp >= 0 && b.hlo == "y")
+      yBuffer = static_cast<int32_t>(i);
+  ASSERT_GE(yBuffer, 0);
+  HostTensor y = device.read(yBuffer);
+  double scale = 0;
+  for (int64_t i = 0; i < y.numElements(); ++i)
+    scale = std::max(scale, std::fabs(y.getDouble(i)));
+  y.setDouble(3, y.getDouble(3) + 0.01 * scale);
+  device.write(yBuffer, y);
+  OpCheckSummary bad = checkOps(**graph, **loaded, device, {x}, 5);
+  ASSERT_EQ(bad.checks.size(), 3u);
+  EXPECT_TRUE(bad.checks[0].pass);
+  EXPECT_TRUE(bad.checks[1].pass);
+  EXPECT_FALSE(bad.checks[2].pass);
+  EXPECT_EQ(bad.checks[2].worst.firstMismatch, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, RunnerEndToEnd,

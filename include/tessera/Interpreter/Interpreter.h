@@ -24,6 +24,7 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
+#include <random>
 #include <vector>
 
 namespace tessera::interp {
@@ -51,6 +52,13 @@ struct Options {
       infeed;
   /// Where `outfeed` sends its leaves; dropped when null.
   std::vector<HostTensor> *outfeed = nullptr;
+  /// When set, every rounding of a float result to its type (f16, bf16,
+  /// and f32 without computeInF64) goes to the neighbour above or below at
+  /// random, with probability by distance: Monte Carlo arithmetic's model
+  /// of an implementation correct to within one ulp per op. Comparing such
+  /// runs with the reference measures how far rounding alone moves an
+  /// output (tessera-run's UNSTABLE verdict).
+  std::mt19937_64 *stochasticRounding = nullptr;
 };
 
 /// Runs `func` on the leaves of its arguments and returns the leaves of its

@@ -134,6 +134,38 @@ OutputCheck checkOutput(llvm::StringRef name, const HostTensor &got,
                         const HostTensor &ref,
                         std::optional<double> tolerance = std::nullopt);
 
+/// One graph op checked alone: the reference interpreter applied to the
+/// device's values of its operands, against the device's result.
+struct OpCheck {
+  int64_t opId = -1;
+  std::string name;     ///< its HLO instruction
+  std::string location; ///< "file:line", or ""
+  bool pass = false;
+  std::string error;    ///< the interpreter's, when it could not evaluate
+  OutputCheck worst;    ///< its worst result leaf (a failing one first)
+};
+
+struct OpCheckSummary {
+  /// In program order.
+  std::vector<OpCheck> checks;
+  /// Ops not checked: with operands not all on the device; run on the
+  /// host (by the reference itself); with inputs besides their operands;
+  /// without a buffer for every result leaf (constants folded away, values
+  /// only the host holds).
+  int64_t skipped = 0, hostOps = 0, hiddenInputs = 0, noBuffer = 0;
+};
+
+/// Checks every op of the entry's body the device computed (not host ops,
+/// not ops with inputs besides their operands: infeed, rng, custom calls;
+/// not the ops inside loops and branches, whose buffers hold only their
+/// last iteration) against the reference applied to the device's values of
+/// its operands; `inputs` are the run's parameter leaves. Needs a device
+/// loaded with LoadOptions::privateStorage, run once.
+OpCheckSummary checkOps(const GraphModule &graph,
+                        const runtime::Program &program,
+                        const runtime::Device &device,
+                        llvm::ArrayRef<HostTensor> inputs, uint64_t seed);
+
 } // namespace tessera::runner
 
 #endif // TESSERA_RUNNER_RUNNER_H

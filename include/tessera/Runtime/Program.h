@@ -65,6 +65,10 @@ struct BufferLayout {
   int32_t storage = 0;
   /// Tiles holding elements, ascending by tile (an alias: its storage's).
   std::vector<TileShare> shares;
+  /// The tgraph op (`tile.op_id`) whose result leaf `resultLeaf` it holds,
+  /// or -1.
+  int64_t resultOp = -1;
+  int32_t resultLeaf = 0;
   /// Every element's run, ascending by begin.
   std::vector<ElementRun> runs;
 
@@ -86,6 +90,10 @@ struct LoadOptions {
   /// Run even when a tile's allocation exceeds its memory (the overflow is
   /// held on the host); otherwise loading fails naming the tiles.
   bool allowOutOfMemory = false;
+  /// Give every buffer bytes of its own instead of the allocator's offsets,
+  /// so every value the program computes is still there after a run (for
+  /// checking each op alone). Costs the sum of all buffers' sizes.
+  bool privateStorage = false;
 };
 
 class Program {
@@ -130,6 +138,7 @@ private:
   llvm::DenseMap<const exe::ComputeSet *, std::unique_ptr<PreparedComputeSet>>
       computeSets;
   std::vector<std::string> oomLines;
+  bool privateStorage = false;
 };
 
 } // namespace tessera::runtime
