@@ -35,3 +35,18 @@ if os.path.isdir(config.tessera_corpus_dir):
 else:
     lit_config.note("corpus folder %s is absent: conformance tests are skipped"
                     % config.tessera_corpus_dir)
+
+# The cross-check against upstream MLIR (scripts/upstream) needs MLIR 19's
+# mlir-cpu-runner and Debian's python3 with numpy; scripts/setup.sh
+# installs both. Without them those tests are reported UNSUPPORTED.
+config.substitutions.append(
+    ("%upstream", os.path.join(config.tessera_src_root, "scripts", "upstream")))
+import shutil
+import subprocess
+if shutil.which("mlir-cpu-runner-19") and os.path.exists("/usr/bin/python3") \
+        and subprocess.run(["/usr/bin/python3", "-c", "import numpy"],
+                           capture_output=True).returncode == 0:
+    config.available_features.add("upstream-mlir")
+else:
+    lit_config.note("mlir-cpu-runner-19 or Debian's python3-numpy is missing: "
+                    "the upstream MLIR cross-check is skipped")

@@ -12,10 +12,12 @@
 
 #include "tessera/Runner/Runner.h"
 #include "tessera/Runtime/ExecutableFile.h"
+#include "tessera/Support/Npy.h"
 #include "tessera/Trace/EventFile.h"
 #include "tessera/Trace/Flags.h"
 #include "tessera/Trace/ReportSink.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
@@ -41,6 +43,7 @@ struct RunArgs {
   bool synthetic = false;
   bool check = false;
   bool checkOps = false;
+  std::string inputsDir, saveInputsDir, outputsDir, expectedDir;
   unsigned threads = 0;
   std::string events;
   std::vector<std::string> flagArgs;
@@ -55,6 +58,8 @@ struct RunArgs {
 void printUsage(raw_ostream &os) {
   os << "usage: tessera-run EXECUTABLE [--runs=N] [--seed=S] "
         "[--synthetic_data] [--check] [--check_ops]\n"
+        "                   [--inputs=DIR] [--save_inputs=DIR] "
+        "[--outputs=DIR] [--expected=DIR]\n"
         "                   [--threads=N] [--events=FILE] [--FLAG=VALUE ...]\n"
         "\n"
         "  EXECUTABLE        a .tessera file written by tessera-compile\n"
@@ -115,6 +120,14 @@ RunArgs parseArgs(ArrayRef<std::string> args) {
       out.threads = unsigned(parseCount("threads", *v, 0));
     } else if (auto v = value("events")) {
       out.events = v->str();
+    } else if (auto v = value("inputs")) {
+      out.inputsDir = v->str();
+    } else if (auto v = value("save_inputs")) {
+      out.saveInputsDir = v->str();
+    } else if (auto v = value("outputs")) {
+      out.outputsDir = v->str();
+    } else if (auto v = value("expected")) {
+      out.expectedDir = v->str();
     } else if (arg == "--synthetic_data") {
       out.synthetic = true;
     } else if (arg == "--check") {
@@ -241,6 +254,63 @@ bool printOpChecks(const runner::OpCheckSummary &summary) {
   return failed.empty();
 }
 
+std::string npyPath(StringRef dir, StringRef stem, size_t k) {
+  return (dir + "/" + stem + Twine(k) + ".npy").str();
+}
+
+/// Writes tensors as DIR/STEMk.npy, creating DIR.
+void writeAll(StringRef dir, StringRef stem, ArrayRef<HostTensor> tensors) {
+  if (std::error_code ec = sys::fs::create_directories(dir))
+    fail(dir + ": cannot create: " + ec.message());
+  for (auto [k, t] : llvm::enumerate(tensors))
+    if (Error err = writeNpy(npyPath(dir, stem, k), t))
+      fail(toString(std::move(err)));
+}
+
+void printCheckHeader(StringRef what) {
+  outs() << what << ":\n  " << left_justify("output", 16) << " "
+         << left_justify("type", 20)
+         << "  max abs err  max rel err     norm err  tolerance  result\n";
+}
+
+void printOutputRow(const runner::OutputCheck &c, StringRef result,
+                    const HostTensor &got, const HostTensor &ref) {
+  outs() << format("  %-16s %-20s %12.3g %12.3g %12.3g %10.3g  %s",
+                   c.name.c_str(), c.type.c_str(), c.maxAbsErr, c.maxRelErr,
+                   c.normErr, c.tolerance, result.str().c_str());
+  if (!c.pass && c.firstMismatch >= 0)
+    outs() << format(" (%lld elements out; first at %lld: got %.9g, "
+                     "expected %.9g)",
+                     (long long)c.mismatches, (long long)c.firstMismatch,
+                     got.getDouble(c.firstMismatch),
+                     ref.getDouble(c.firstMismatch));
+  outs() << "\n";
+}
+
+/// --expected: the outputs against DIR/outk.npy, by the check's tolerances.
+bool compareWithFiles(const exe::Executable &exe,
+                      ArrayRef<HostTensor> outputs, StringRef dir,
+                      ArrayRef<double> tolerances) {
+  printCheckHeader(("compare with " + dir + "/out*.npy").str());
+  bool allPass = true;
+  for (const auto &[k, binding] : llvm::enumerate(exe.outputs())) {
+    const HostTensor &got = outputs[k];
+    Expected<HostTensor> ref =
+        readNpyAs(npyPath(dir, "out", k), got.dtype, got.shape,
+                  "output '" + binding.name() + "'");
+    if (!ref)
+      fail(toString(ref.takeError()));
+    std::optional<double> tol;
+    if (tolerances.size() == outputs.size())
+      tol = tolerances[k];
+    runner::OutputCheck c = runner::checkOutput(binding.name(), got, *ref, tol);
+    allPass &= c.pass;
+    printOutputRow(c, c.pass ? "PASS" : "FAIL", got, *ref);
+  }
+  outs() << (allPass ? "compare: PASS\n" : "compare: FAIL\n");
+  return allPass;
+}
+
 /// The reference on `inputs`: in f64, or (with `rounding`) rounding every
 /// float result to its type stochastically.
 Expected<std::vector<HostTensor>>
@@ -297,11 +367,10 @@ bool checkOutputs(runner::GraphModule &graph, const exe::Executable &exe,
     rounded.push_back(std::move(*r));
   }
 
-  outs() << "check against the reference interpreter (f64, "
-         << formatMs(std::chrono::duration<double, std::milli>(r1 - r0).count())
-         << "):\n";
-  outs() << "  " << left_justify("output", 16) << " " << left_justify("type", 20)
-         << "  max abs err  max rel err     norm err  tolerance  result\n";
+  printCheckHeader(
+      "check against the reference interpreter (f64, " +
+      formatMs(std::chrono::duration<double, std::milli>(r1 - r0).count()) +
+      ")");
   bool allPass = true, anyUnstable = false;
   for (auto [k, c] : llvm::enumerate(checks)) {
     std::optional<double> spread;
@@ -314,19 +383,8 @@ bool checkOutputs(runner::GraphModule &graph, const exe::Executable &exe,
     bool unstable = spread && *spread > c.tolerance;
     anyUnstable |= unstable;
     allPass &= c.pass || (unstable && opsPass.value_or(false));
-    outs() << format("  %-16s %-20s %12.3g %12.3g %12.3g %10.3g  %s",
-                     c.name.c_str(), c.type.c_str(), c.maxAbsErr, c.maxRelErr,
-                     c.normErr, c.tolerance,
-                     static_cast<const char *>(c.pass       ? "PASS"
-                                               : unstable ? "UNSTABLE"
-                                                          : "FAIL"));
-    if (!c.pass && c.firstMismatch >= 0)
-      outs() << format(" (%lld elements out; first at %lld: got %.9g, "
-                       "expected %.9g)",
-                       (long long)c.mismatches, (long long)c.firstMismatch,
-                       outputs[k].getDouble(c.firstMismatch),
-                       (*reference)[k].getDouble(c.firstMismatch));
-    outs() << "\n";
+    printOutputRow(c, c.pass ? "PASS" : unstable ? "UNSTABLE" : "FAIL",
+                   outputs[k], (*reference)[k]);
     if (spread)
       outs() << format("    rounding alone (the reference, stochastically "
                        "rounded) moves it by norm err %.3g%s\n",
@@ -357,6 +415,11 @@ int main(int argc, char **argv) {
   if ((args.check || args.checkOps) && args.synthetic)
     fail("--check compares outputs computed from known inputs; "
          "--synthetic_data runs on whatever is on the device");
+  if (args.synthetic && (!args.inputsDir.empty() || !args.expectedDir.empty() ||
+                         !args.outputsDir.empty() ||
+                         !args.saveInputsDir.empty()))
+    fail("--synthetic_data transfers no inputs or outputs; --inputs, "
+         "--save_inputs, --outputs and --expected need them");
   ReportSinkOptions sinkOptions = ReportSinkOptions::fromFlags(flags);
   if (!args.events.empty() && !sinkOptions.writesEvents())
     fail("--events needs --profiling or --enable_events (nothing would be "
@@ -421,7 +484,8 @@ int main(int argc, char **argv) {
     outs() << "  out of memory, running with the overflow on the host: "
            << line << "\n";
 
-  // Inputs: seeded data per parameter, the same every run.
+  // Inputs: from .npy files, or seeded data per parameter; the same every
+  // run.
   std::vector<HostTensor> inputs;
   for (const auto &[i, p] : llvm::enumerate(exe.parameters())) {
     std::optional<DType> d = parseDType(p.dtype());
@@ -429,9 +493,21 @@ int main(int argc, char **argv) {
       fail(args.executable + ": parameter '" + p.name() + "' has element type '" +
            p.dtype() + "'");
     std::vector<int64_t> shape(p.shape().begin(), p.shape().end());
-    inputs.push_back(runner::seededTensor(*d, shape, args.seed,
-                                          runner::inputStream(i)));
+    if (args.inputsDir.empty()) {
+      inputs.push_back(runner::seededTensor(*d, shape, args.seed,
+                                            runner::inputStream(i)));
+      continue;
+    }
+    Expected<HostTensor> t = readNpyAs(npyPath(args.inputsDir, "arg", i), *d,
+                                       shape, "parameter '" + p.name() + "'");
+    if (!t)
+      fail(toString(t.takeError()));
+    inputs.push_back(std::move(*t));
   }
+  if (!args.inputsDir.empty())
+    outs() << "  inputs from " << args.inputsDir << "/arg*.npy\n";
+  if (!args.saveInputsDir.empty())
+    writeAll(args.saveInputsDir, "arg", inputs);
 
   std::vector<HostTensor> outputs;
   std::vector<double> times;
@@ -478,12 +554,18 @@ int main(int argc, char **argv) {
          << formatMs(mean) << ", min " << formatMs(lo) << ", max "
          << formatMs(hi) << format(" (%.1f runs/s)\n", 1000.0 / mean);
 
+  if (!args.outputsDir.empty())
+    writeAll(args.outputsDir, "out", outputs);
   std::optional<bool> opsPass;
+  bool expectedPass = true;
+  if (!args.expectedDir.empty())
+    expectedPass = compareWithFiles(exe, outputs, args.expectedDir,
+                                    runner::outputTolerances((*graph)->entry()));
   if (args.checkOps)
     opsPass = printOpChecks(
         runner::checkOps(**graph, **program, device, inputs, args.seed));
-  if (!args.check)
-    return opsPass.value_or(true) ? 0 : 1;
-  return checkOutputs(**graph, exe, inputs, outputs, args.seed, opsPass) ? 0
-                                                                         : 1;
+  bool pass = expectedPass && opsPass.value_or(true);
+  if (args.check)
+    pass &= checkOutputs(**graph, exe, inputs, outputs, args.seed, opsPass);
+  return pass ? 0 : 1;
 }
