@@ -27,6 +27,10 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <Eigen/Dense>
+
+#include <algorithm>
+
 using namespace llvm;
 
 namespace tessera::runtime {
@@ -342,17 +346,144 @@ public:
       using T = decltype(t);
       using C = ComputeT<T>;
       using Acc = std::conditional_t<std::is_floating_point_v<C>, C, int64_t>;
-      if constexpr (!std::is_same_v<T, C>)
+      if constexpr (!std::is_floating_point_v<C>)
+        return compute<T, C, Acc, T>(tile, b, ob, wb, ins[0].as<T>(),
+                                     ins[1].as<T>(), outs[0].as<T>());
+      else if constexpr (!std::is_same_v<T, C>)
         if (wideOut)
-          return compute<T, C, Acc, float>(tile, b, ob, wb, ins[0].as<T>(),
-                                           ins[1].as<T>(),
-                                           outs[0].as<float>());
-      return compute<T, C, Acc, T>(tile, b, ob, wb, ins[0].as<T>(),
-                                   ins[1].as<T>(), outs[0].as<T>());
+          return computeGemm<T, C, float>(tile, b, ob, wb, ins[0].as<T>(),
+                                          ins[1].as<T>(), outs[0].as<float>());
+      if constexpr (std::is_floating_point_v<C>)
+        return computeGemm<T, C, T>(tile, b, ob, wb, ins[0].as<T>(),
+                                    ins[1].as<T>(), outs[0].as<T>());
+      return Error::success();
     });
   }
 
 private:
+  /// The box holding input element `at` and the `len` channels after it,
+  /// trying `hint` (the last one found) first.
+  const Box *boxFor(int64_t tile, ArrayRef<int64_t> at, int64_t len,
+                    const Box *hint) const {
+    auto fits = [&](const Box &b) {
+      return b.contains(at) && at[in.second] + len <= b.hi[in.second];
+    };
+    if (hint && fits(*hint))
+      return hint;
+    for (const Box &candidate : boxes[tile])
+      if (fits(candidate))
+        return &candidate;
+    return nullptr;
+  }
+
+  /// Floats: per group of output features, the block's input patches
+  /// (positions x window x channels, zeros for padding) times the weights
+  /// (window x channels x features) by Eigen's GEMM, in chunks of positions
+  /// so the patch matrix stays small.
+  template <typename T, typename C, typename O>
+  Error computeGemm(int64_t tile, const Block &b, const Box &ob,
+                    const Box &wb, const T *input, const T *weights,
+                    O *out) const {
+    using Matrix = Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic,
+                                 Eigen::RowMajor>;
+    size_t S = dims.size(), inRank = in.spatial.size() + 2;
+    int64_t window = 1;
+    for (const WindowDim &d : dims)
+      window *= d.size;
+    int64_t len = b.c1 - b.c0;
+    int64_t kdim = window * len;
+    // The block's positions: its output box without the feature dimension.
+    Box positions = ob;
+    positions.lo[res.second] = 0, positions.hi[res.second] = 1;
+    positions.finish();
+    int64_t numPositions = positions.volume();
+    if (numPositions == 0 || len <= 0)
+      return Error::success();
+    int64_t chunk =
+        std::clamp<int64_t>((int64_t(1) << 20) / std::max<int64_t>(kdim, 1),
+                            1, numPositions);
+    int64_t wStrideC = wb.strides[ker.first], wStrideF = wb.strides[ker.second];
+    SmallVector<int64_t, 6> o(ob.lo.begin(), ob.lo.end()), at(inRank), k(S);
+    for (int64_t g = b.f0 / perGroup; g * perGroup < b.f1; ++g) {
+      int64_t fLo = std::max(b.f0, g * perGroup);
+      int64_t fHi = std::min(b.f1, (g + 1) * perGroup);
+      int64_t fg = fHi - fLo;
+      int64_t c0 = b.c0 + (featureGroups > 1 ? g * Cg : 0);
+      int64_t batchOffset = batchGroups > 1 ? g * B : 0;
+      // Weights: row (window position, channel), column feature.
+      Matrix W(kdim, fg);
+      std::fill(k.begin(), k.end(), 0);
+      for (int64_t kw = 0; kw < window; ++kw) {
+        int64_t w = 0;
+        for (size_t s = 0; s < S; ++s) {
+          int64_t kp = reversed[s] ? dims[s].size - 1 - k[s] : k[s];
+          w += kp * wb.strides[ker.spatial[s]];
+        }
+        for (int64_t c = 0; c < len; ++c)
+          for (int64_t j = 0; j < fg; ++j)
+            W(kw * len + c, j) = static_cast<C>(
+                weights[w + c * wStrideC + (fLo + j - b.f0) * wStrideF]);
+        for (int64_t s = int64_t(S) - 1; s >= 0; --s) {
+          if (++k[s] < dims[s].size)
+            break;
+          k[s] = 0;
+        }
+      }
+      const Box *hint = nullptr;
+      for (int64_t p0 = 0; p0 < numPositions; p0 += chunk) {
+        int64_t rows = std::min(chunk, numPositions - p0);
+        Matrix A = Matrix::Zero(rows, kdim);
+        std::vector<int64_t> outBase(rows);
+        for (int64_t r = 0; r < rows; ++r) {
+          // Position p0 + r's output coordinates.
+          int64_t p = p0 + r;
+          for (int64_t d = int64_t(o.size()) - 1; d >= 0; --d) {
+            int64_t extent = positions.hi[d] - positions.lo[d];
+            o[d] = positions.lo[d] + p % extent;
+            p /= extent;
+          }
+          o[res.second] = fLo;
+          outBase[r] = ob.localOf(o);
+          at[in.first] = o[res.first] + batchOffset;
+          at[in.second] = c0;
+          std::fill(k.begin(), k.end(), 0);
+          for (int64_t kw = 0; kw < window; ++kw) {
+            bool padding = false;
+            for (size_t s = 0; s < S && !padding; ++s) {
+              int64_t i = dims[s].input(o[res.spatial[s]], k[s]);
+              padding = i < 0;
+              at[in.spatial[s]] = i;
+            }
+            if (!padding) {
+              const Box *box = boxFor(tile, at, len, hint);
+              if (!box)
+                return findInput(tile, {}, at).takeError();
+              hint = box;
+              const T *x = input + box->localOf(at);
+              int64_t xs = box->strides[in.second];
+              C *row = &A(r, kw * len);
+              for (int64_t c = 0; c < len; ++c)
+                row[c] = static_cast<C>(x[c * xs]);
+            }
+            for (int64_t s = int64_t(S) - 1; s >= 0; --s) {
+              if (++k[s] < dims[s].size)
+                break;
+              k[s] = 0;
+            }
+          }
+        }
+        Matrix R = A * W;
+        int64_t fStride = ob.strides[res.second];
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t j = 0; j < fg; ++j)
+            out[outBase[r] + j * fStride] = static_cast<O>(R(r, j));
+      }
+    }
+    return Error::success();
+  }
+
+  /// Integers: one output at a time, accumulating in int64 (wrapping as
+  /// HLO's convolution does).
   template <typename T, typename C, typename Acc, typename O>
   Error compute(int64_t tile, const Block &b, const Box &ob, const Box &wb,
                 const T *input, const T *weights, O *out) const {

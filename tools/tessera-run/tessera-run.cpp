@@ -43,6 +43,7 @@ struct RunArgs {
   bool synthetic = false;
   bool check = false;
   bool checkOps = false;
+  bool loadOnly = false;
   std::string inputsDir, saveInputsDir, outputsDir, expectedDir;
   unsigned threads = 0;
   std::string events;
@@ -58,6 +59,7 @@ struct RunArgs {
 void printUsage(raw_ostream &os) {
   os << "usage: tessera-run EXECUTABLE [--runs=N] [--seed=S] "
         "[--synthetic_data] [--check] [--check_ops]\n"
+        "                   [--load_only]\n"
         "                   [--inputs=DIR] [--save_inputs=DIR] "
         "[--outputs=DIR] [--expected=DIR]\n"
         "                   [--threads=N] [--events=FILE] [--FLAG=VALUE ...]\n"
@@ -76,6 +78,8 @@ void printUsage(raw_ostream &os) {
         "                    device's own values of its operands (every "
         "buffer\n"
         "                    gets private storage); exit 1 when one fails\n"
+        "  --load_only       load (validate, lay out, write constants) and "
+        "stop\n"
         "  --threads=N       threads running tiles (default: one per core)\n"
         "  --events=FILE     event file to append to (with --profiling or\n"
         "                    --enable_events; default: EXECUTABLE.events)\n"
@@ -134,6 +138,8 @@ RunArgs parseArgs(ArrayRef<std::string> args) {
       out.check = true;
     } else if (arg == "--check_ops") {
       out.checkOps = true;
+    } else if (arg == "--load_only") {
+      out.loadOnly = true;
     } else if (arg.starts_with("-")) {
       out.flagArgs.push_back(arg.str());
     } else if (out.executable.empty()) {
@@ -483,6 +489,9 @@ int main(int argc, char **argv) {
   for (const std::string &line : (*program)->outOfMemory())
     outs() << "  out of memory, running with the overflow on the host: "
            << line << "\n";
+
+  if (args.loadOnly)
+    return 0;
 
   // Inputs: from .npy files, or seeded data per parameter; the same every
   // run.
