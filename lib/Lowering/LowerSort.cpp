@@ -56,6 +56,13 @@ bool Lowerer::lowerSort(Operation *op, StringRef name, std::string &detail) {
   auto sort = dyn_cast<tg::SortOp>(op);
   if (!sort)
     return false;
+  // The sort vertex applies one direction to the keys; any other
+  // comparator runs on the host, where the interpreter evaluates its body.
+  std::string direction = comparatorDirection(sort.getComparator());
+  if (direction.empty()) {
+    detail = "a comparator other than one compare of the keys";
+    return false;
+  }
   SmallVector<Value> inputs;
   for (Value v : sort.getInputs()) {
     Value input = singleBuffer(buffers, v);
@@ -109,13 +116,8 @@ bool Lowerer::lowerSort(Operation *op, StringRef name, std::string &detail) {
   SmallVector<NamedAttribute> attrs = {
       builder.getNamedAttr("dimension", sort.getDimensionAttr()),
       builder.getNamedAttr("num_operands", builder.getI64IntegerAttr(n))};
-  std::string direction = comparatorDirection(sort.getComparator());
-  if (!direction.empty())
-    attrs.push_back(
-        builder.getNamedAttr("direction", builder.getStringAttr(direction)));
-  else
-    attrs.push_back(builder.getNamedAttr(
-        "comparator", builder.getStringAttr("custom comparator")));
+  attrs.push_back(
+      builder.getNamedAttr("direction", builder.getStringAttr(direction)));
   if (sort.getIsStable())
     attrs.push_back(builder.getNamedAttr("is_stable", builder.getUnitAttr()));
   emitComputeSet(loc, name, "sort", ins, outs, attrs);

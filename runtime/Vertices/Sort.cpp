@@ -5,8 +5,8 @@
 // operand, with `direction` as the comparator applied to (a, b), and
 // permutes the other operands with it. The sort is stable whether or not
 // `is_stable` is set (a stable order is always a valid result, and it is
-// the reference interpreter's). A comparator other than one compare of the
-// keys is not in the library: its body is not in the executable.
+// the reference interpreter's). The lowering keeps any other comparator on
+// the host, so a sort without a direction is a malformed executable.
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,8 +122,8 @@ VertexResult createSort(const VertexSpec &spec) {
   v->keyType = spec.in(0).dtype;
   std::optional<std::string> dir = spec.getString("direction");
   if (!dir)
-    return spec.error("the comparator is not one compare of the keys (a "
-                      "custom comparator's body is not in the executable)");
+    return spec.error("no direction: the vertex sorts by one compare of the "
+                      "keys (other comparators run on the host)");
   std::optional<Direction> d =
       StringSwitch<std::optional<Direction>>(*dir)
           .Case("LT", Direction::LT)

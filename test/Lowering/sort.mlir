@@ -2,14 +2,14 @@
 // rows are split over tiles; all operands (keys, then values) get that one
 // layout and a "sort" vertex per tile sorts its rows. A comparator that is
 // one compare of the keys is recorded as `direction` (compare(b, a) flips
-// it); anything else as comparator = "custom comparator". core-8 has no
-// sort: the checker leaves it on the host.
+// it); any other comparator stays on the host, where the interpreter
+// evaluates its body. core-8 has no sort: the checker leaves it on the host.
 //
 // RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,T1472
 // RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,C8
 
 func.func @main(%x: tensor<16x128xf32> loc("x"), %k: tensor<1024xf32> loc("k"), %v: tensor<1024xi32> loc("v"))
-    -> (tensor<16x128xf32>, tensor<1024xf32>, tensor<1024xi32>, tensor<16x128xf32>) {
+    -> (tensor<16x128xf32>, tensor<1024xf32>, tensor<1024xi32>, tensor<16x128xf32>, tensor<16x128xf32>) {
   %s = tgraph.sort(%x) dim = 1 {
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %lt = tgraph.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -31,7 +31,13 @@ func.func @main(%x: tensor<16x128xf32> loc("x"), %k: tensor<1024xf32> loc("k"), 
     %lt = tgraph.compare LT, %na, %nb : (tensor<f32>, tensor<f32>) -> tensor<i1>
     tgraph.return %lt : tensor<i1>
   } : (tensor<16x128xf32>) -> tensor<16x128xf32> loc("sort.5")
-  return %s, %sk, %sv, %c : tensor<16x128xf32>, tensor<1024xf32>, tensor<1024xi32>, tensor<16x128xf32>
+  // Columns, descending.
+  %d = tgraph.sort(%x) dim = 0 {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %gt = tgraph.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    tgraph.return %gt : tensor<i1>
+  } : (tensor<16x128xf32>) -> tensor<16x128xf32> loc("sort.6")
+  return %s, %sk, %sv, %c, %d : tensor<16x128xf32>, tensor<1024xf32>, tensor<1024xi32>, tensor<16x128xf32>, tensor<16x128xf32>
 }
 
 // CHECK: %[[X:.*]] = tile.var "x" parameter
@@ -55,12 +61,15 @@ func.func @main(%x: tensor<16x128xf32> loc("x"), %k: tensor<1024xf32> loc("k"), 
 // T1472-NEXT: tile.sync
 // T1472-NEXT: tile.compute_set "sort.2" kind "sort" tiles [0, 0] ins(%[[K0]], %[[V0]] : !tile.buffer<1024xf32>, !tile.buffer<1024xi32>) outs(%[[SK]], %[[SV]] : !tile.buffer<1024xf32>, !tile.buffer<1024xi32>) {dimension = 0 : i64, direction = "GT", is_stable, num_operands = 2 : i64}
 
+// A comparator of |a| < |b| stays on the host.
+// T1472: tile.host_compute "sort.5" op "tgraph.sort" reason "not-lowered"
+
 // Sorting along dim 0 makes each column (16 elements, stride 128) a row.
-// T1472: %[[C0:.*]] = tile.var "sort.5.in0" temporary mapping<[0, 127] x 1 from 0, [0, 127] x 1 from 128,
-// T1472: tile.compute_set "sort.5" kind "sort" tiles [0, 127] ins(%[[C0]] : !tile.buffer<16x128xf32>) outs(%{{.*}} : !tile.buffer<16x128xf32>) {comparator = "custom comparator", dimension = 0 : i64, num_operands = 1 : i64}
-// T1472-NOT: tile.host_compute
+// T1472: %[[C0:.*]] = tile.var "sort.6.in0" temporary mapping<[0, 127] x 1 from 0, [0, 127] x 1 from 128,
+// T1472: tile.compute_set "sort.6" kind "sort" tiles [0, 127] ins(%[[C0]] : !tile.buffer<16x128xf32>) outs(%{{.*}} : !tile.buffer<16x128xf32>) {dimension = 0 : i64, direction = "GT", num_operands = 1 : i64}
 
 // C8: tile.host_compute "sort.1" op "tgraph.sort" reason "unsupported-op"
 // C8: tile.host_compute "sort.2" op "tgraph.sort" reason "unsupported-op"
 // C8: tile.host_compute "sort.5" op "tgraph.sort" reason "unsupported-op"
+// C8: tile.host_compute "sort.6" op "tgraph.sort" reason "unsupported-op"
 // C8-NOT: kind "sort"

@@ -18,7 +18,9 @@
 #include "tessera/Runtime/Program.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace tessera::runtime {
@@ -89,7 +91,10 @@ private:
 
   const Program &program;
   DeviceOptions options;
-  mutable std::vector<std::vector<uint8_t>> arenas;
+  struct FreeArena {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  mutable std::vector<std::unique_ptr<uint8_t[], FreeArena>> arenas;
   /// Host-side copies of buffers: what outfeeds sent and infeeds will send.
   std::vector<std::optional<HostTensor>> staging;
   bool synthetic = false;
