@@ -263,6 +263,17 @@ Error Device::runHostCompute(const exe::Step &step, RunRecord &record) {
 
 Error Device::runStep(const exe::Step &step, RunRecord &record) {
   ++record.steps;
+  // The last step to write each buffer's storage.
+  auto wrote = [&](int32_t b) {
+    record.lastWriter[program.buffer(b).storage] = &step;
+  };
+  if (step.has_compute_set())
+    llvm::for_each(step.compute_set().outs(), wrote);
+  else if (step.has_exchange())
+    wrote(step.exchange().dest());
+  else if (step.has_host_copy() &&
+           step.host_copy().direction() == exe::HostCopy::INFEED)
+    wrote(step.host_copy().buffer());
   switch (step.kind_case()) {
   case exe::Step::kComputeSet:
     return runComputeSet(step);
@@ -318,6 +329,7 @@ Error Device::runStep(const exe::Step &step, RunRecord &record) {
     return runHostCompute(step, record);
   case exe::Step::kRepeat: {
     const exe::Repeat &loop = step.repeat();
+    record.lastIterations[&loop] = 0;
     while (true) {
       Expected<bool> go = readPredicate(loop.condition());
       if (!go)
@@ -326,6 +338,8 @@ Error Device::runStep(const exe::Step &step, RunRecord &record) {
         return Error::success();
       if (Error err = runSteps(loop.body(), record))
         return err;
+      // (runSteps may grow the map: look the counter up again.)
+      ++record.lastIterations[&loop];
     }
   }
   case exe::Step::kIfStep: {

@@ -240,6 +240,8 @@ Writer::addSteps(Block &block,
       exe::Repeat &r = *step.mutable_repeat();
       r.set_condition(idx(loop.getCondition()));
       r.set_trip_count(loop.getTripCount());
+      if (std::optional<uint64_t> id = loop.getOpId())
+        r.set_op_id_plus_one(int64_t(*id) + 1);
       if (llvm::Error err =
               addSteps(loop.getBody().front(), *r.mutable_body()))
         return err;

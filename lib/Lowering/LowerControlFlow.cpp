@@ -408,7 +408,8 @@ bool Lowerer::lowerWhile(tg::WhileOp op, StringRef name, std::string &detail) {
       staticTripCount(module, op, cond, body).value_or(int64_t(-1));
   auto repeat =
       builder.create<tile::RepeatOp>(loc, builder.getStringAttr(name), pred,
-                                     builder.getI64IntegerAttr(tripCount));
+                                     builder.getI64IntegerAttr(tripCount),
+                                     opId(op));
   {
     OpBuilder::InsertionGuard guard(builder);
     Operation *outerAnchor = varAnchor;

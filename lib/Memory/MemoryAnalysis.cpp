@@ -76,7 +76,7 @@ tessera::memory::analyzeMemory(tile::ProgramOp program,
       targetOverride.empty() ? program.getTarget() : targetOverride);
   if (!target)
     return target.takeError();
-  if (target->totalTiles() < program.getTiles())
+  if (target->totalTiles() < int64_t(program.getTiles()))
     return llvm::createStringError(
         "program @" + program.getSymName().str() + " has " +
         std::to_string(program.getTiles()) + " tiles but target '" +

@@ -225,10 +225,11 @@ TEST_P(RunnerEndToEnd, ThePerOpCheckNamesTheOpWhoseResultIsWrong) {
   HostTensor x = seededTensor(DType::F32, {16, 8}, 5, inputStream(0));
   runtime::RunRecord record;
   ASSERT_TRUE(bool(device.run({x}, record)));
+  // (record.lastIterations is empty: the graph has no loop.)
 
   // The constant, the dot and the add are checked; the cosine is the
   // reference's own work on the host.
-  OpCheckSummary ok = checkOps(**graph, **loaded, device, {x}, 5);
+  OpCheckSummary ok = checkOps(**graph, **loaded, device, record, {x}, 5);
   EXPECT_EQ(ok.hostOps, 1);
   std::vector<std::string> names;
   for (const OpCheck &c : ok.checks) {
@@ -250,7 +251,7 @@ TEST_P(RunnerEndToEnd, ThePerOpCheckNamesTheOpWhoseResultIsWrong) {
     scale = std::max(scale, std::fabs(y.getDouble(i)));
   y.setDouble(3, y.getDouble(3) + 0.01 * scale);
   device.write(yBuffer, y);
-  OpCheckSummary bad = checkOps(**graph, **loaded, device, {x}, 5);
+  OpCheckSummary bad = checkOps(**graph, **loaded, device, record, {x}, 5);
   ASSERT_EQ(bad.checks.size(), 3u);
   EXPECT_TRUE(bad.checks[0].pass);
   EXPECT_TRUE(bad.checks[1].pass);

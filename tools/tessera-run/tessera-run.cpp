@@ -224,7 +224,10 @@ bool printOpChecks(const runner::OpCheckSummary &summary) {
     if (n)
       outs() << ", " << n << " " << what;
   };
-  unchecked(summary.skipped, "with operands not on the device");
+  unchecked(summary.skipped,
+            "reading loop state or values not on the device");
+  unchecked(summary.loopsNotRun, "loop(s) that ran no iteration");
+  unchecked(summary.overwritten, "overwritten later");
   unchecked(summary.hostOps, "run on the host");
   unchecked(summary.hiddenInputs, "infeed/rng/custom-call");
   unchecked(summary.noBuffer, "without buffers");
@@ -520,6 +523,7 @@ int main(int argc, char **argv) {
 
   std::vector<HostTensor> outputs;
   std::vector<double> times;
+  runtime::RunRecord lastRecord;
   for (int64_t run = 0; run < args.runs; ++run) {
     if (progress)
       errs() << "\r" << kTool << ": run " << run + 1 << "/" << args.runs
@@ -548,6 +552,7 @@ int main(int argc, char **argv) {
     events.transfer(TraceEvent::DEVICE_TO_HOST_TRANSFER, start + ns,
                     record.toHost);
     outputs = std::move(*out);
+    lastRecord = std::move(record);
   }
   if (progress)
     errs() << "\r" << std::string(kTool.size() + 24, ' ') << "\r";
@@ -572,7 +577,8 @@ int main(int argc, char **argv) {
                                     runner::outputTolerances((*graph)->entry()));
   if (args.checkOps)
     opsPass = printOpChecks(
-        runner::checkOps(**graph, **program, device, inputs, args.seed));
+        runner::checkOps(**graph, **program, device, lastRecord, inputs,
+                         args.seed));
   bool pass = expectedPass && opsPass.value_or(true);
   if (args.check)
     pass &= checkOutputs(**graph, exe, inputs, outputs, args.seed, opsPass);

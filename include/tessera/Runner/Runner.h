@@ -153,17 +153,26 @@ struct OpCheckSummary {
   /// without a buffer for every result leaf (constants folded away, values
   /// only the host holds).
   int64_t skipped = 0, hostOps = 0, hiddenInputs = 0, noBuffer = 0;
+  /// Device loops whose last execution ran no iteration (their bodies hold
+  /// nothing to check).
+  int64_t loopsNotRun = 0;
+  /// Ops whose result storage a later step reused (a loop's state updated
+  /// in place over its initial value).
+  int64_t overwritten = 0;
 };
 
-/// Checks every op of the entry's body the device computed (not host ops,
-/// not ops with inputs besides their operands: infeed, rng, custom calls;
-/// not the ops inside loops and branches, whose buffers hold only their
-/// last iteration) against the reference applied to the device's values of
-/// its operands; `inputs` are the run's parameter leaves. Needs a device
-/// loaded with LoadOptions::privateStorage, run once.
+/// Checks every op the device computed -- of the entry's body and of the
+/// condition and body of each loop the device ran (their last iteration) --
+/// against the reference applied to the device's values of its operands.
+/// Not checked: host ops, ops with inputs besides their operands (infeed,
+/// rng, custom calls), ops reading loop-carried state (overwritten after
+/// the last iteration read it), ops inside branches. `inputs` are the run's
+/// parameter leaves, `record` its RunRecord. Needs a device loaded with
+/// LoadOptions::privateStorage, run once.
 OpCheckSummary checkOps(const GraphModule &graph,
                         const runtime::Program &program,
                         const runtime::Device &device,
+                        const runtime::RunRecord &record,
                         llvm::ArrayRef<HostTensor> inputs, uint64_t seed);
 
 } // namespace tessera::runner

@@ -17,6 +17,8 @@
 
 #include "tessera/Runtime/Program.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -57,6 +59,10 @@ struct RunRecord {
   std::vector<TransferRecord> toDevice, toHost;
   int64_t hostOps = 0;
   int64_t steps = 0; ///< steps executed, loop iterations unrolled
+  /// Per repeat step: the iterations of its last execution.
+  llvm::DenseMap<const exe::Repeat *, int64_t> lastIterations;
+  /// Per buffer storage (a buffer index): the last step that wrote it.
+  llvm::DenseMap<int32_t, const exe::Step *> lastWriter;
 };
 
 class Device {

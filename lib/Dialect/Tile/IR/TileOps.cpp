@@ -48,7 +48,7 @@ LogicalResult ComputeSetOp::verify() {
   if (!program)
     return emitOpError("must be inside a tile.program");
   int64_t first = getFirstTile(), end = getEndTile();
-  if (first < 0 || end <= first || end > program.getTiles())
+  if (first < 0 || end <= first || end > int64_t(program.getTiles()))
     return emitOpError("tile range [")
            << first << ", " << end - 1 << "] is empty or outside the program's "
            << program.getTiles() << " tiles";

@@ -216,7 +216,8 @@ def Tile_RepeatOp : Tile_Op<"repeat", [SingleBlockImplicitTerminator<"YieldOp">,
     ```
   }];
   let arguments = (ins StrAttr:$name, Tile_BufferType:$condition,
-                       DefaultValuedAttr<I64Attr, "-1">:$trip_count);
+                       DefaultValuedAttr<I64Attr, "-1">:$trip_count,
+                       OptionalAttr<I64Attr>:$op_id);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $name `cond` $condition `:` qualified(type($condition)) `trip_count` $trip_count
