@@ -1,0 +1,51 @@
+//===- RunChecks.h - tessera-run's checks and .npy files ---------*- C++ -*-===//
+//
+// What tessera-run prints when it judges a run: --check against the
+// reference interpreter (with the UNSTABLE verdict), --check_ops op by op,
+// --expected against another implementation's .npy files; and the .npy
+// directories of --save_inputs / --outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TOOLS_TESSERA_RUN_RUNCHECKS_H
+#define TESSERA_TOOLS_TESSERA_RUN_RUNCHECKS_H
+
+#include "tessera/Runner/Runner.h"
+
+#include <optional>
+#include <string>
+
+namespace tessera::run {
+
+/// Prints "tessera-run: error: MESSAGE" and exits 1.
+[[noreturn]] void fail(const llvm::Twine &message);
+
+/// "0.123 ms" / "12.3 ms".
+std::string formatMs(double ms);
+
+/// DIR/STEMk.npy.
+std::string npyPath(llvm::StringRef dir, llvm::StringRef stem, size_t k);
+/// Writes tensors as DIR/STEMk.npy, creating DIR.
+void writeAll(llvm::StringRef dir, llvm::StringRef stem,
+              llvm::ArrayRef<HostTensor> tensors);
+
+/// Prints the per-op check; returns whether every op passed.
+bool printOpChecks(const runner::OpCheckSummary &summary);
+
+/// --expected: the outputs against DIR/outk.npy by the check tolerances;
+/// prints the table, returns whether all passed.
+bool compareWithFiles(const exe::Executable &exe,
+                      llvm::ArrayRef<HostTensor> outputs, llvm::StringRef dir,
+                      llvm::ArrayRef<double> tolerances);
+
+/// --check: every output against the f64 reference, UNSTABLE outputs
+/// judged by the per-op check's verdict (`opsPass`, when it ran); prints
+/// the table, returns whether the run passes.
+bool checkOutputs(runner::GraphModule &graph, const exe::Executable &exe,
+                  llvm::ArrayRef<HostTensor> inputs,
+                  llvm::ArrayRef<HostTensor> outputs, uint64_t seed,
+                  std::optional<bool> opsPass);
+
+} // namespace tessera::run
+
+#endif // TESSERA_TOOLS_TESSERA_RUN_RUNCHECKS_H
