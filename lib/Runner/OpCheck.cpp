@@ -5,9 +5,13 @@
 // it cannot even tell a wrong vertex from rounding differences that grow
 // layer by layer. Checking each op alone answers both: the op's inputs are
 // the device's own values (read back after a run with private storage, so
-// nothing was overwritten), the reference interpreter applies the op to
+// no two buffers share bytes), the reference interpreter applies the op to
 // them, and the device's result must agree within the tolerance of the op's
-// own types. An error then stays at the op that made it.
+// own types. An error then stays at the op that made it. Loops overwrite:
+// their bodies' ops hold the last iteration, their state is rewritten after
+// each one, and a loop may update its initial value in place; the run's
+// record (each buffer's last writer, each loop's last trip count) says
+// which values are still the ones their ops wrote.
 //
 //===----------------------------------------------------------------------===//
 
