@@ -21,9 +21,9 @@ static std::string computationOf(tile::ProgramOp program) {
 static json programEntries(tile::ProgramOp program) {
   json entries = json::array();
   program.walk([&](tile::VarOp var) {
-    auto hlo = var->getAttrOfType<StringAttr>("hlo");
-    auto result = var->getAttrOfType<IntegerAttr>("result");
-    if (!hlo || !result)
+    std::optional<StringRef> hlo = var.getHlo();
+    std::optional<uint64_t> leaf = var.getResultLeaf();
+    if (!hlo || !leaf)
       return;
     tile::BufferType type = var.getType();
     json tiles = json::array();
@@ -31,11 +31,11 @@ static json programEntries(tile::ProgramOp program) {
          llvm::enumerate(var.getMapping().elementsPerTile(program.getTiles())))
       if (n > 0)
         tiles.push_back({int64_t(t), n});
-    entries.push_back({hlo.getValue().str(), result.getInt(),
+    entries.push_back({hlo->str(), int64_t(*leaf),
                        type.getShape().vec(),
                        hloDtypeName(type.getElementType()),
                        var.getCategory() == tile::Category::Constant,
-                       var->hasAttr("alias_of"), type.getNumElements(),
+                       var.getAliasOf().has_value(), type.getNumElements(),
                        std::move(tiles), var.getName().str()});
   });
   return entries;
@@ -53,7 +53,7 @@ void writeTensorMapSummary(tile::ProgramOp program, llvm::raw_ostream &os) {
   llvm::SmallVector<int64_t> perTile(program.getTiles(), 0);
   int64_t tensors = 0, elements = 0;
   program.walk([&](tile::VarOp var) {
-    if (!var->hasAttr("hlo") || !var->hasAttr("result"))
+    if (!var.getHlo() || !var.getResultLeaf())
       return;
     ++tensors;
     elements += var.getType().getNumElements();

@@ -148,25 +148,25 @@ llvm::Error Writer::addBuffers(tile::ProgramOp program,
         p.set_tile(tile);
         p.set_offset(offset);
       }
-    if (auto hlo = var->getAttrOfType<StringAttr>("hlo"))
-      b.set_hlo(hlo.getValue().str());
-    auto resultOf = var->getAttrOfType<IntegerAttr>("result_of");
-    auto leaf = var->getAttrOfType<IntegerAttr>("result");
+    if (std::optional<StringRef> hlo = var.getHlo())
+      b.set_hlo(hlo->str());
+    std::optional<uint64_t> resultOf = var.getResultOf();
+    std::optional<uint64_t> leaf = var.getResultLeaf();
     if (resultOf && leaf) {
-      b.set_result_op_plus_one(resultOf.getInt() + 1);
-      b.set_result_leaf(static_cast<int32_t>(leaf.getInt()));
+      b.set_result_op_plus_one(int64_t(*resultOf) + 1);
+      b.set_result_leaf(static_cast<int32_t>(*leaf));
     }
     if (var.getCategory() == tile::Category::Constant) {
-      if (auto value = var->getAttrOfType<ElementsAttr>("value")) {
+      if (ElementsAttr value = var.getValueAttr()) {
         llvm::Expected<std::string> bytes = constantBytes(value, *parsed);
         if (!bytes)
           return llvm::createStringError("constant '" + var.getName().str() +
                                          "': " +
                                          toString(bytes.takeError()));
         b.set_constant_data(std::move(*bytes));
-      } else if (auto id = var->getAttrOfType<IntegerAttr>("op_id")) {
+      } else if (std::optional<uint64_t> id = var.getOpId()) {
         b.set_elided(true);
-        b.set_op_id(id.getInt());
+        b.set_op_id(int64_t(*id));
       } else {
         return llvm::createStringError("constant '" + var.getName().str() +
                                        "' has no value");

@@ -109,7 +109,7 @@ bool Lowerer::lowerCollective(Operation *op, StringRef name,
                 planSameAs(runsOf(b), "'" + var.getName().str() +
                                           "' (a collective over one replica)"),
                 t.getShape(), t.getElementType(), name);
-    alias.getDefiningOp()->setAttr("alias_of", var.getNameAttr());
+    alias.getDefiningOp<tile::VarOp>().setAliasOf(var.getName());
     aliasStorage[alias] = storageOf(b);
     out.push_back(alias);
   }

@@ -149,8 +149,8 @@ Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
       tile::CategoryAttr::get(ctx, category),
       tile::MappingAttr::get(ctx, plan.runs));
   if (!hlo.empty())
-    var->setAttr("hlo", builder.getStringAttr(hlo));
-  var->setAttr("why", builder.getStringAttr(plan.why));
+    var.setHlo(hlo);
+  var.setWhy(plan.why);
   ++stats->vars;
   return var.getResult();
 }
@@ -576,7 +576,7 @@ bool Lowerer::lowerAlias(Operation *op, StringRef name) {
                       planSameAs(runsOf(in), "'" + inVar.getName().str() +
                                                  "' (reshape, no movement)"),
                       outType.getShape(), outType.getElementType(), name);
-  out.getDefiningOp()->setAttr("alias_of", inVar.getNameAttr());
+  out.getDefiningOp<tile::VarOp>().setAliasOf(inVar.getName());
   aliasStorage[out] = storageOf(in);
   buffers[op->getResult(0)] = {out};
   return true;
@@ -604,14 +604,13 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
       // The tile program carries the constant's data: it is loaded with
       // the program, without the tgraph function. An elided constant has
       // none; the runtime finds it by its op id.
-      Operation *var = buffers[c.getResult()][0].getDefiningOp();
+      auto var = buffers[c.getResult()][0].getDefiningOp<tile::VarOp>();
       if (c.getValueAttr())
-        var->setAttr("value", c.getValueAttr());
+        var.setValueAttr(c.getValueAttr());
       else
-        var->setAttr("op_id", opId(op));
+        var.setOpIdAttr(opId(op));
       if (returned.contains(c.getResult()))
-        buffers[c.getResult()][0].getDefiningOp()->setAttr(
-            "returned", builder.getUnitAttr());
+        var.setReturned(true);
       return;
     }
   }
@@ -669,11 +668,10 @@ void Lowerer::markResults(ValueRange values, StringRef name,
       if (!b)
         continue;
       auto var = b.getDefiningOp<tile::VarOp>();
-      auto hlo = var->getAttrOfType<StringAttr>("hlo");
-      if (hlo && hlo.getValue() == name && !var->hasAttr("result")) {
-        var->setAttr("result", builder.getI64IntegerAttr(index));
+      if (var.getHlo() == name && !var.getResultLeaf()) {
+        var.setResultLeaf(index);
         if (op)
-          var->setAttr("result_of", opId(op));
+          var.setResultOfAttr(opId(op));
       }
     }
 }
@@ -709,9 +707,9 @@ void Lowerer::lowerOutputs(func::ReturnOp ret) {
       // Parameters, constants, aliases and values returned twice need their
       // own output buffer; a same-layout exchange copies them on each tile.
       if (var.getCategory() != tile::Category::Output || seen.contains(b) ||
-          var->hasAttr("alias_of")) {
+          var.getAliasOf()) {
         auto type = cast<tile::BufferType>(b.getType());
-        StringAttr hlo = var->getAttrOfType<StringAttr>("hlo");
+        StringAttr hlo = var.getHloAttr();
         Value out = makeVar(
             loc, (var.getName() + ".out").str(), tile::Category::Output,
             planSameAs(runsOf(b), "'" + var.getName().str() + "' (returned)"),

@@ -48,8 +48,8 @@ private:
   /// else its name.
   std::string opOf(Operation *op, Value written, StringRef name) {
     if (written)
-      if (auto hlo = buffer(written).var->getAttrOfType<StringAttr>("hlo"))
-        return hlo.getValue().str();
+      if (std::optional<StringRef> hlo = buffer(written).var.getHlo())
+        return hlo->str();
     return name.str();
   }
 

@@ -105,8 +105,8 @@ void LivenessBuilder::collectBuffers() {
     tile::BufferType type = var.getType();
     buffer.dtype = hloDtypeName(type.getElementType());
     buffer.elementBytes = elementBytes(buffer.dtype);
-    if (auto alias = var->getAttrOfType<StringAttr>("alias_of")) {
-      auto it = byName.find(alias.getValue());
+    if (std::optional<StringRef> alias = var.getAliasOf()) {
+      auto it = byName.find(*alias);
       if (it != byName.end())
         buffer.aliasOf = it->second;
     }

@@ -106,9 +106,7 @@ json ReportBuilder::bufferBrief(uint32_t b) {
   tile::VarOp var = buf.var;
   json j;
   j["name"] = var.getName().str();
-  std::string hlo;
-  if (auto attr = var->getAttrOfType<StringAttr>("hlo"))
-    hlo = attr.getValue().str();
+  std::string hlo = var.getHlo().value_or("").str();
   j["hlo"] = hlo;
   j["op_name"] = hlo.empty() ? "" : opNameOf.lookup(hlo);
   j["shape"] = var.getType().getShape().vec();

@@ -27,8 +27,8 @@ func.func @main(%x: tensor<2x4x32xf32> loc("x"), %scale: tensor<4xf32> loc("scal
 // feature's first element (tile-1472: 2 elements a tile, so feature f on
 // tile 16f; core-8: all on tile 0).
 // CHECK: %[[Y:.*]] = tile.var "bn.1" output {{.*}} why = "in place: same layout as operand 0 ('x')"
-// T1472: %[[MEAN:.*]] = tile.var "bn.1.mean" output mapping<[0, 0] x 1 from 0, [16, 16] x 1 from 1, [32, 32] x 1 from 2, [48, 48] x 1 from 3> {hlo = "bn.1", result = 1 : i64, result_of = {{[0-9]+}} : i64, why = "per-feature vector follows 'x': each element stays on the tile of its source element"}
-// C8: %[[MEAN:.*]] = tile.var "bn.1.mean" output mapping<[0, 0] x 4 from 0> {hlo = "bn.1", result = 1 : i64, result_of = {{[0-9]+}} : i64, why = "per-feature vector follows 'x': each element stays on the tile of its source element"}
+// T1472: %[[MEAN:.*]] = tile.var "bn.1.mean" output mapping<[0, 0] x 1 from 0, [16, 16] x 1 from 1, [32, 32] x 1 from 2, [48, 48] x 1 from 3> {hlo = "bn.1", result_leaf = 1 : i64, result_of = {{[0-9]+}} : i64, why = "per-feature vector follows 'x': each element stays on the tile of its source element"}
+// C8: %[[MEAN:.*]] = tile.var "bn.1.mean" output mapping<[0, 0] x 4 from 0> {hlo = "bn.1", result_leaf = 1 : i64, result_of = {{[0-9]+}} : i64, why = "per-feature vector follows 'x': each element stays on the tile of its source element"}
 // CHECK: %[[VAR:.*]] = tile.var "bn.1.variance" output
 // tile-1472: 2 elements a tile, so one feature a tile (128 slots); core-8:
 // 128 elements a tile, so all 4 features on each of 2 tiles (8 slots).
@@ -105,6 +105,6 @@ func.func @main(%x: tensor<16x1024xf32> loc("x"), %scale: tensor<1024xf32> loc("
 }
 
 // CHECK-LABEL: tile.program @main.tile
-// T1472: tile.var "bn.4.mean" output mapping<[0, 511] x 2 from 0> {hlo = "bn.4", result = 1 : i64, result_of = {{[0-9]+}} : i64, why = "per-feature vector: linear: 2 per tile (grain 2) over 512 tiles"}
-// C8: tile.var "bn.4.mean" output mapping<[0, 1] x 512 from 0> {hlo = "bn.4", result = 1 : i64, result_of = {{[0-9]+}} : i64, why = "per-feature vector: linear:
+// T1472: tile.var "bn.4.mean" output mapping<[0, 511] x 2 from 0> {hlo = "bn.4", result_leaf = 1 : i64, result_of = {{[0-9]+}} : i64, why = "per-feature vector: linear: 2 per tile (grain 2) over 512 tiles"}
+// C8: tile.var "bn.4.mean" output mapping<[0, 1] x 512 from 0> {hlo = "bn.4", result_leaf = 1 : i64, result_of = {{[0-9]+}} : i64, why = "per-feature vector: linear:
 // CHECK: tile.compute_set "bn.4" kind "batch-norm.normalise"

@@ -36,7 +36,7 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 // CHECK: %[[X:.*]] = tile.var "x" parameter
 // CHECK: %[[ZERO:.*]] = tile.var "zero" constant
 // The constant and the parameter are read later (or kept): copied in.
-// CHECK: %[[S0:.*]] = tile.var "while.1.state0" temporary mapping<[0, 0] x 1 from 0> {hlo = "while.1", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "loop state: the layout of its initial value 'zero'"} : !tile.buffer<i32>
+// CHECK: %[[S0:.*]] = tile.var "while.1.state0" temporary mapping<[0, 0] x 1 from 0> {hlo = "while.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "loop state: the layout of its initial value 'zero'"} : !tile.buffer<i32>
 // CHECK-NEXT: tile.exchange "while.1.state0" %[[ZERO]] -> %[[S0]]
 // The state keeps its initial value's layout, so the copy stays on-tile.
 // T1472: %[[S1:.*]] = tile.var "while.1.state1" temporary mapping<[0, 31] x 2 from 0>

@@ -35,7 +35,7 @@ func.func @main(%x: tensor<1x16x16x8xf32> loc("x"), %w: tensor<3x3x8x16xf32> loc
 // them halo, 3 at the padded edges) x 16 x 8 features.
 // C8: %[[SIN:.*]] = tile.var "same.in" temporary mapping<[0, 0] x 384 from 0, [1, 6] x 512 from 384, [7, 7] x 384 from 3456> {hlo = "same", why = "convolution input windows (halo rows included), one per tile of the 1x1x8x1x1 (k x batch x rows x columns x features) grid"} : !tile.buffer<3840xf32>
 // C8: %[[SW:.*]] = tile.var "same.weights" temporary mapping<[0, 7] x 1152 from 0>
-// C8: %[[S:.*]] = tile.var "same" output mapping<[0, 7] x 512 from 0> {hlo = "same", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "convolution result in 1x2x16x16 (batch x rows x columns x features) blocks on the 1x1x8x1x1 grid (matrix unit 8x128x128)"}
+// C8: %[[S:.*]] = tile.var "same" output mapping<[0, 7] x 512 from 0> {hlo = "same", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "convolution result in 1x2x16x16 (batch x rows x columns x features) blocks on the 1x1x8x1x1 grid (matrix unit 8x128x128)"}
 // C8: tile.exchange "same.in" %{{.*}} -> %[[SIN]]
 // C8: tile.exchange "same.weights" %{{.*}} -> %[[SW]]
 // The weight block is fetched once, then copied from tile 0 to the others.

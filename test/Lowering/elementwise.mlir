@@ -26,13 +26,13 @@ func.func @main(%x: tensor<1000xf32> loc("x"), %y: tensor<2000xf32> loc("y"),
 
 // Parameters: linear with the f32 grain (2 on tile-1472; on core-8 the
 // 1,024-wide vector is halved until the tensor spans two tiles).
-// T1472: %[[X:.*]] = tile.var "x" parameter mapping<[[XMAP:\[0, 499\] x 2 from 0]]> {hlo = "x", result = 0 : i64, why = "linear: 2 per tile (grain 2) over 500 tiles"}
-// C8: %[[X:.*]] = tile.var "x" parameter mapping<[[XMAP:\[0, 0\] x 512 from 0, \[1, 1\] x 488 from 512]]> {hlo = "x", result = 0 : i64, why = "linear: 512 per tile (grain 512, reduced from 1024 to spread over more than one tile) over 2 tiles"}
+// T1472: %[[X:.*]] = tile.var "x" parameter mapping<[[XMAP:\[0, 499\] x 2 from 0]]> {hlo = "x", result_leaf = 0 : i64, why = "linear: 2 per tile (grain 2) over 500 tiles"}
+// C8: %[[X:.*]] = tile.var "x" parameter mapping<[[XMAP:\[0, 0\] x 512 from 0, \[1, 1\] x 488 from 512]]> {hlo = "x", result_leaf = 0 : i64, why = "linear: 512 per tile (grain 512, reduced from 1024 to spread over more than one tile) over 2 tiles"}
 // CHECK-NEXT: tile.host_copy infeed %[[X]]
 // CHECK: %[[Y:.*]] = tile.var "y" parameter
 
 // In place: add.1 keeps x's layout exactly.
-// CHECK: %[[ADD:.*]] = tile.var "add.1" temporary mapping<[[XMAP]]> {hlo = "add.1", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place: same layout as operand 0 ('x')"}
+// CHECK: %[[ADD:.*]] = tile.var "add.1" temporary mapping<[[XMAP]]> {hlo = "add.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place: same layout as operand 0 ('x')"}
 // CHECK-NEXT: tile.sync
 // CHECK-NEXT: tile.compute_set "add.1" kind "elementwise.add" tiles
 // T1472-SAME: [0, 499] ins(%[[X]], %[[X]] :

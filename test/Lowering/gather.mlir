@@ -44,8 +44,8 @@ func.func @main(%table: tensor<1000x64xf32> loc("table"), %ids: tensor<8xi32> lo
 // CHECK: tile.exchange "embedding.1.operand" %[[TABLE]] -> %[[OP]]
 // C8-SAME: copies [0, 0, 1, 8192, 0, 0, 0, 0, 1, 0, 1, 8192, 8192, 0, 8192, 0,
 // The result rows are split like the table's columns.
-// T1472: %[[E:.*]] = tile.var "embedding.1" output mapping<[0, 3] x 16 from 0, [0, 3] x 16 from 64, [0, 3] x 16 from 128, [0, 3] x 16 from 192, [0, 3] x 16 from 256, [0, 3] x 16 from 320, [0, 3] x 16 from 384, [0, 3] x 16 from 448> {hlo = "embedding.1", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand: dims [0] whole on each tile,
-// C8: %[[E:.*]] = tile.var "embedding.1" output mapping<[0, 0] x 512 from 0> {hlo = "embedding.1", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand:
+// T1472: %[[E:.*]] = tile.var "embedding.1" output mapping<[0, 3] x 16 from 0, [0, 3] x 16 from 64, [0, 3] x 16 from 128, [0, 3] x 16 from 192, [0, 3] x 16 from 256, [0, 3] x 16 from 320, [0, 3] x 16 from 384, [0, 3] x 16 from 448> {hlo = "embedding.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand: dims [0] whole on each tile,
+// C8: %[[E:.*]] = tile.var "embedding.1" output mapping<[0, 0] x 512 from 0> {hlo = "embedding.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand:
 // The 8 ids are broadcast: one whole copy per tile of the split, each a
 // run reading the same source elements.
 // T1472: %[[EI:.*]] = tile.var "embedding.1.indices" temporary mapping<[0, 3] x 8 from 0> {why = "indices replicated: one whole copy (8 elements) per tile of the split"} : !tile.buffer<32xi32>
@@ -61,9 +61,9 @@ func.func @main(%table: tensor<1000x64xf32> loc("table"), %ids: tensor<8xi32> lo
 // operand exchange. tile-1472's 12 elements per tile are not whole rows.
 // T1472: %[[XO:.*]] = tile.var "index_select.2.operand" temporary mapping<[0, 15] x 1024 from 0> {why = "re-laid from 'x': dims [1] whole on each tile, the other 16 positions split 1 per tile over 16 tiles"}
 // T1472-NEXT: tile.exchange "index_select.2.operand" %[[X]] -> %[[XO]]
-// T1472: %[[S:.*]] = tile.var "index_select.2" output mapping<[0, 15] x 4 from 0> {hlo = "index_select.2", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand: dims [1] whole on each tile, the other 16 positions split 1 per tile over 16 tiles"}
+// T1472: %[[S:.*]] = tile.var "index_select.2" output mapping<[0, 15] x 4 from 0> {hlo = "index_select.2", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand: dims [1] whole on each tile, the other 16 positions split 1 per tile over 16 tiles"}
 // C8-NOT: index_select.2.operand
-// C8: %[[S:.*]] = tile.var "index_select.2" output mapping<[0, 7] x 8 from 0> {hlo = "index_select.2", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand: dims [1] whole on each tile: in place on the layout of 'x', which already has them (8 tiles)"}
+// C8: %[[S:.*]] = tile.var "index_select.2" output mapping<[0, 7] x 8 from 0> {hlo = "index_select.2", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand: dims [1] whole on each tile: in place on the layout of 'x', which already has them (8 tiles)"}
 // CHECK: %[[SI:.*]] = tile.var "index_select.2.indices" temporary
 // CHECK-NEXT: tile.exchange "index_select.2.indices" %[[COLS]] -> %[[SI]]
 // CHECK-NEXT: tile.sync

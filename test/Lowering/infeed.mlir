@@ -15,9 +15,9 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
   return %sum : tensor<64xf32>
 }
 
-// CHECK:      %[[A:.*]] = tile.var "infeed.2" temporary {{.*}}result = 0 : i64{{.*}} : !tile.buffer<64xf32>
+// CHECK:      %[[A:.*]] = tile.var "infeed.2" temporary {{.*}}result_leaf = 0 : i64{{.*}} : !tile.buffer<64xf32>
 // CHECK-NEXT: tile.host_copy infeed %[[A]] : !tile.buffer<64xf32>
-// CHECK-NEXT: %[[I:.*]] = tile.var "infeed.2.1" temporary {{.*}}result = 1 : i64{{.*}} : !tile.buffer<8xi32>
+// CHECK-NEXT: %[[I:.*]] = tile.var "infeed.2.1" temporary {{.*}}result_leaf = 1 : i64{{.*}} : !tile.buffer<8xi32>
 // CHECK-NEXT: tile.host_copy infeed %[[I]] : !tile.buffer<8xi32>
 // CHECK:      tile.compute_set "add.5" kind "elementwise.add"
 // CHECK:      tile.sync

@@ -47,7 +47,7 @@ func.func @main(%x: tensor<16x128xf32> loc("x"), %k: tensor<1024xf32> loc("k"), 
 // 16 rows of 128, one row per tile.
 // T1472: %[[S0:.*]] = tile.var "sort.1.in0" temporary mapping<[0, 15] x 128 from 0> {why = "re-laid from 'x': dims [1] whole on each tile, the other 16 positions split 1 per tile over 16 tiles"} : !tile.buffer<16x128xf32>
 // T1472: tile.exchange "sort.1.in0" %[[X]] -> %[[S0]]
-// T1472-NEXT: %[[S:.*]] = tile.var "sort.1" output mapping<[0, 15] x 128 from 0> {hlo = "sort.1", result = 0 : i64, result_of = {{[0-9]+}} : i64, why = "rows along dim 1 whole per tile, like the sort's input: dims [1] whole on each tile, the other 16 positions split 1 per tile over 16 tiles"}
+// T1472-NEXT: %[[S:.*]] = tile.var "sort.1" output mapping<[0, 15] x 128 from 0> {hlo = "sort.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "rows along dim 1 whole per tile, like the sort's input: dims [1] whole on each tile, the other 16 positions split 1 per tile over 16 tiles"}
 // T1472-NEXT: tile.sync
 // T1472-NEXT: tile.compute_set "sort.1" kind "sort" tiles [0, 15] ins(%[[S0]] : !tile.buffer<16x128xf32>) outs(%[[S]] : !tile.buffer<16x128xf32>) {dimension = 1 : i64, direction = "LT", num_operands = 1 : i64}
 

@@ -170,3 +170,31 @@ tile.program @nested target "t" tiles 4 {
     }
   }
 }
+
+// -----
+
+tile.program @resultof target "t" tiles 4 {
+  // expected-error @+1 {{'x' has result_of without result_leaf}}
+  %x = tile.var "x" temporary mapping<[0, 3] x 4 from 0> {hlo = "x", result_of = 3 : i64} : !tile.buffer<16xf32>
+}
+
+// -----
+
+tile.program @data target "t" tiles 4 {
+  // expected-error @+1 {{'x' carries constant data but is not a constant}}
+  %x = tile.var "x" temporary mapping<[0, 3] x 1 from 0> {value = dense<1.0> : tensor<4xf32>} : !tile.buffer<4xf32>
+}
+
+// -----
+
+tile.program @both target "t" tiles 4 {
+  // expected-error @+1 {{'x' has both a value and an elided op_id}}
+  %x = tile.var "x" constant mapping<[0, 3] x 1 from 0> {op_id = 2 : i64, value = dense<1.0> : tensor<4xf32>} : !tile.buffer<4xf32>
+}
+
+// -----
+
+tile.program @typed target "t" tiles 4 {
+  // expected-error @+1 {{attribute 'why' failed to satisfy constraint: string attribute}}
+  %x = tile.var "x" temporary mapping<[0, 3] x 1 from 0> {why = 3 : i64} : !tile.buffer<4xf32>
+}

@@ -33,6 +33,15 @@ LogicalResult VarOp::verify() {
   if (!problem.empty())
     return emitOpError("mapping of '")
            << getName() << "' is invalid: " << problem;
+  if (getResultOf() && !getResultLeaf())
+    return emitOpError("'") << getName()
+                            << "' has result_of without result_leaf";
+  if ((getValue() || getOpId()) && getCategory() != Category::Constant)
+    return emitOpError("'") << getName()
+                            << "' carries constant data but is not a constant";
+  if (getValue() && getOpId())
+    return emitOpError("'") << getName()
+                            << "' has both a value and an elided op_id";
   return success();
 }
 

@@ -45,12 +45,40 @@ def Tile_VarOp : Tile_Op<"var", [Pure]> {
          : !tile.buffer<64x64xf32>
     ```
     `category` says what the buffer holds (parameter, output, constant,
-    temporary, partials); `hlo` names the HLO instruction whose value it
-    holds, and `why` records the mapping planner's reason.
+    temporary, partials). The optional attributes, set by the lowering and
+    read by the analyses, the reports and the executable writer:
+
+    - `hlo`: the HLO instruction whose value it holds;
+    - `why`: the mapping planner's reason for the layout;
+    - `result_leaf`: on the buffers of a graph value (an op's result or an
+      entry argument), which leaf of the value's flattened results it holds;
+    - `result_of`: the `tile.op_id` of the op whose result it holds;
+    - `returned`: the value is an output of the entry;
+    - `alias_of`: the name of the var whose storage it shares (a reshape, a
+      one-replica collective);
+    - `value` / `op_id`: a constant's data, or for a constant the source
+      elided, the `tile.op_id` of its `tgraph.constant`.
   }];
   let arguments = (ins StrAttr:$name, Tile_CategoryAttr:$category,
-                       Tile_MappingAttr:$mapping);
+                       Tile_MappingAttr:$mapping,
+                       OptionalAttr<StrAttr>:$hlo,
+                       OptionalAttr<StrAttr>:$why,
+                       OptionalAttr<I64Attr>:$result_leaf,
+                       OptionalAttr<I64Attr>:$result_of,
+                       UnitAttr:$returned,
+                       OptionalAttr<StrAttr>:$alias_of,
+                       OptionalAttr<ElementsAttr>:$value,
+                       OptionalAttr<I64Attr>:$op_id);
   let results = (outs Tile_BufferType:$result);
+  // The lowering declares a var, then sets what it learns about it.
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::StringAttr":$name,
+                   "::tessera::tile::CategoryAttr":$category,
+                   "::tessera::tile::MappingAttr":$mapping), [{
+      build($_builder, $_state, type, name, category, mapping, {}, {}, {},
+            {}, {}, {}, {}, {});
+    }]>
+  ];
   let assemblyFormat = [{
     $name custom<Category>($category) custom<Mapping>($mapping) attr-dict `:` qualified(type($result))
   }];
