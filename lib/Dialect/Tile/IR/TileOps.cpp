@@ -237,3 +237,15 @@ LogicalResult RepeatOp::verify() {
 LogicalResult IfOp::verify() {
   return verifyControlBuffer(*this, getPredicate(), "predicate");
 }
+
+void HostCopyOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // An infeed writes the buffer on the tiles, an outfeed reads it.
+  if (getDirection() == HostDirection::Infeed)
+    effects.emplace_back(MemoryEffects::Write::get(), &getBufferMutable(),
+                         SideEffects::DefaultResource::get());
+  else
+    effects.emplace_back(MemoryEffects::Read::get(), &getBufferMutable(),
+                         SideEffects::DefaultResource::get());
+}

@@ -36,7 +36,12 @@ def Tile_EndOp : Tile_Op<"end", [Terminator, HasParent<"ProgramOp">]> {
   let assemblyFormat = "attr-dict";
 }
 
-def Tile_VarOp : Tile_Op<"var", [Pure]> {
+// Memory effects: a var allocates its buffer; compute sets, exchanges, host
+// copies and host ops read and write the buffers they name, so MLIR's own
+// analyses and transforms (dead-code elimination, CSE, effect queries)
+// see which step depends on which. A sync names no buffer: its effects are
+// unknown, so nothing moves across it.
+def Tile_VarOp : Tile_Op<"var"> {
   let summary = "a buffer spread over tiles";
   let description = [{
     ```mlir
@@ -69,7 +74,7 @@ def Tile_VarOp : Tile_Op<"var", [Pure]> {
                        OptionalAttr<StrAttr>:$alias_of,
                        OptionalAttr<ElementsAttr>:$value,
                        OptionalAttr<I64Attr>:$op_id);
-  let results = (outs Tile_BufferType:$result);
+  let results = (outs Res<Tile_BufferType, "the buffer", [MemAlloc]>:$result);
   // The lowering declares a var, then sets what it learns about it.
   let builders = [
     OpBuilder<(ins "::mlir::Type":$type, "::mlir::StringAttr":$name,
@@ -104,8 +109,8 @@ def Tile_ComputeSetOp : Tile_Op<"compute_set", [AttrSizedOperandSegments]> {
   let arguments = (ins StrAttr:$name, StrAttr:$kind, I64Attr:$first_tile,
                        I64Attr:$end_tile,
                        DefaultValuedAttr<I64Attr, "1">:$vertices_per_tile,
-                       Variadic<Tile_BufferType>:$ins,
-                       Variadic<Tile_BufferType>:$outs);
+                       Arg<Variadic<Tile_BufferType>, "read", [MemRead]>:$ins,
+                       Arg<Variadic<Tile_BufferType>, "written", [MemWrite]>:$outs);
   let assemblyFormat = [{
     $name `kind` $kind `tiles` custom<TileRange>($first_tile, $end_tile)
     (`ins` `(` $ins^ `:` qualified(type($ins)) `)`)? (`outs` `(` $outs^ `:` qualified(type($outs)) `)`)?
@@ -147,8 +152,9 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
         : !tile.buffer<4x8xf32>, !tile.buffer<8x4xf32>
     ```
   }];
-  let arguments = (ins StrAttr:$name, Tile_BufferType:$source,
-                       Tile_BufferType:$dest,
+  let arguments = (ins StrAttr:$name,
+                       Arg<Tile_BufferType, "read", [MemRead]>:$source,
+                       Arg<Tile_BufferType, "written", [MemWrite]>:$dest,
                        OptionalAttr<DenseI64ArrayAttr>:$copies,
                        OptionalAttr<DenseI64ArrayAttr>:$view_strides,
                        OptionalAttr<I64Attr>:$view_offset);
@@ -187,7 +193,8 @@ def Tile_SyncOp : Tile_Op<"sync"> {
   let assemblyFormat = "attr-dict";
 }
 
-def Tile_HostCopyOp : Tile_Op<"host_copy"> {
+def Tile_HostCopyOp : Tile_Op<"host_copy",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "move a buffer between host and tiles";
   let description = [{
     ```mlir
@@ -214,8 +221,8 @@ def Tile_HostComputeOp : Tile_Op<"host_compute", [AttrSizedOperandSegments]> {
     ```
   }];
   let arguments = (ins StrAttr:$name, StrAttr:$op, StrAttr:$reason,
-                       Variadic<Tile_BufferType>:$ins,
-                       Variadic<Tile_BufferType>:$outs);
+                       Arg<Variadic<Tile_BufferType>, "read", [MemRead]>:$ins,
+                       Arg<Variadic<Tile_BufferType>, "written", [MemWrite]>:$outs);
   let assemblyFormat = [{
     $name `op` $op `reason` $reason
     (`ins` `(` $ins^ `:` qualified(type($ins)) `)`)? (`outs` `(` $outs^ `:` qualified(type($outs)) `)`)?
