@@ -35,7 +35,7 @@ static json programEntries(tile::ProgramOp program) {
                        type.getShape().vec(),
                        hloDtypeName(type.getElementType()),
                        var.getCategory() == tile::Category::Constant,
-                       var.getAliasOf().has_value(), type.getNumElements(),
+                       bool(var.getAlias()), type.getNumElements(),
                        std::move(tiles), var.getName().str()});
   });
   return entries;

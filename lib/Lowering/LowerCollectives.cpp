@@ -4,7 +4,7 @@
 // holds one participant (this replica) is the identity: all_reduce,
 // all_gather and reduce_scatter of one operand return it, a
 // collective_permute that sends every replica to itself too. The result is
-// an alias of the operand's buffer (same mapping, `alias_of`), no step.
+// an alias of the operand's buffer (same mapping, `aliases`), no step.
 //
 // A collective over several participants needs the other replicas' data,
 // which this chip does not have: it stays on the host with reason
@@ -109,7 +109,8 @@ bool Lowerer::lowerCollective(Operation *op, StringRef name,
                 planSameAs(runsOf(b), "'" + var.getName().str() +
                                           "' (a collective over one replica)"),
                 t.getShape(), t.getElementType(), name);
-    alias.getDefiningOp<tile::VarOp>().setAliasOf(var.getName());
+    alias.getDefiningOp<tile::VarOp>().getAliasMutable().assign(
+        var.getResult());
     aliasStorage[alias] = storageOf(b);
     out.push_back(alias);
   }

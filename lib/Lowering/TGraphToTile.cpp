@@ -561,7 +561,7 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
 
 /// reshape and same-size bitcasts keep the row-major element order, so the
 /// result is the operand's elements under another shape: a new buffer with
-/// the same mapping, marked `alias_of`, and no data movement.
+/// the same mapping, aliasing the operand's var, and no data movement.
 bool Lowerer::lowerAlias(Operation *op, StringRef name) {
   if (!isa<tg::ReshapeOp, tg::BitcastOp>(op))
     return false;
@@ -576,7 +576,7 @@ bool Lowerer::lowerAlias(Operation *op, StringRef name) {
                       planSameAs(runsOf(in), "'" + inVar.getName().str() +
                                                  "' (reshape, no movement)"),
                       outType.getShape(), outType.getElementType(), name);
-  out.getDefiningOp<tile::VarOp>().setAliasOf(inVar.getName());
+  out.getDefiningOp<tile::VarOp>().getAliasMutable().assign(in);
   aliasStorage[out] = storageOf(in);
   buffers[op->getResult(0)] = {out};
   return true;
@@ -707,7 +707,7 @@ void Lowerer::lowerOutputs(func::ReturnOp ret) {
       // Parameters, constants, aliases and values returned twice need their
       // own output buffer; a same-layout exchange copies them on each tile.
       if (var.getCategory() != tile::Category::Output || seen.contains(b) ||
-          var.getAliasOf()) {
+          var.getAlias()) {
         auto type = cast<tile::BufferType>(b.getType());
         StringAttr hlo = var.getHloAttr();
         Value out = makeVar(

@@ -96,7 +96,7 @@ private:
 } // namespace
 
 void LivenessBuilder::collectBuffers() {
-  llvm::StringMap<int32_t> byName;
+  llvm::DenseMap<Operation *, int32_t> byVar;
   int64_t numTiles = result.numTiles;
   program.walk([&](tile::VarOp var) {
     int32_t index = result.buffers.size();
@@ -105,9 +105,9 @@ void LivenessBuilder::collectBuffers() {
     tile::BufferType type = var.getType();
     buffer.dtype = hloDtypeName(type.getElementType());
     buffer.elementBytes = elementBytes(buffer.dtype);
-    if (std::optional<StringRef> alias = var.getAliasOf()) {
-      auto it = byName.find(*alias);
-      if (it != byName.end())
+    if (Value alias = var.getAlias()) {
+      auto it = byVar.find(alias.getDefiningOp());
+      if (it != byVar.end())
         buffer.aliasOf = it->second;
     }
     if (buffer.aliasOf < 0) {
@@ -133,7 +133,7 @@ void LivenessBuilder::collectBuffers() {
         buffer.tiles.push_back(share);
       }
     }
-    byName.try_emplace(var.getName(), index);
+    byVar.try_emplace(var, index);
     indexOf[var.getResult()] = index;
     result.buffers.push_back(std::move(buffer));
   });

@@ -27,11 +27,11 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 // CHECK-LABEL: tile.program @main.tile
 // T1472: %[[X:.*]] = tile.var "x" parameter mapping<[0, 31] x 2 from 0>
 // C8: %[[X:.*]] = tile.var "x" parameter mapping<[0, 1] x 32 from 0>
-// T1472: %[[A:.*]] = tile.var "all-reduce.1" temporary mapping<[0, 31] x 2 from 0> {alias_of = "x", hlo = "all-reduce.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place: same layout as 'x' (a collective over one replica)"}
-// C8: %[[A:.*]] = tile.var "all-reduce.1" temporary mapping<[0, 1] x 32 from 0> {alias_of = "x", hlo = "all-reduce.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place: same layout as 'x' (a collective over one replica)"}
-// CHECK-NEXT: tile.var "all-gather.2" temporary {{.*}} {alias_of = "all-reduce.1"
-// CHECK-NEXT: tile.var "reduce-scatter.3" temporary {{.*}} {alias_of = "all-gather.2"
-// CHECK-NEXT: %[[P:.*]] = tile.var "collective-permute.4" temporary {{.*}} {alias_of = "reduce-scatter.3"
+// T1472: %[[A:.*]] = tile.var "all-reduce.1" temporary mapping<[0, 31] x 2 from 0> aliases %{{[0-9a-z_]+}} : !tile.buffer<{{[^>]*}}> {hlo = "all-reduce.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place: same layout as 'x' (a collective over one replica)"}
+// C8: %[[A:.*]] = tile.var "all-reduce.1" temporary mapping<[0, 1] x 32 from 0> aliases %{{[0-9a-z_]+}} : !tile.buffer<{{[^>]*}}> {hlo = "all-reduce.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place: same layout as 'x' (a collective over one replica)"}
+// CHECK-NEXT: tile.var "all-gather.2" temporary {{.*}} aliases %[[A]] :
+// CHECK-NEXT: tile.var "reduce-scatter.3" temporary {{.*}} aliases %{{[0-9a-z_]+}}
+// CHECK-NEXT: %[[P:.*]] = tile.var "collective-permute.4" temporary {{.*}} aliases %{{[0-9a-z_]+}}
 // CHECK-NEXT: tile.var "negate.5"
 // CHECK-NEXT: tile.sync
 // CHECK-NEXT: tile.compute_set "negate.5" kind "elementwise.negate" {{.*}} ins(%[[P]] :

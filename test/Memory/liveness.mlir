@@ -26,7 +26,7 @@ tile.program @chain target "core-8" tiles 8 {
   tile.sync                                                                // 2
   // A reshape shares t's storage: no bytes of its own.
   // CHECK-NEXT: r Temporary [3, 3] tiles 0 bytes 0 padded 0
-  %r = tile.var "r" temporary mapping<[0, 1] x 512 from 0> {alias_of = "t"} : !tile.buffer<1024xf32>
+  %r = tile.var "r" temporary mapping<[0, 1] x 512 from 0> aliases %t : !tile.buffer<8x128xf32> : !tile.buffer<1024xf32>
   // Rank 1: [1, 512] pads to [8, 512] on each of tiles 2 and 3.
   // CHECK-NEXT: u Temporary [3, 5] tiles 2 bytes 4096 padded 32768
   %u = tile.var "u" temporary mapping<[2, 3] x 512 from 0> : !tile.buffer<1024xf32>

@@ -198,3 +198,11 @@ tile.program @typed target "t" tiles 4 {
   // expected-error @+1 {{attribute 'why' failed to satisfy constraint: string attribute}}
   %x = tile.var "x" temporary mapping<[0, 3] x 1 from 0> {why = 3 : i64} : !tile.buffer<4xf32>
 }
+
+// -----
+
+tile.program @alias target "t" tiles 4 {
+  %x = tile.var "x" temporary mapping<[0, 3] x 1 from 0> : !tile.buffer<4xf32>
+  // expected-error @+1 {{'y' aliases 'x', whose elements are not its own: '!tile.buffer<4xf32>' vs '!tile.buffer<4xi32>'}}
+  %y = tile.var "y" temporary mapping<[0, 3] x 1 from 0> aliases %x : !tile.buffer<4xf32> : !tile.buffer<4xi32>
+}

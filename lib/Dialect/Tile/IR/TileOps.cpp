@@ -33,6 +33,19 @@ LogicalResult VarOp::verify() {
   if (!problem.empty())
     return emitOpError("mapping of '")
            << getName() << "' is invalid: " << problem;
+  if (Value alias = getAlias()) {
+    auto of = alias.getDefiningOp<VarOp>();
+    auto type = cast<BufferType>(alias.getType());
+    if (!of)
+      return emitOpError("'") << getName() << "' aliases a value that is not "
+                                             "a tile.var";
+    if (type.getNumElements() != getType().getNumElements() ||
+        type.getElementType() != getType().getElementType())
+      return emitOpError("'")
+             << getName() << "' aliases '" << of.getName()
+             << "', whose elements are not its own: " << type << " vs "
+             << getType();
+  }
   if (getResultOf() && !getResultLeaf())
     return emitOpError("'") << getName()
                             << "' has result_of without result_leaf";

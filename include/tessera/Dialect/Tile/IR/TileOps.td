@@ -50,7 +50,9 @@ def Tile_VarOp : Tile_Op<"var"> {
          : !tile.buffer<64x64xf32>
     ```
     `category` says what the buffer holds (parameter, output, constant,
-    temporary, partials). The optional attributes, set by the lowering and
+    temporary, partials). `aliases %v` makes it a view of another var's
+    storage (a reshape, a one-replica collective): the same elements, laid
+    out the same way, no bytes of its own. The optional attributes, set by the lowering and
     read by the analyses, the reports and the executable writer:
 
     - `hlo`: the HLO instruction whose value it holds;
@@ -59,19 +61,17 @@ def Tile_VarOp : Tile_Op<"var"> {
       entry argument), which leaf of the value's flattened results it holds;
     - `result_of`: the `tile.op_id` of the op whose result it holds;
     - `returned`: the value is an output of the entry;
-    - `alias_of`: the name of the var whose storage it shares (a reshape, a
-      one-replica collective);
     - `value` / `op_id`: a constant's data, or for a constant the source
       elided, the `tile.op_id` of its `tgraph.constant`.
   }];
   let arguments = (ins StrAttr:$name, Tile_CategoryAttr:$category,
                        Tile_MappingAttr:$mapping,
+                       Optional<Tile_BufferType>:$alias,
                        OptionalAttr<StrAttr>:$hlo,
                        OptionalAttr<StrAttr>:$why,
                        OptionalAttr<I64Attr>:$result_leaf,
                        OptionalAttr<I64Attr>:$result_of,
                        UnitAttr:$returned,
-                       OptionalAttr<StrAttr>:$alias_of,
                        OptionalAttr<ElementsAttr>:$value,
                        OptionalAttr<I64Attr>:$op_id);
   let results = (outs Res<Tile_BufferType, "the buffer", [MemAlloc]>:$result);
@@ -80,12 +80,14 @@ def Tile_VarOp : Tile_Op<"var"> {
     OpBuilder<(ins "::mlir::Type":$type, "::mlir::StringAttr":$name,
                    "::tessera::tile::CategoryAttr":$category,
                    "::tessera::tile::MappingAttr":$mapping), [{
-      build($_builder, $_state, type, name, category, mapping, {}, {}, {},
-            {}, {}, {}, {}, {});
+      build($_builder, $_state, type, name, category, mapping,
+            /*alias=*/::mlir::Value(), {}, {}, {}, {}, {}, {}, {});
     }]>
   ];
   let assemblyFormat = [{
-    $name custom<Category>($category) custom<Mapping>($mapping) attr-dict `:` qualified(type($result))
+    $name custom<Category>($category) custom<Mapping>($mapping)
+    (`aliases` $alias^ `:` qualified(type($alias)))? attr-dict `:`
+    qualified(type($result))
   }];
   let hasVerifier = 1;
 }
