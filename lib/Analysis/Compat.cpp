@@ -371,39 +371,20 @@ CompatVerdict tessera::checkOp(Operation *op, const TargetDescription &target,
 }
 
 void tessera::setVerdict(Operation *op, const CompatVerdict &verdict) {
-  Builder b(op->getContext());
-  llvm::SmallVector<NamedAttribute, 4> fields;
-  fields.push_back(
-      b.getNamedAttr("status", b.getStringAttr(statusName(verdict.status))));
-  if (!verdict.reason.empty())
-    fields.push_back(b.getNamedAttr("reason", b.getStringAttr(verdict.reason)));
-  if (!verdict.detail.empty())
-    fields.push_back(b.getNamedAttr("detail", b.getStringAttr(verdict.detail)));
-  if (!verdict.hint.empty())
-    fields.push_back(b.getNamedAttr("hint", b.getStringAttr(verdict.hint)));
-  op->setAttr(kCompatAttr, b.getDictionaryAttr(fields));
+  op->setAttr(kCompatAttr,
+              tgraph::CompatAttr::get(op->getContext(), verdict.status,
+                                      verdict.reason, verdict.detail,
+                                      verdict.hint));
 }
 
 std::optional<CompatVerdict> tessera::getVerdict(Operation *op) {
-  auto dict = op->getAttrOfType<DictionaryAttr>(kCompatAttr);
-  if (!dict)
+  auto attr = op->getAttrOfType<tgraph::CompatAttr>(kCompatAttr);
+  if (!attr)
     return std::nullopt;
-  auto str = [&](llvm::StringRef key) -> std::string {
-    auto s = dict.getAs<StringAttr>(key);
-    return s ? s.getValue().str() : "";
-  };
   CompatVerdict v;
-  std::string status = str("status");
-  if (status == "ok")
-    v.status = CompatStatus::Ok;
-  else if (status == "incompatible")
-    v.status = CompatStatus::Incompatible;
-  else if (status == "not-assessed")
-    v.status = CompatStatus::NotAssessed;
-  else
-    return std::nullopt;
-  v.reason = str("reason");
-  v.detail = str("detail");
-  v.hint = str("hint");
+  v.status = attr.getStatus();
+  v.reason = attr.getReason().str();
+  v.detail = attr.getDetail().str();
+  v.hint = attr.getHint().str();
   return v;
 }

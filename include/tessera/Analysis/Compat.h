@@ -12,6 +12,7 @@
 #ifndef TESSERA_ANALYSIS_COMPAT_H
 #define TESSERA_ANALYSIS_COMPAT_H
 
+#include "tessera/Dialect/TGraph/IR/TGraph.h"
 #include "tessera/Target/Target.h"
 
 #include "mlir/IR/Operation.h"
@@ -22,11 +23,10 @@
 
 namespace tessera {
 
-enum class CompatStatus {
-  Ok,           ///< the target can run it
-  Incompatible, ///< the target cannot run it; `reason` says why
-  NotAssessed,  ///< the user placed it on the host
-};
+/// Ok: the target can run it; Incompatible: it cannot, `reason` says why;
+/// NotAssessed: the user placed it on the host. (The enum of the typed
+/// `#tgraph.compat` attribute.)
+using CompatStatus = tgraph::CompatStatus;
 
 /// Reason codes of incompatible verdicts (docs/compat.md).
 namespace compat_reason {
@@ -46,7 +46,7 @@ struct CompatVerdict {
   std::string hint;   ///< how to fix it, when there is a known way
 };
 
-/// The attribute holding an op's verdict.
+/// The attribute holding an op's verdict (a #tgraph.compat).
 inline constexpr llvm::StringLiteral kCompatAttr = "tgraph.compat";
 /// A user's manual placement: `tgraph.device = "host"`.
 inline constexpr llvm::StringLiteral kDeviceAttr = "tgraph.device";

@@ -97,6 +97,41 @@ def TGraph_RngDistributionAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
+def TGraph_CompatOk : I32EnumAttrCase<"Ok", 0, "ok">;
+def TGraph_CompatIncompatible : I32EnumAttrCase<"Incompatible", 1,
+                                                "incompatible">;
+def TGraph_CompatNotAssessed : I32EnumAttrCase<"NotAssessed", 2,
+                                               "not_assessed">;
+def TGraph_CompatStatus
+    : I32EnumAttr<"CompatStatus", "compatibility verdict",
+                  [TGraph_CompatOk, TGraph_CompatIncompatible,
+                   TGraph_CompatNotAssessed]> {
+  let cppNamespace = "::tessera::tgraph";
+  let genSpecializedAttr = 0;
+}
+
+// The compatibility checker's verdict on an op (the `tgraph.compat`
+// attribute, docs/compat.md): a status and, for an incompatible op, the
+// reason code, what is in the way and how to fix it.
+def TGraph_CompatAttr : AttrDef<TGraph_Dialect, "Compat"> {
+  let mnemonic = "compat";
+  let summary = "will this op run on the target";
+  let description = [{
+    ```mlir
+    {tgraph.compat = #tgraph.compat<status = ok>}
+    {tgraph.compat = #tgraph.compat<status = incompatible,
+        reason = "unsupported-dtype", detail = "f64 is not supported by core-8",
+        hint = "cast f64 to f32">}
+    ```
+    `not_assessed`: the user placed the op on the host (`reason` says how).
+  }];
+  let parameters = (ins EnumParameter<TGraph_CompatStatus>:$status,
+                        StringRefParameter<"reason code", "\"\"">:$reason,
+                        StringRefParameter<"what is in the way", "\"\"">:$detail,
+                        StringRefParameter<"how to fix it", "\"\"">:$hint);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Op base classes
 //===----------------------------------------------------------------------===//
