@@ -74,15 +74,17 @@ def upstream_ms(model, entry, inputs, outputs, runs):
 
 
 def load_figures(exe, runs):
+    """Load time as tessera-run prints it and peak RSS, from one process
+    per sample."""
     loads, rss = [], []
     for _ in range(runs):
-        out = subprocess.run(
-            [os.path.join(BIN, "tessera-run"), exe, "--load_only",
-             "--allow_out_of_memory"], capture_output=True, text=True)
-        m = re.search(r"steps \(([0-9.]+) (ms|s)\)", out.stdout)
+        with tempfile.TemporaryFile(mode="w+") as out:
+            _, r = common.run_once([os.path.join(BIN, "tessera-run"), exe,
+                                    "--load_only", "--allow_out_of_memory"],
+                                   stdout=out)
+            out.seek(0)
+            m = re.search(r"steps \(([0-9.]+) (ms|s)\)", out.read())
         loads.append(float(m.group(1)) / (1 if m.group(2) == "ms" else 1e-3))
-        _, r = common.run_once([os.path.join(BIN, "tessera-run"), exe,
-                                "--load_only", "--allow_out_of_memory"])
         rss.append(r)
     return statistics.median(loads), max(rss)
 

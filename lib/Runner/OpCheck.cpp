@@ -27,18 +27,6 @@ namespace tessera::runner {
 
 namespace {
 
-/// Leaves of `type` as the interpreter and the executable number them:
-/// tuples flattened depth-first, tokens none.
-int64_t countLeaves(Type type) {
-  if (auto tuple = dyn_cast<TupleType>(type)) {
-    int64_t n = 0;
-    for (Type t : tuple.getTypes())
-      n += countLeaves(t);
-    return n;
-  }
-  return isa<TensorType>(type) ? 1 : 0;
-}
-
 /// Ops whose result is not a function of their operands alone.
 bool hasHiddenInputs(Operation *op) {
   return isa<tgraph::InfeedOp, tgraph::OutfeedOp, tgraph::RngOp,
@@ -159,8 +147,8 @@ OpChecker::leavesOfValue(mlir::Value v) {
     auto tuple = cast<TupleType>(gte.getOperand().getType());
     int64_t first = 0;
     for (int64_t i = 0; i < int64_t(gte.getIndex()); ++i)
-      first += countLeaves(tuple.getType(i));
-    int64_t n = countLeaves(v.getType());
+      first += leafCount(tuple.getType(i));
+    int64_t n = leafCount(v.getType());
     out.append(whole->begin() + first, whole->begin() + first + n);
     return out;
   }
@@ -187,9 +175,9 @@ OpChecker::leavesOfValue(mlir::Value v) {
   for (mlir::Value r : def->getResults()) {
     if (r == v)
       break;
-    first += countLeaves(r.getType());
+    first += leafCount(r.getType());
   }
-  int64_t n = countLeaves(v.getType());
+  int64_t n = leafCount(v.getType());
   for (int64_t k = first; k < first + n; ++k) {
     if (k >= int64_t(found->second.size()) || found->second[k] < 0)
       return std::nullopt;
@@ -205,7 +193,7 @@ void OpChecker::checkOp(Operation &op) {
     return; // no computation: their buffers are their operands'
   int64_t numResultLeaves = 0;
   for (mlir::Value r : op.getResults())
-    numResultLeaves += countLeaves(r.getType());
+    numResultLeaves += leafCount(r.getType());
   if (numResultLeaves == 0)
     return;
   auto id = op.getAttrOfType<IntegerAttr>("tile.op_id");
@@ -312,7 +300,7 @@ OpCheckSummary OpChecker::run() {
   // The entry's arguments are the inputs' leaves, in order.
   size_t next = 0;
   for (BlockArgument arg : graph.entry().getArguments()) {
-    size_t n = countLeaves(arg.getType());
+    size_t n = leafCount(arg.getType());
     argLeaves[arg] = {next, n};
     next += n;
   }

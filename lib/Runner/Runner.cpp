@@ -173,15 +173,14 @@ static double typeTolerance(mlir::Type type) {
   return 0;
 }
 
-/// The number of leaves of `type` (a tuple's, flattened; 1 otherwise).
-static size_t leafCount(mlir::Type type) {
-  auto tuple = mlir::dyn_cast<mlir::TupleType>(type);
-  if (!tuple)
-    return 1;
-  size_t n = 0;
-  for (mlir::Type t : tuple.getTypes())
-    n += leafCount(t);
-  return n;
+int64_t leafCount(mlir::Type type) {
+  if (auto tuple = mlir::dyn_cast<mlir::TupleType>(type)) {
+    int64_t n = 0;
+    for (mlir::Type t : tuple.getTypes())
+      n += leafCount(t);
+    return n;
+  }
+  return mlir::isa<mlir::TensorType>(type) ? 1 : 0;
 }
 
 std::vector<double> outputTolerances(mlir::func::FuncOp entry) {

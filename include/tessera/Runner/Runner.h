@@ -114,6 +114,10 @@ struct OutputCheck {
   bool pass = false;
 };
 
+/// The leaves of `type` as the interpreter and the executable number them:
+/// tuples flattened depth-first, a tensor one, a token none.
+int64_t leafCount(mlir::Type type);
+
 /// The documented tolerance of an element type: 1e-4 for f32, 1e-5 for
 /// f64, 4 ulp for f16 (4e-3) and bf16 (3.2e-2), 0 (exact) otherwise.
 double toleranceOf(DType dtype);
