@@ -10,6 +10,7 @@
 #include "llvm/Support/Threading.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -132,7 +133,12 @@ Error Device::runComputeSet(const exe::Step &step) {
       op.data = dataOf(b, *op.share);
     return op;
   };
-  return parallelTry(cs.end_tile() - cs.first_tile(), [&](int64_t i) -> Error {
+  CycleClock *clock = options.clock;
+  int64_t n = cs.end_tile() - cs.first_tile();
+  MutableArrayRef<TileWork> work;
+  if (clock)
+    work = clock->workSlots(n);
+  Error err = parallelTry(n, [&](int64_t i) -> Error {
     int64_t tile = cs.first_tile() + i;
     SmallVector<TileOperand, 4> ins, outs;
     for (int32_t b : cs.ins())
@@ -142,8 +148,13 @@ Error Device::runComputeSet(const exe::Step &step) {
     if (Error err = prepared.vertex->run(tile, ins, outs))
       return createStringError(program.source() + ": " + Program::where(step) +
                                ": " + toString(std::move(err)));
+    if (clock)
+      work[i] = prepared.vertex->work(clock->rates(), tile, ins, outs);
     return Error::success();
   });
+  if (!err && clock)
+    clock->computeSetRan(step);
+  return err;
 }
 
 void Device::runExchange(const exe::Exchange &x) {
@@ -236,7 +247,13 @@ Error Device::runHostCompute(const exe::Step &step, RunRecord &record) {
                                " was not sent to the host");
     ins.push_back(*staging[b]);
   }
+  auto start = std::chrono::steady_clock::now();
   Expected<std::vector<HostTensor>> outs = options.hostOps->evaluate(hc, ins);
+  if (options.clock)
+    options.clock->hostComputeRan(
+        step, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count());
   if (!outs)
     return createStringError(program.source() + ": " + Program::where(step) +
                              ": " + toString(outs.takeError()));
@@ -279,18 +296,30 @@ Error Device::runStep(const exe::Step &step, RunRecord &record) {
     return runComputeSet(step);
   case exe::Step::kExchange:
     runExchange(step.exchange());
+    if (options.clock)
+      options.clock->exchangeRan(step);
     return Error::success();
   case exe::Step::kSync:
     // Steps run one after the other on the host: every step is already a
-    // barrier, so a sync has nothing left to wait for.
+    // barrier, so a sync has nothing left to wait for -- but the chip
+    // spends its cycles on it.
+    if (options.clock)
+      options.clock->syncRan(step);
     return Error::success();
   case exe::Step::kHostCopy: {
     int32_t b = step.host_copy().buffer();
+    const BufferLayout &layout = program.buffer(b);
+    // A copy the device makes costs the host link's time, whatever path
+    // it takes below.
+    if (options.clock &&
+        !(layout.category == exe::CATEGORY_PARAMETER && synthetic &&
+          step.host_copy().direction() == exe::HostCopy::INFEED))
+      options.clock->hostCopyRan(step,
+                                 layout.numElements * layout.elementBytes);
     if (step.host_copy().direction() == exe::HostCopy::OUTFEED) {
       staging[b] = read(b);
       return Error::success();
     }
-    const BufferLayout &layout = program.buffer(b);
     if (layout.category == exe::CATEGORY_PARAMETER && synthetic)
       return Error::success();
     if (layout.category == exe::CATEGORY_PARAMETER) {
@@ -400,6 +429,8 @@ Device::run(ArrayRef<HostTensor> inputs, RunRecord &record, bool synthetic) {
            static_cast<int64_t>(in.bytes.size())});
     }
   }
+  if (options.clock)
+    options.clock->beginRun();
   if (Error err = runSteps(e.steps(), record))
     return std::move(err);
   std::vector<HostTensor> outputs;

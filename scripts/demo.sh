@@ -37,8 +37,11 @@ name=$(basename "$model" .hlo)
 ls "$out" "$out/dumps" "$out/reports"/* "$out/vertex-graph"
 
 echo
-echo "== run it 3 times on the model device and check it against the reference interpreter"
-"$bin/tessera-run" "$out/$name.tessera" --runs=3 --check --enable_events
+echo "== run it 3 times on the model device, check it against the reference interpreter,"
+echo "   and profile it: the cycle clock's step time and top ops (docs/execution.md)"
+"$bin/tessera-run" "$out/$name.tessera" --runs=3 --check --profiling \
+  --profile_execution=tile --report_directory="$out/reports" \
+  --save_interval_report="$out/intervals"
 
 echo
 echo "== tessera-prof $name.tessera.events events (the compile's and the runs')"

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tessera;
@@ -55,4 +56,24 @@ OpIdentity tessera::identifyOp(Operation *op) {
   if (auto fn = op->getParentOfType<func::FuncOp>())
     id.function = fn.getSymName().str();
   return id;
+}
+
+llvm::StringRef tessera::opCategory(llvm::StringRef kind) {
+  return llvm::StringSwitch<llvm::StringRef>(kind)
+      .Case("convolution", "convolution")
+      .Case("dot_general", "matmul")
+      .Cases("reduce", "reduce_window", "select_and_scatter",
+             "batch_norm_training", "batch_norm_inference", "batch_norm_grad",
+             "reduction")
+      .Cases("all_reduce", "all_gather", "reduce_scatter",
+             "collective_permute", "collective")
+      .Cases("while", "conditional", "call", "fusion", "control")
+      .Cases("broadcast_in_dim", "reshape", "transpose", "reverse", "slice",
+             "dynamic_slice", "dynamic_update_slice", "concatenate", "pad",
+             "data formatting")
+      .Cases("gather", "scatter", "sort", "copy", "iota", "constant",
+             "data formatting")
+      .Cases("tuple", "get_tuple_element", "bitcast", "infeed", "outfeed",
+             "data formatting")
+      .Default("elementwise");
 }

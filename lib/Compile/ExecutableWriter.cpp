@@ -3,6 +3,7 @@
 #include "tessera/Compile/ExecutableWriter.h"
 
 #include "tessera/Analysis/Compat.h"
+#include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Lowering/TGraphToTile.h"
 #include "tessera/Support/HostTensor.h"
 #include "tessera/Target/TargetJson.h"
@@ -11,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -101,7 +103,8 @@ void toParam(Attribute attr, exe::Param &param) {
 
 class Writer {
 public:
-  Writer(exe::Executable &out) : out(out) {}
+  Writer(exe::Executable &out, ModuleOp module,
+         const memory::MemoryAnalysis &analysis);
 
   llvm::Error addBuffers(tile::ProgramOp program,
                          const memory::MemoryAnalysis &analysis);
@@ -109,8 +112,82 @@ public:
                        google::protobuf::RepeatedPtrField<exe::Step> &steps);
 
   exe::Executable &out;
+  const memory::MemoryAnalysis &analysis;
   llvm::DenseMap<Value, int32_t> index;
+
+private:
+  /// Sets the step's estimate and graph op (docs/execution.md).
+  void describeStep(Operation &op, exe::Step &step);
+
+  /// Program point of each step op.
+  llvm::DenseMap<Operation *, int64_t> pointOf;
+  /// The tgraph op of each HLO instruction (first by module order).
+  llvm::StringMap<Operation *> graphOpOf;
+  /// Executable.ops index of each HLO instruction or step name.
+  llvm::StringMap<int32_t> opIndex;
 };
+
+Writer::Writer(exe::Executable &out, ModuleOp module,
+               const memory::MemoryAnalysis &analysis)
+    : out(out), analysis(analysis) {
+  for (const memory::Step &step : analysis.liveness.schedule.steps)
+    pointOf[step.op] = step.point;
+  module.walk([&](Operation *op) {
+    if (isa<tile::ProgramOp>(op))
+      return WalkResult::skip();
+    if (op->getDialect() && op->getDialect()->getNamespace() == "tgraph") {
+      OpIdentity id = identifyOp(op);
+      if (!id.instruction.empty())
+        graphOpOf.try_emplace(id.instruction, op);
+    }
+    return WalkResult::advance();
+  });
+}
+
+void Writer::describeStep(Operation &op, exe::Step &step) {
+  auto point = pointOf.find(&op);
+  const memory::StepCost *cost =
+      point == pointOf.end() ? nullptr
+                             : &analysis.cost.steps[point->second];
+  if (cost) {
+    exe::StepEstimate &e = *step.mutable_estimate();
+    e.set_cycles(cost->cycles);
+    e.set_flops(cost->flops);
+    e.set_padded_flops(cost->paddedFlops);
+    e.set_bytes(cost->bytesMoved);
+    e.set_unit(cost->unit);
+    if (cost->fit)
+      e.set_fit("m " + cost->fit->m.describe() + ", n " +
+                cost->fit->n.describe() + ", k " + cost->fit->k.describe());
+  }
+  // The step is located where its graph op is: its instruction names it.
+  OpIdentity stepId = identifyOp(&op);
+  std::string key = !stepId.instruction.empty() ? stepId.instruction
+                    : cost                      ? cost->op
+                                                : step.name();
+  auto [it, inserted] =
+      opIndex.try_emplace(key, static_cast<int32_t>(out.ops_size()));
+  if (inserted) {
+    exe::GraphOp &g = *out.add_ops();
+    g.set_hlo(key);
+    if (Operation *graph = graphOpOf.lookup(key)) {
+      OpIdentity id = identifyOp(graph);
+      g.set_op_name(id.opName);
+      g.set_op_type(id.opType);
+      StringRef kind = graph->getName().stripDialect();
+      g.set_kind(kind.str());
+      g.set_category(opCategory(kind).str());
+      g.set_source(!id.source.empty() ? id.source : id.location);
+    } else {
+      g.set_category(isa<tile::SyncOp>(op) ? "control" : "data formatting");
+      g.set_source(sourceLine(op.getLoc()));
+    }
+  }
+  // An op any of whose work the host does is a host op in profiles.
+  if (isa<tile::HostComputeOp>(op))
+    out.mutable_ops(it->second)->set_category("host");
+  step.set_op_plus_one(it->second + 1);
+}
 
 llvm::Error Writer::addBuffers(tile::ProgramOp program,
                                const memory::MemoryAnalysis &analysis) {
@@ -187,6 +264,7 @@ Writer::addSteps(Block &block,
     step.set_location(sourceLine(op.getLoc()));
     if (auto name = op.getAttrOfType<StringAttr>("name"))
       step.set_name(name.getValue().str());
+    describeStep(op, step);
     if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
       exe::ComputeSet &c = *step.mutable_compute_set();
       c.set_kind(cs.getKind().str());
@@ -214,8 +292,17 @@ Writer::addSteps(Block &block,
           e.add_copies(c);
       }
     } else if (isa<tile::SyncOp>(op)) {
+      if (step.name().empty())
+        step.set_name("sync");
       step.mutable_sync();
     } else if (auto hc = dyn_cast<tile::HostCopyOp>(op)) {
+      // Named for what it moves: profiles and timelines list it.
+      if (step.name().empty())
+        if (auto var = hc.getBuffer().getDefiningOp<tile::VarOp>())
+          step.set_name((hc.getDirection() == tile::HostDirection::Infeed
+                             ? "infeed "
+                             : "outfeed ") +
+                        var.getName().str());
       exe::HostCopy &h = *step.mutable_host_copy();
       h.set_direction(hc.getDirection() == tile::HostDirection::Infeed
                           ? exe::HostCopy::INFEED
@@ -297,7 +384,7 @@ buildExecutable(ModuleOp module, tile::ProgramOp program,
   out.set_num_tiles(program.getTiles());
   out.set_bytes_per_tile(analysis.target.sramBytesPerTile);
   out.set_producer("tessera-compile");
-  Writer writer(out);
+  Writer writer(out, module, analysis);
   if (llvm::Error err = writer.addBuffers(program, analysis))
     return std::move(err);
   if (llvm::Error err =

@@ -63,33 +63,6 @@ int64_t tessera::memory::paddedElementsOnTile(
   return count * layout.rows * layout.cols;
 }
 
-std::string DimFit::describe() const {
-  if (exact())
-    return "exact fit";
-  return "padded " + std::to_string(size) + "→" + std::to_string(padded);
-}
-
-double MatmulFit::utilization() const {
-  int64_t padded = paddedMacs();
-  return padded == 0 ? 1.0 : static_cast<double>(usefulMacs()) / padded;
-}
-
-MatmulFit tessera::memory::matmulFit(int64_t batch, int64_t m, int64_t n,
-                                     int64_t k, const MatrixUnit &unit) {
-  auto fit = [](int64_t size, int64_t unitSize) {
-    DimFit d;
-    d.size = size;
-    d.padded = unitSize > 0 ? ceilDiv(size, unitSize) * unitSize : size;
-    return d;
-  };
-  MatmulFit f;
-  f.batch = batch;
-  f.m = fit(m, unit.m);
-  f.n = fit(n, unit.n);
-  f.k = fit(k, unit.k);
-  return f;
-}
-
 int64_t tessera::memory::elementBytes(llvm::StringRef dtype) {
   std::optional<int64_t> bytes = dtypeBytes(dtype);
   return bytes && *bytes > 0 ? *bytes : 1;

@@ -146,3 +146,32 @@ bool TargetDescription::operator==(const TargetDescription &o) const {
          overheads == o.overheads && dtypes == o.dtypes && ops == o.ops &&
          runtimeOps == o.runtimeOps;
 }
+
+std::string tessera::DimFit::describe() const {
+  if (exact())
+    return "exact fit";
+  return "padded " + std::to_string(size) + "→" + std::to_string(padded);
+}
+
+double tessera::MatmulFit::utilization() const {
+  int64_t padded = paddedMacs();
+  return padded == 0 ? 1.0 : static_cast<double>(usefulMacs()) / padded;
+}
+
+MatmulFit tessera::matmulFit(int64_t batch, int64_t m, int64_t n, int64_t k,
+                             const MatrixUnit &unit) {
+  auto fit = [](int64_t size, int64_t unitSize) {
+    DimFit d;
+    d.size = size;
+    d.padded =
+        unitSize > 0 ? (size + unitSize - 1) / unitSize * unitSize : size;
+    return d;
+  };
+  MatmulFit f;
+  f.batch = batch;
+  f.m = fit(m, unit.m);
+  f.n = fit(n, unit.n);
+  f.k = fit(k, unit.k);
+  return f;
+}
+

@@ -73,4 +73,53 @@ Error writeFileAtomically(StringRef path, StringRef contents,
       options);
 }
 
+Expected<std::unique_ptr<AtomicFileStream>>
+AtomicFileStream::open(StringRef path, const AtomicWriteOptions &options) {
+  StringRef parent = sys::path::parent_path(path);
+  if (options.createParentDirs && !parent.empty())
+    if (std::error_code ec = sys::fs::create_directories(parent))
+      return createStringError(ec, "cannot create folder '%s': %s",
+                               parent.str().c_str(), ec.message().c_str());
+  Expected<sys::fs::TempFile> temp = sys::fs::TempFile::create(
+      path + ".tmp-%%%%%%%%", sys::fs::all_read | sys::fs::all_write);
+  if (!temp)
+    return createStringError(errc::io_error, "cannot write '%s': %s",
+                             path.str().c_str(),
+                             toString(temp.takeError()).c_str());
+  return std::unique_ptr<AtomicFileStream>(
+      new AtomicFileStream(path.str(), std::move(*temp)));
+}
+
+AtomicFileStream::AtomicFileStream(std::string path, sys::fs::TempFile temp)
+    : path(std::move(path)), temp(std::move(temp)) {
+  stream = std::make_unique<raw_fd_ostream>(this->temp.FD,
+                                            /*shouldClose=*/false);
+}
+
+AtomicFileStream::~AtomicFileStream() {
+  if (done)
+    return;
+  stream->clear_error();
+  stream.reset();
+  consumeError(temp.discard());
+}
+
+Error AtomicFileStream::commit() {
+  stream->flush();
+  done = true;
+  if (stream->has_error()) {
+    std::error_code ec = stream->error();
+    stream->clear_error();
+    stream.reset();
+    consumeError(temp.discard());
+    return createStringError(ec, "cannot write '%s': %s", path.c_str(),
+                             ec.message().c_str());
+  }
+  stream.reset();
+  if (Error err = temp.keep(path))
+    return createStringError(errc::io_error, "cannot write '%s': %s",
+                             path.c_str(), toString(std::move(err)).c_str());
+  return Error::success();
+}
+
 } // namespace tessera

@@ -31,6 +31,8 @@ StringRef reportKindDescription(ReportKind kind) {
     return "compatibility report";
   case ReportKind::Memory:
     return "memory report";
+  case ReportKind::Execution:
+    return "execution report";
   }
   return "report";
 }
@@ -67,7 +69,8 @@ int64_t unixTimeNs() {
 /// and stay JSON, which is also what the report directory's fixed names
 /// promise.
 static ReportFormat effectiveFormat(ReportKind kind, ReportFormat format) {
-  return kind == ReportKind::Compilation || kind == ReportKind::Memory
+  return kind == ReportKind::Compilation || kind == ReportKind::Memory ||
+                 kind == ReportKind::Execution
              ? format
              : REPORT_FORMAT_JSON;
 }
@@ -120,6 +123,15 @@ std::string reportFileName(ReportKind kind, ReportFormat format) {
     default:
       return "memory.json";
     }
+  case ReportKind::Execution:
+    switch (format) {
+    case REPORT_FORMAT_CBOR:
+      return "execution.cbor";
+    case REPORT_FORMAT_TEXT:
+      return "execution.txt";
+    default:
+      return "execution.json";
+    }
   }
   return "report.json";
 }
@@ -146,7 +158,8 @@ std::string ReportSink::pathForEvent(StringRef file) const {
 }
 
 Error ReportSink::fillReport(const CompileBeginInfo &info,
-                             const NamedReport &report, Report &out) {
+                             const NamedReport &report, Report &out,
+                             StringRef fileName) {
   ReportFormat format = effectiveFormat(report.kind, opts.format);
   std::string bytes = encodeReport(report, format);
   out.set_format(format);
@@ -180,7 +193,9 @@ Error ReportSink::fillReport(const CompileBeginInfo &info,
     createdDirs.insert(createdDirs.end(), missing.begin(), missing.end());
   }
   SmallString<256> file(folder);
-  sys::path::append(file, reportFileName(report.kind, format));
+  sys::path::append(file, fileName.empty()
+                              ? StringRef(reportFileName(report.kind, format))
+                              : fileName);
   if (Error err = writeFileAtomically(file, bytes))
     return err;
   written.push_back(file.str().str());
@@ -212,6 +227,8 @@ static Report *reportField(CompileEnd &end, ReportKind kind) {
     return end.mutable_compatibility_report();
   case ReportKind::Memory:
     return end.mutable_memory_report();
+  case ReportKind::Execution:
+    break;
   }
   return nullptr;
 }

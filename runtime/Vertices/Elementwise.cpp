@@ -343,6 +343,15 @@ public:
   bool totalOrder = false;
   int exponentBits = 8, mantissaBits = 23;
 
+  /// One operation per output element, at the width of the wider type.
+  TileWork work(const ComputeRates &rates, int64_t, ArrayRef<TileOperand>,
+                ArrayRef<TileOperand> outs) const override {
+    int64_t n = outs[0].elements();
+    int64_t width = std::min(rates.vectorWidth(inType),
+                             rates.vectorWidth(outType));
+    return {vectorCycles(n, width), n};
+  }
+
   Error run(int64_t tile, ArrayRef<TileOperand> ins,
             ArrayRef<TileOperand> outs) const override {
     int64_t n = outs[0].elements();

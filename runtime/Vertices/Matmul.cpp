@@ -48,6 +48,18 @@ public:
     });
   }
 
+  TileWork work(const ComputeRates &rates, int64_t, ArrayRef<TileOperand>,
+                ArrayRef<TileOperand>) const override {
+    // The matrix unit works on whole [m, n, k] blocks: padding costs
+    // cycles but does no useful FLOPs.
+    int64_t macs = bb * bm * bn * bk;
+    if (!rates.onMatrixUnit(dtype))
+      return {vectorCycles(macs, rates.vectorWidth(dtype)), 2 * macs};
+    const MatrixUnit &unit = rates.matrixUnit();
+    int64_t padded = matmulFit(bb, bm, bn, bk, unit).paddedMacs();
+    return {vectorCycles(padded, unit.macsPerCycle()), 2 * macs};
+  }
+
 private:
   template <typename T, typename O>
   void multiply(const T *lhs, const T *rhs, O *out) const {

@@ -30,6 +30,13 @@ public:
   std::vector<bool> reduced;
   std::vector<int64_t> outStrides; ///< per input dim, 0 when reduced
 
+  /// One combine per input element.
+  TileWork work(const ComputeRates &rates, int64_t, ArrayRef<TileOperand> ins,
+                ArrayRef<TileOperand>) const override {
+    int64_t n = ins.empty() ? 0 : ins[0].elements();
+    return {vectorCycles(n, rates.vectorWidth(dtype)), n};
+  }
+
   Error run(int64_t tile, ArrayRef<TileOperand> ins,
             ArrayRef<TileOperand> outs) const override {
     return dispatchStorage(dtype, [&](auto t) -> Error {
@@ -98,6 +105,13 @@ public:
   std::vector<int64_t> firstSlot;
   /// 16-bit float outputs from f32 slots (a split contraction's partials).
   bool wideSlots = false;
+
+  /// One combine per input element.
+  TileWork work(const ComputeRates &rates, int64_t, ArrayRef<TileOperand> ins,
+                ArrayRef<TileOperand>) const override {
+    int64_t n = ins.empty() ? 0 : ins[0].elements();
+    return {vectorCycles(n, rates.vectorWidth(dtype)), n};
+  }
 
   /// Combines the perOutput slice-major slots of each of the n outputs.
   template <typename S, typename T>

@@ -13,6 +13,7 @@
 #include "VertexLibrary.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstring>
@@ -31,6 +32,15 @@ public:
   Direction direction = Direction::LT;
   DType keyType = DType::F32;
   std::vector<int64_t> shape;
+
+  /// A comparison sort of each row: length * ceil(log2 length) compares
+  /// per row, one at a time (data-dependent branches do not vectorize).
+  TileWork work(const ComputeRates &, int64_t, ArrayRef<TileOperand> ins,
+                ArrayRef<TileOperand>) const override {
+    int64_t rows = length > 0 ? ins[0].elements() / length : 0;
+    int64_t depth = length > 1 ? llvm::Log2_64_Ceil(uint64_t(length)) : 0;
+    return {rows * length * depth, 0};
+  }
 
   Error run(int64_t tile, ArrayRef<TileOperand> ins,
             ArrayRef<TileOperand> outs) const override {

@@ -170,6 +170,29 @@ Expected<std::unique_ptr<Vertex>> createVertex(const VertexSpec &spec) {
                            "' is not in the model device's library");
 }
 
+ComputeRates::ComputeRates(const TargetDescription &target)
+    : matrix(target.matrixUnit) {
+  for (size_t d = 0; d < kDTypes; ++d) {
+    StringRef name = dtypeName(static_cast<DType>(d));
+    widths[d] = std::max<int64_t>(1, target.vectorWidthFor(name));
+    matrixDtypes[d] = matrix.macsPerCycle() > 0 &&
+                      llvm::is_contained(matrix.dtypes, name.str());
+  }
+}
+
+TileWork Vertex::work(const ComputeRates &rates, int64_t tile,
+                      ArrayRef<TileOperand> ins,
+                      ArrayRef<TileOperand> outs) const {
+  (void)tile;
+  const TileOperand *moved =
+      !outs.empty() ? &outs[0] : ins.empty() ? nullptr : &ins[0];
+  if (!moved || !moved->buffer)
+    return {};
+  return {vectorCycles(moved->elements(),
+                       rates.vectorWidth(moved->buffer->dtype)),
+          0};
+}
+
 std::vector<std::string> vertexKinds() {
   return {"elementwise.*",   "iota",
           "fill",            "branch-index.equals",

@@ -328,6 +328,21 @@ public:
     box.finish();
   }
 
+  /// Every output of the block accumulates over its input channels and
+  /// window: 2 FLOPs a MAC, on the vector unit.
+  TileWork work(const ComputeRates &rates, int64_t tile, ArrayRef<TileOperand>,
+                ArrayRef<TileOperand>) const override {
+    if (tile >= int64_t(boxes.size()))
+      return {};
+    Block b = blockOf(tile);
+    Box ob, wb;
+    outputBox(b, ob);
+    weightBox(b, wb);
+    int64_t features = b.f1 - b.f0;
+    int64_t macs = features > 0 ? ob.volume() * (wb.volume() / features) : 0;
+    return {vectorCycles(2 * macs, rates.vectorWidth(dtype)), 2 * macs};
+  }
+
   Error run(int64_t tile, ArrayRef<TileOperand> ins,
             ArrayRef<TileOperand> outs) const override {
     if (tile >= int64_t(boxes.size()))

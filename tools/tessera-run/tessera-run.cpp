@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunChecks.h"
+#include "RunProfile.h"
 
 #include "tessera/Runner/Runner.h"
 #include "tessera/Runtime/ExecutableFile.h"
@@ -21,6 +22,7 @@
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -251,16 +253,21 @@ int main(int argc, char **argv) {
   deviceOptions.infeed = [&infeed](const runtime::BufferLayout &b) {
     return Expected<HostTensor>(infeed.next(b.dtype, b.shape));
   };
+  std::string eventsPath =
+      args.events.empty() ? args.executable + ".events" : args.events;
+  std::string eventFolder = sys::path::parent_path(eventsPath).str();
+  std::unique_ptr<RunProfile> profile =
+      RunProfile::create(flags, **program, eventFolder.empty() ? "." : eventFolder);
+  if (profile)
+    deviceOptions.clock = profile->clock();
   runtime::Device device(**program, deviceOptions);
   int64_t elided = runner::fillElidedConstants(**program, device, args.seed);
   int64_t loadNs = nowNs() - loadStart;
 
   std::unique_ptr<EventWriter> writer;
   if (sinkOptions.writesEvents()) {
-    std::string path =
-        args.events.empty() ? args.executable + ".events" : args.events;
     Expected<std::unique_ptr<EventWriter>> opened =
-        EventWriter::open(path, EventWriter::Mode::Append);
+        EventWriter::open(eventsPath, EventWriter::Mode::Append);
     if (!opened)
       fail(toString(opened.takeError()));
     writer = std::move(*opened);
@@ -319,6 +326,9 @@ int main(int argc, char **argv) {
              << "   ";
     runtime::RunRecord record;
     infeed.reset();
+    if (profile)
+      if (Error err = profile->beginRun(run))
+        fail(toString(std::move(err)));
     int64_t start = nowNs();
     auto t0 = std::chrono::steady_clock::now();
     Expected<std::vector<HostTensor>> out =
@@ -332,11 +342,16 @@ int main(int argc, char **argv) {
     int64_t ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
     times.push_back(ns / 1e6);
+    Execute execute;
+    execute.set_run_index(run);
+    execute.set_duration_ns(ns);
+    if (profile)
+      if (Error err = profile->endRun(run, ns, execute))
+        fail(toString(std::move(err)));
     events.transfer(TraceEvent::HOST_TO_DEVICE_TRANSFER, start,
                     record.toDevice);
     events.write(TraceEvent::EXECUTE, start, [&](TraceEvent &e) {
-      e.mutable_execute()->set_run_index(run);
-      e.mutable_execute()->set_duration_ns(ns);
+      *e.mutable_execute() = std::move(execute);
     });
     events.transfer(TraceEvent::DEVICE_TO_HOST_TRANSFER, start + ns,
                     record.toHost);
@@ -356,6 +371,9 @@ int main(int argc, char **argv) {
          << (args.synthetic ? " on synthetic data" : "") << ": mean "
          << formatMs(mean) << ", min " << formatMs(lo) << ", max "
          << formatMs(hi) << format(" (%.1f runs/s)\n", 1000.0 / mean);
+
+  if (profile)
+    profile->printSummary(outs(), 5);
 
   if (!args.outputsDir.empty())
     writeAll(args.outputsDir, "out", outputs);

@@ -27,6 +27,12 @@ struct OpIdentity {
 
 OpIdentity identifyOp(mlir::Operation *op);
 
+/// The profile category of a tgraph op kind (its name without the dialect
+/// prefix): convolution, matmul, reduction, collective, control, data
+/// formatting or elementwise (docs/execution.md). Host placement is the
+/// caller's to add: it is a property of the lowering, not of the op.
+llvm::StringRef opCategory(llvm::StringRef kind);
+
 } // namespace tessera
 
 #endif // TESSERA_ANALYSIS_OPIDENTITY_H

@@ -31,27 +31,11 @@ int64_t
 paddedElementsOnTile(llvm::ArrayRef<int64_t> shape, LayoutTile layout,
                      llvm::ArrayRef<std::pair<int64_t, int64_t>> intervals);
 
-/// One dimension of a matmul block against the matrix unit.
-struct DimFit {
-  int64_t size = 0;   ///< block size
-  int64_t padded = 0; ///< rounded up to the unit
-  bool exact() const { return size == padded; }
-  /// "exact fit" or "padded 3→8".
-  std::string describe() const;
-};
-
-/// A [M, N, K] matmul block (times `batch`) on the matrix unit.
-struct MatmulFit {
-  int64_t batch = 1;
-  DimFit m, n, k;
-  int64_t usefulMacs() const { return batch * m.size * n.size * k.size; }
-  int64_t paddedMacs() const { return batch * m.padded * n.padded * k.padded; }
-  /// useful / padded MACs in [0, 1] (1 for an empty block).
-  double utilization() const;
-};
-
-MatmulFit matmulFit(int64_t batch, int64_t m, int64_t n, int64_t k,
-                    const MatrixUnit &unit);
+// The matrix-unit fit moved to the target description (the runtime's
+// cycle clock counts with it too); the memory library keeps its names.
+using tessera::DimFit;
+using tessera::MatmulFit;
+using tessera::matmulFit;
 
 /// Bytes of one element of an MLIR element type by its HLO dtype name
 /// ("f32" → 4); 1 for pred and unknown names.

@@ -15,6 +15,7 @@
 #ifndef TESSERA_RUNTIME_DEVICE_H
 #define TESSERA_RUNTIME_DEVICE_H
 
+#include "tessera/Runtime/CycleClock.h"
 #include "tessera/Runtime/Program.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -45,6 +46,8 @@ struct DeviceOptions {
   /// parameter nor a host op's result), asked for each time one runs.
   std::function<llvm::Expected<HostTensor>(const BufferLayout &buffer)>
       infeed;
+  /// Counts the run's cycles when set (profiled runs).
+  CycleClock *clock = nullptr;
 };
 
 /// One tensor moved between host and device.

@@ -64,6 +64,40 @@ struct VertexSpec {
   requireInts(llvm::StringRef name, std::optional<size_t> size = {}) const;
 };
 
+/// The target's compute rates, as the cycle clock counts with them.
+class ComputeRates {
+public:
+  explicit ComputeRates(const TargetDescription &target);
+  /// Elements of `dtype` the vector unit does per cycle (at least 1).
+  int64_t vectorWidth(DType dtype) const {
+    return widths[static_cast<size_t>(dtype)];
+  }
+  /// Whether the matrix unit takes `dtype` (and the target has one).
+  bool onMatrixUnit(DType dtype) const {
+    return matrixDtypes[static_cast<size_t>(dtype)];
+  }
+  const MatrixUnit &matrixUnit() const { return matrix; }
+
+private:
+  static constexpr size_t kDTypes = static_cast<size_t>(DType::F64) + 1;
+  int64_t widths[kDTypes];
+  bool matrixDtypes[kDTypes];
+  MatrixUnit matrix;
+};
+
+/// What one vertex run on one tile cost (docs/execution.md, "The cycle
+/// clock").
+struct TileWork {
+  int64_t cycles = 0;
+  int64_t flops = 0;
+};
+
+/// Cycles of `n` elements (or operations) on the vector unit: whole
+/// vectors, the last one padded.
+inline int64_t vectorCycles(int64_t n, int64_t width) {
+  return (n + width - 1) / width;
+}
+
 class Vertex {
 public:
   virtual ~Vertex();
@@ -71,6 +105,13 @@ public:
   /// get wrong at run time; they name the tile.
   virtual llvm::Error run(int64_t tile, llvm::ArrayRef<TileOperand> ins,
                           llvm::ArrayRef<TileOperand> outs) const = 0;
+  /// The work of the run that just finished on `tile`, from the loops it
+  /// ran over the tile's operands (read after `run`, so data-dependent
+  /// work can look at the data). By default: the tile's output elements
+  /// on the vector unit, no FLOPs -- what data movement vertices do.
+  virtual TileWork work(const ComputeRates &rates, int64_t tile,
+                        llvm::ArrayRef<TileOperand> ins,
+                        llvm::ArrayRef<TileOperand> outs) const;
 };
 
 /// The vertex of `spec.cs.kind()`, or an error naming an unknown kind or a

@@ -54,6 +54,29 @@ struct MatrixUnit {
   bool operator==(const MatrixUnit &o) const;
 };
 
+/// One dimension of a matmul block against the matrix unit.
+struct DimFit {
+  int64_t size = 0;   ///< block size
+  int64_t padded = 0; ///< rounded up to the unit
+  bool exact() const { return size == padded; }
+  /// "exact fit" or "padded 3→8".
+  std::string describe() const;
+};
+
+/// A [M, N, K] matmul block (times `batch`) on the matrix unit.
+struct MatmulFit {
+  int64_t batch = 1;
+  DimFit m, n, k;
+  int64_t usefulMacs() const { return batch * m.size * n.size * k.size; }
+  int64_t paddedMacs() const { return batch * m.padded * n.padded * k.padded; }
+  /// useful / padded MACs in [0, 1] (1 for an empty block).
+  double utilization() const;
+};
+
+/// The fit of a [batch, m, n, k] block on `unit`.
+MatmulFit matmulFit(int64_t batch, int64_t m, int64_t n, int64_t k,
+                    const MatrixUnit &unit);
+
 /// The on-tile buffer layout tile: the two minor dimensions of every on-tile
 /// buffer are rounded up to a multiple of [rows, cols].
 struct LayoutTile {

@@ -14,7 +14,11 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
 
 namespace tessera {
 
@@ -37,6 +41,27 @@ writeFileAtomically(llvm::StringRef path,
 /// Convenience form writing a byte string.
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents,
                                 const AtomicWriteOptions &options = {});
+
+/// A file written over time (a trace, an interval report) that appears
+/// under its name only when commit() succeeds: until then it is a
+/// temporary beside it, removed if the writer gives up or the process dies.
+class AtomicFileStream {
+public:
+  static llvm::Expected<std::unique_ptr<AtomicFileStream>>
+  open(llvm::StringRef path, const AtomicWriteOptions &options = {});
+  ~AtomicFileStream();
+
+  llvm::raw_ostream &os() { return *stream; }
+  /// Flushes and renames the temporary to the path.
+  llvm::Error commit();
+
+private:
+  AtomicFileStream(std::string path, llvm::sys::fs::TempFile temp);
+  std::string path;
+  llvm::sys::fs::TempFile temp;
+  std::unique_ptr<llvm::raw_fd_ostream> stream;
+  bool done = false;
+};
 
 } // namespace tessera
 

@@ -40,6 +40,7 @@ enum class ReportKind {
   InstructionInfo, ///< instruction_info, framework.json
   Compatibility,   ///< compatibility_report, compat.json
   Memory,          ///< memory_report, memory.{json,cbor,txt}
+  Execution,       ///< EXECUTE's execution_report, execution.N.{json,...}
 };
 
 /// "compilation report", "tensor map", ... for messages.
@@ -145,9 +146,14 @@ public:
   llvm::ArrayRef<std::string> writtenFiles() const { return written; }
   void removeWrittenFiles();
 
-private:
+  /// Encodes `report` into `out` by the options: inline, dropped when too
+  /// large, or written to the module's report folder as `fileName` (by
+  /// default reportFileName's). Execution reports use it per run.
   llvm::Error fillReport(const CompileBeginInfo &info,
-                         const NamedReport &report, Report &out);
+                         const NamedReport &report, Report &out,
+                         llvm::StringRef fileName = "");
+
+private:
   std::string pathForEvent(llvm::StringRef file) const;
 
   ReportSinkOptions opts;

@@ -1,0 +1,87 @@
+//===- ExecutionReport.h - What a profiled run cost ----------------*- C++ -*-===//
+//
+// The execution report of one run, computed once from the cycle clock and
+// the executable, then formatted as JSON (CBOR is the same object) or as
+// Poplar-style text. docs/execution.md documents every field.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNTIME_EXECUTIONREPORT_H
+#define TESSERA_RUNTIME_EXECUTIONREPORT_H
+
+#include "tessera/Runtime/CycleClock.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace tessera::runtime {
+
+/// A previous or the current run of the module in this process.
+struct RunTime {
+  int64_t run = 0;
+  int64_t cycles = 0;
+  int64_t hostNs = 0; ///< the model device's own wall time
+};
+
+struct ExecutionReport {
+  std::string module, target;
+  ProfileLevel level = ProfileLevel::Device;
+  int64_t chips = 1, tilesPerChip = 0, tiles = 0, clockHz = 0;
+  int64_t run = 0;
+  int64_t cycles = 0;
+  double seconds = 0;
+  int64_t flops = 0;
+  /// Cycles the chip waits on the host (host copies and host ops).
+  int64_t hostCycles = 0;
+  std::vector<RunTime> runs;
+
+  struct Step {
+    std::string name, kind, op, location;
+    int64_t executions = 0, cycles = 0, activeTiles = 0;
+    int64_t predictedCycles = 0; ///< the estimate per execution
+  };
+  std::vector<Step> steps; ///< chip and tile levels, program order
+
+  struct Op {
+    std::string hlo, opName, opType, kind, category, source;
+    int64_t steps = 0;      ///< step executions
+    int64_t cycles = 0;
+    int64_t flops = 0;
+    int64_t bytes = 0;
+    double flopsPerSecond = 0;
+    double utilization = 0; ///< of the target's peak for its unit
+    std::string unit;       ///< matrix, vector, exchange, host, ...
+    std::string fit;        ///< matmul padding fit, or ""
+    /// The compiler's static estimate for the whole program run once:
+    /// trip counts it knows, one trip where it does not.
+    int64_t predictedCycles = 0;
+    double error = 0; ///< (measured - predicted) / predicted
+    std::string why;  ///< when |error| > 10%
+  };
+  std::vector<Op> ops; ///< by cycles, most first
+
+  struct Breakdown {
+    int64_t compute = 0, exchange = 0, sync = 0, idle = 0;
+  };
+  std::vector<Breakdown> chipCycles; ///< summed over each chip's tiles
+  std::vector<Breakdown> tileCycles; ///< tile level
+};
+
+/// The report of the run the clock just counted. `runs` ends with it.
+ExecutionReport buildExecutionReport(const Program &program,
+                                     const CycleClock &clock,
+                                     std::vector<RunTime> runs);
+
+nlohmann::ordered_json toJson(const ExecutionReport &report);
+/// The "Execution" section, in the compile report's text style.
+void renderText(const ExecutionReport &report, llvm::raw_ostream &os);
+
+llvm::StringRef profileLevelName(ProfileLevel level);
+
+} // namespace tessera::runtime
+
+#endif // TESSERA_RUNTIME_EXECUTIONREPORT_H

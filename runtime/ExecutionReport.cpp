@@ -1,0 +1,395 @@
+//===- ExecutionReport.cpp - What a profiled run cost ---------------------===//
+
+#include "tessera/Runtime/ExecutionReport.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace llvm;
+using json = nlohmann::ordered_json;
+
+namespace tessera::runtime {
+
+StringRef profileLevelName(ProfileLevel level) {
+  switch (level) {
+  case ProfileLevel::Device:
+    return "device";
+  case ProfileLevel::Chip:
+    return "chip";
+  case ProfileLevel::Tile:
+    return "tile";
+  }
+  return "device";
+}
+
+static StringRef stepKind(const exe::Step &step) {
+  switch (step.kind_case()) {
+  case exe::Step::kComputeSet:
+    return "compute_set";
+  case exe::Step::kExchange:
+    return "exchange";
+  case exe::Step::kSync:
+    return "sync";
+  case exe::Step::kHostCopy:
+    return "host_copy";
+  case exe::Step::kHostCompute:
+    return "host_compute";
+  case exe::Step::kRepeat:
+    return "repeat";
+  case exe::Step::kIfStep:
+    return "if";
+  case exe::Step::KIND_NOT_SET:
+    break;
+  }
+  return "none";
+}
+
+namespace {
+
+/// Walks the program once in order, with what the compiler knew of how
+/// often each step runs.
+struct StaticWalk {
+  struct Visit {
+    const exe::Step *step;
+    int64_t multiplicity; ///< known trip counts multiplied
+    bool unknownTrips;    ///< inside a loop whose trip count is data's
+    bool conditional;     ///< inside a branch
+  };
+  std::vector<Visit> visits;
+
+  void walk(const google::protobuf::RepeatedPtrField<exe::Step> &steps,
+            int64_t mult, bool unknown, bool cond) {
+    for (const exe::Step &s : steps) {
+      visits.push_back({&s, mult, unknown, cond});
+      if (s.has_repeat()) {
+        int64_t trips = s.repeat().trip_count();
+        walk(s.repeat().body(), trips >= 0 ? mult * trips : mult,
+             unknown || trips < 0, cond);
+      } else if (s.has_if_step()) {
+        walk(s.if_step().then_body(), mult, unknown, true);
+        walk(s.if_step().else_body(), mult, unknown, true);
+      }
+    }
+  }
+};
+
+/// Peak FLOPs per cycle of the whole chip on `unit`.
+double peakPerCycle(const TargetDescription &t, StringRef unit,
+                    int64_t tiles) {
+  if (unit == "matrix")
+    return 2.0 * t.matrixUnit.macsPerCycle() * tiles;
+  return static_cast<double>(std::max<int64_t>(1, t.vectorWidthFor("f32"))) *
+         tiles;
+}
+
+} // namespace
+
+ExecutionReport buildExecutionReport(const Program &program,
+                                     const CycleClock &clock,
+                                     std::vector<RunTime> runs) {
+  const exe::Executable &e = program.executable();
+  const TargetDescription &t = program.target();
+  ExecutionReport r;
+  r.module = e.module_name();
+  r.target = t.name;
+  r.level = clock.level();
+  r.chips = t.chips;
+  r.tilesPerChip = t.tilesPerChip;
+  r.tiles = program.numTiles();
+  r.clockHz = t.clockHz;
+  r.cycles = clock.cycles();
+  r.seconds = static_cast<double>(r.cycles) / std::max<int64_t>(1, t.clockHz);
+  r.run = runs.empty() ? 0 : runs.back().run;
+  r.runs = std::move(runs);
+
+  StaticWalk walk;
+  walk.walk(e.steps(), 1, false, false);
+  std::vector<ExecutionReport::Op> ops(e.ops_size());
+  std::vector<bool> unknownTrips(ops.size()), conditional(ops.size()),
+      host(ops.size()), matrix(ops.size());
+  // Per op: how far its steps' counts are from their estimates, by cause.
+  std::vector<int64_t> viewOff(ops.size()), workOff(ops.size());
+  for (auto [i, g] : llvm::enumerate(e.ops())) {
+    ExecutionReport::Op &op = ops[i];
+    op.hlo = g.hlo();
+    op.opName = g.op_name();
+    op.opType = g.op_type();
+    op.kind = g.kind();
+    op.category = g.category();
+    op.source = g.source();
+  }
+  const auto &totals = clock.steps();
+  for (const StaticWalk::Visit &v : walk.visits) {
+    const exe::Step &s = *v.step;
+    auto it = totals.find(&s);
+    StepTotals measured = it == totals.end() ? StepTotals() : it->second;
+    r.flops += measured.flops;
+    if (s.has_host_copy() || s.has_host_compute())
+      r.hostCycles += measured.cycles;
+    if (r.level != ProfileLevel::Device && !s.has_repeat() &&
+        !s.has_if_step()) {
+      ExecutionReport::Step step;
+      step.name = s.name();
+      step.kind = stepKind(s).str();
+      step.location = s.location();
+      if (s.op_plus_one() > 0 && s.op_plus_one() <= e.ops_size())
+        step.op = e.ops(s.op_plus_one() - 1).hlo();
+      step.executions = measured.executions;
+      step.cycles = measured.cycles;
+      step.activeTiles = measured.activeTiles;
+      step.predictedCycles = s.estimate().cycles();
+      r.steps.push_back(std::move(step));
+    }
+    // Transfers and syncs are the program's, not an op's: they show in
+    // the totals and the steps.
+    int32_t k = s.op_plus_one() - 1;
+    if (k < 0 || k >= e.ops_size() || s.has_host_copy() || s.has_sync())
+      continue;
+    ExecutionReport::Op &op = ops[k];
+    op.steps += measured.executions;
+    op.cycles += measured.cycles;
+    op.flops += measured.flops;
+    op.bytes += measured.bytes;
+    op.predictedCycles += v.multiplicity * s.estimate().cycles();
+    int64_t off = std::abs(measured.cycles -
+                           measured.executions * s.estimate().cycles());
+    (s.has_exchange() && s.exchange().is_view() ? viewOff : workOff)[k] += off;
+    unknownTrips[k] = unknownTrips[k] || v.unknownTrips;
+    conditional[k] = conditional[k] || v.conditional;
+    host[k] = host[k] || s.has_host_compute();
+    if (s.estimate().unit() == "matrix")
+      matrix[k] = true;
+    if (!s.estimate().fit().empty() && op.fit.empty())
+      op.fit = s.estimate().fit();
+    if (op.unit.empty() && s.has_compute_set())
+      op.unit = s.estimate().unit();
+  }
+  for (auto [k, op] : llvm::enumerate(ops)) {
+    if (op.steps == 0 && op.predictedCycles == 0)
+      continue;
+    if (matrix[k])
+      op.unit = "matrix";
+    else if (op.unit.empty())
+      op.unit = host[k] ? "host" : op.flops ? "vector" : "exchange";
+    double seconds =
+        static_cast<double>(op.cycles) / std::max<int64_t>(1, t.clockHz);
+    op.flopsPerSecond = seconds > 0 ? op.flops / seconds : 0;
+    double peak = peakPerCycle(t, op.unit, r.tiles);
+    op.utilization =
+        op.cycles > 0 && peak > 0 ? op.flops / (op.cycles * peak) : 0;
+    if (op.predictedCycles > 0)
+      op.error = static_cast<double>(op.cycles - op.predictedCycles) /
+                 op.predictedCycles;
+    else if (op.cycles > 0)
+      op.error = 1;
+    if (std::abs(op.error) > 0.10) {
+      if (host[k])
+        op.why = "runs on the host: the estimate has no host time, the run "
+                 "measured the host's wall time";
+      else if (unknownTrips[k])
+        op.why = "data-dependent trip count: the estimate counts one trip";
+      else if (conditional[k])
+        op.why = "in a conditional: the estimate counts every branch, the "
+                 "run took one";
+      else if (viewOff[k] > workOff[k])
+        op.why = "view exchanges: the estimate counts their latency only, "
+                 "the device the bytes each tile sent and received";
+      else
+        op.why = "the vertices' work differs from the estimate's (uneven "
+                 "blocks, vector widths, sort comparisons)";
+    }
+    r.ops.push_back(std::move(op));
+  }
+  llvm::stable_sort(r.ops, [](const auto &a, const auto &b) {
+    return a.cycles > b.cycles;
+  });
+
+  if (r.level != ProfileLevel::Device) {
+    std::vector<TileTotals> tiles = clock.tiles();
+    r.chipCycles.resize(std::max<int64_t>(1, r.chips));
+    for (auto [i, tt] : llvm::enumerate(tiles)) {
+      ExecutionReport::Breakdown b{tt.compute, tt.exchange, tt.sync,
+                                   r.cycles - tt.compute - tt.exchange -
+                                       tt.sync};
+      size_t chip = std::min<size_t>(
+          r.chipCycles.size() - 1,
+          i / static_cast<size_t>(std::max<int64_t>(1, r.tilesPerChip)));
+      ExecutionReport::Breakdown &c = r.chipCycles[chip];
+      c.compute += b.compute, c.exchange += b.exchange, c.sync += b.sync,
+          c.idle += b.idle;
+      if (r.level == ProfileLevel::Tile)
+        r.tileCycles.push_back(b);
+    }
+  }
+  return r;
+}
+
+static json breakdownJson(const ExecutionReport::Breakdown &b) {
+  return json{{"compute", b.compute},
+              {"exchange", b.exchange},
+              {"sync", b.sync},
+              {"idle", b.idle}};
+}
+
+json toJson(const ExecutionReport &r) {
+  json out;
+  out["module"] = r.module;
+  out["level"] = profileLevelName(r.level).str();
+  out["target"] = json{{"name", r.target},
+                       {"chips", r.chips},
+                       {"tiles_per_chip", r.tilesPerChip},
+                       {"tiles", r.tiles},
+                       {"clock_hz", r.clockHz}};
+  out["run"] = r.run;
+  out["total"] = json{{"cycles", r.cycles},
+                      {"seconds", r.seconds},
+                      {"flops", r.flops},
+                      {"host_cycles", r.hostCycles}};
+  json runs = json::array();
+  for (const RunTime &rt : r.runs)
+    runs.push_back(json{
+        {"run", rt.run},
+        {"cycles", rt.cycles},
+        {"seconds", static_cast<double>(rt.cycles) /
+                        std::max<int64_t>(1, r.clockHz)},
+        {"host_ns", rt.hostNs}});
+  out["runs"] = std::move(runs);
+  json ops = json::array();
+  for (const ExecutionReport::Op &op : r.ops) {
+    json o{{"hlo", op.hlo},
+           {"op_name", op.opName},
+           {"op_type", op.opType},
+           {"kind", op.kind},
+           {"category", op.category},
+           {"source", op.source},
+           {"unit", op.unit},
+           {"steps", op.steps},
+           {"cycles", op.cycles},
+           {"cycles_fraction",
+            r.cycles > 0 ? static_cast<double>(op.cycles) / r.cycles : 0.0},
+           {"flops", op.flops},
+           {"flops_per_second", op.flopsPerSecond},
+           {"utilization", op.utilization},
+           {"bytes", op.bytes},
+           {"padding_fit", op.fit},
+           {"predicted_cycles", op.predictedCycles},
+           {"prediction_error", op.error}};
+    if (!op.why.empty())
+      o["prediction_note"] = op.why;
+    ops.push_back(std::move(o));
+  }
+  out["ops"] = std::move(ops);
+  if (r.level != ProfileLevel::Device) {
+    json steps = json::array();
+    for (const ExecutionReport::Step &s : r.steps)
+      steps.push_back(json{{"name", s.name},
+                           {"kind", s.kind},
+                           {"op", s.op},
+                           {"location", s.location},
+                           {"executions", s.executions},
+                           {"cycles", s.cycles},
+                           {"active_tiles", s.activeTiles},
+                           {"predicted_cycles", s.predictedCycles}});
+    out["steps"] = std::move(steps);
+    json chips = json::array();
+    for (const ExecutionReport::Breakdown &b : r.chipCycles)
+      chips.push_back(breakdownJson(b));
+    out["chips"] = std::move(chips);
+  }
+  if (r.level == ProfileLevel::Tile) {
+    json tiles = json::array();
+    for (const ExecutionReport::Breakdown &b : r.tileCycles)
+      tiles.push_back(breakdownJson(b));
+    out["tiles"] = std::move(tiles);
+  }
+  return out;
+}
+
+static std::string grouped(int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+static void line(raw_ostream &os, StringRef label, const Twine &value) {
+  os << "  " << label << ":"
+     << std::string(std::max<size_t>(1, 34 - std::min<size_t>(34, label.size())),
+                    ' ')
+     << value << "\n";
+}
+
+static std::string seconds(double s) {
+  std::string out;
+  raw_string_ostream os(out);
+  if (s >= 1)
+    os << format("%.3f s", s);
+  else if (s >= 1e-3)
+    os << format("%.3f ms", s * 1e3);
+  else
+    os << format("%.3f us", s * 1e6);
+  return out;
+}
+
+void renderText(const ExecutionReport &r, raw_ostream &os) {
+  os << "Execution of " << r.module << " on " << r.target << " (run "
+     << r.run + 1 << ", profile " << profileLevelName(r.level) << "):\n";
+  line(os, "Total cycles", grouped(r.cycles));
+  line(os, "Time", seconds(r.seconds) + " at " +
+                       formatv("{0:f2}", r.clockHz / 1e9) + " GHz");
+  line(os, "Waiting on the host",
+       grouped(r.hostCycles) + " cycles" +
+           (r.cycles ? formatv(" ({0:f1}%)", 100.0 * r.hostCycles / r.cycles)
+                           .str()
+                     : std::string()));
+  if (r.runs.size() > 1) {
+    int64_t lo = r.runs.front().cycles, hi = lo;
+    double sum = 0;
+    for (const RunTime &rt : r.runs) {
+      lo = std::min(lo, rt.cycles), hi = std::max(hi, rt.cycles);
+      sum += rt.cycles;
+    }
+    line(os, "Step time over runs",
+         formatv("mean {0}, min {1}, max {2} ({3} runs)",
+                 seconds(sum / r.runs.size() / std::max<int64_t>(1, r.clockHz)),
+                 seconds(double(lo) / std::max<int64_t>(1, r.clockHz)),
+                 seconds(double(hi) / std::max<int64_t>(1, r.clockHz)),
+                 r.runs.size()));
+  }
+  if (!r.chipCycles.empty()) {
+    os << "  By chip (tile-cycles: compute / exchange / sync / idle):\n";
+    for (auto [c, b] : llvm::enumerate(r.chipCycles)) {
+      double all = std::max<double>(1, b.compute + b.exchange + b.sync + b.idle);
+      os << formatv("    chip {0}: {1:f1}% / {2:f1}% / {3:f1}% / {4:f1}%\n", c,
+                    100 * b.compute / all, 100 * b.exchange / all,
+                    100 * b.sync / all, 100 * b.idle / all);
+    }
+  }
+  os << "  Top ops by cycles:\n";
+  os << formatv("    {0,-28} {1,-16} {2,14} {3,7} {4,11} {5,12} {6}\n", "op",
+                "category", "cycles", "share", "FLOPS util", "predicted",
+                "note");
+  size_t shown = 0;
+  for (const ExecutionReport::Op &op : r.ops) {
+    if (shown++ == 10)
+      break;
+    std::string name = op.hlo.size() > 28 ? op.hlo.substr(0, 27) + "~" : op.hlo;
+    os << formatv("    {0,-28} {1,-16} {2,14} {3,6:f1}% {4,10:f1}% {5,12} {6}\n",
+                  name, op.category, grouped(op.cycles),
+                  r.cycles ? 100.0 * op.cycles / r.cycles : 0.0,
+                  100 * op.utilization, grouped(op.predictedCycles),
+                  op.why.empty() ? std::string()
+                                 : formatv("{0}{1:f0}%: {2}",
+                                           op.error > 0 ? "+" : "",
+                                           100 * op.error, op.why)
+                                       .str());
+  }
+}
+
+} // namespace tessera::runtime
