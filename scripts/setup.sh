@@ -9,12 +9,18 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler libabsl-dev nlohmann-json3-dev
   libsqlite3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libeigen3-dev libxtensor-dev libtbb-dev python3-numpy
+  nodejs npm
 )
 
+# A name is present when a package of that name is installed, or when an
+# installed package provides it (a nodejs built elsewhere provides npm and
+# conflicts with Debian's).
+installed=" $(dpkg-query -W -f='${db:Status-Abbrev}${Package} ${Provides}\n' 2>/dev/null |
+  awk '/^ii /{sub(/^ii +/, ""); gsub(/ *\([^)]*\)/, ""); gsub(/,/, " "); print}' |
+  tr '\n' ' ') "
 missing=()
 for p in "${PACKAGES[@]}"; do
-  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+  [[ "$installed" == *" $p "* ]] || missing+=("$p")
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 

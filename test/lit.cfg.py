@@ -7,7 +7,8 @@ from lit.llvm import llvm_config
 config.name = "Tessera"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".hlo", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs",
+                   "node_modules"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tessera_obj_root, "test")
 
@@ -50,3 +51,43 @@ if shutil.which("mlir-cpu-runner-19") and os.path.exists("/usr/bin/python3") \
 else:
     lit_config.note("mlir-cpu-runner-19 or Debian's python3-numpy is missing: "
                     "the upstream MLIR cross-check is skipped")
+
+# The trace client tests (test/TraceClients) load Chrome traces in Chrome
+# DevTools' trace engine and in speedscope. They need Debian's nodejs (18 or
+# newer; scripts/setup.sh installs it) and the npm packages that
+# scripts/trace-clients.sh installs into BUILD/trace-clients (scripts/test.sh
+# runs it before ctest). Without them those tests are reported UNSUPPORTED.
+trace_clients_dir = os.path.join(config.tessera_obj_root, "trace-clients")
+node = shutil.which("node") or shutil.which("nodejs")
+node_major = 0
+if node:
+    probe = subprocess.run([node, "-p", "process.versions.node.split('.')[0]"],
+                           capture_output=True, text=True)
+    if probe.returncode == 0 and probe.stdout.strip().isdigit():
+        node_major = int(probe.stdout.strip())
+trace_clients = [os.path.join(trace_clients_dir, "node_modules", p, "package.json")
+                 for p in ("@paulirish/trace_engine", "speedscope")]
+if node_major >= 18 and all(os.path.exists(p) for p in trace_clients):
+    config.available_features.add("trace-clients")
+    config.substitutions.append(
+        ("%check_trace", "%s %s --clients=%s" % (
+            node, os.path.join(config.tessera_src_root, "test", "TraceClients",
+                               "check-trace.mjs"), trace_clients_dir)))
+else:
+    lit_config.note("node >= 18 or the trace clients in %s are missing "
+                    "(scripts/trace-clients.sh installs them): the trace client "
+                    "tests are skipped" % trace_clients_dir)
+
+# tessera-run's own trace (--trace_json): its test turns on once the flag
+# exists, until then it is reported UNSUPPORTED.
+tessera_run = os.path.join(config.tessera_tools_dir, "tessera-run")
+run_help = ""
+for option in ("--help", "--help-flags"):
+    if os.path.exists(tessera_run):
+        run_help += subprocess.run([tessera_run, option], capture_output=True,
+                                   text=True).stdout
+if "--trace_json" in run_help:
+    config.available_features.add("run-trace")
+else:
+    lit_config.note("tessera-run has no --trace_json: its trace client test "
+                    "is skipped")
