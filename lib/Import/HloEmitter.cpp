@@ -472,7 +472,7 @@ bool Emitter::emitBody(unsigned compIdx, Block *block, bool isRegion) {
       operands.clear();
       for (const OperandRef &ref : instr.operands)
         operands.push_back(values[info.index.find(ref.name)->second]);
-      Value v = emitInstruction(instr, operands, block);
+      Value v = emitInstruction(instr, operands);
       if (!v)
         return false;
       values[idx] = v;
@@ -499,9 +499,7 @@ bool Emitter::emitBody(unsigned compIdx, Block *block, bool isRegion) {
   } else {
     results.push_back(values[comp.rootIndex]);
   }
-  OperationState state2(loc, "tgraph.return");
-  state2.addOperands(results);
-  builder.create(state2);
+  builder.create<tessera::tgraph::ReturnOp>(loc, results);
   return true;
 }
 

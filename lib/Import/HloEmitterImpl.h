@@ -2,8 +2,9 @@
 //
 // The emitter is split by concern: HloEmitter.cpp (module structure,
 // functions, regions, locations, types), HloEmitterOps.cpp (one HLO
-// instruction to one tgraph op) and HloLiterals.cpp (constant literals).
-// This header holds what they share.
+// instruction to one tgraph op: dispatch, shared attributes, unknown ops),
+// the HloEmit*.cpp files (one op family each, sharing HloEmitOps.h) and
+// HloLiterals.cpp (constant literals). This header holds what they share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,12 +20,6 @@
 #include "llvm/ADT/StringMap.h"
 
 namespace tessera::hlo::detail {
-
-// A private header of the importer: the emitter files all speak MLIR.
-using namespace mlir;
-using llvm::SMLoc;
-using llvm::StringRef;
-using llvm::Twine;
 
 /// Opcodes with a dedicated tgraph op that is not a plain unary/binary
 /// elementwise op.
@@ -83,14 +78,11 @@ enum class Op {
   OptimizationBarrier,
 };
 
-/// The tgraph op of an elementwise HLO opcode, or "".
-StringRef unaryOpName(StringRef opcode);
-StringRef binaryOpName(StringRef opcode);
-Op classify(StringRef opcode);
+Op classify(llvm::StringRef opcode);
 /// Whether `to_apply=` of this opcode is inlined as a region.
 bool usesRegionForToApply(Op op);
 /// Attributes that name computations by symbol.
-bool isSymbolComputationAttr(StringRef name);
+bool isSymbolComputationAttr(llvm::StringRef name);
 /// The layout to keep as `tgraph.layout`: the array's layout text, or for
 /// tuples `(l0, l1, ...)` of the leaves; false when all are default.
 bool nonDefaultLayout(const Shape &shape, std::string &out);
@@ -101,7 +93,7 @@ class AttrTable {
 public:
   explicit AttrTable(const Instruction &instr)
       : instr(instr), used(instr.attrs.size(), false) {}
-  const Attr *take(StringRef name) {
+  const Attr *take(llvm::StringRef name) {
     for (auto [i, a] : llvm::enumerate(instr.attrs))
       if (a.name == name) {
         used[i] = true;
@@ -130,40 +122,42 @@ struct CompInfo {
   /// Instruction index by parameter number.
   llvm::SmallVector<int64_t, 4> params;
   llvm::StringMap<unsigned> index; // instruction name -> index
-  func::FuncOp func;
+  mlir::func::FuncOp func;
 };
+
+struct InstrEmit;
 
 class Emitter {
 public:
   Emitter(const Module &module, llvm::SourceMgr &sourceMgr, unsigned bufferId,
-          MLIRContext *context, DiagnosticSink &diags)
+          mlir::MLIRContext *context, DiagnosticSink &diags)
       : module(module), sourceMgr(sourceMgr), bufferId(bufferId), ctx(context),
         diags(diags), builder(context),
-        fileName(StringAttr::get(
+        fileName(mlir::StringAttr::get(
             context,
             sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier())) {}
 
-  OwningOpRef<ModuleOp> run();
+  mlir::OwningOpRef<mlir::ModuleOp> run();
 
 private:
   //===--- Diagnostics and locations ---===//
-  bool error(SMLoc loc, const Twine &message) {
+  bool error(llvm::SMLoc loc, const llvm::Twine &message) {
     diags.error(loc, message);
     return false;
   }
-  FileLineColLoc fileLoc(SMLoc loc) {
+  mlir::FileLineColLoc fileLoc(llvm::SMLoc loc) {
     auto [line, col] = sourceMgr.getLineAndColumn(loc, bufferId);
-    return FileLineColLoc::get(fileName, line, col);
+    return mlir::FileLineColLoc::get(fileName, line, col);
   }
   /// NameLoc(name, file:line:col), fused with the framework location.
-  Location instrLoc(const Instruction &instr, const Metadata &md);
+  mlir::Location instrLoc(const Instruction &instr, const Metadata &md);
   /// The source location of stack frame `id` (1-based), with its callers
   /// as CallSiteLocs; null if it cannot be resolved.
-  std::optional<Location> frameLoc(int64_t id, unsigned depth = 0);
+  std::optional<mlir::Location> frameLoc(int64_t id, unsigned depth = 0);
 
   //===--- Types ---===//
-  Type convertShape(const Shape &shape);
-  Type convertElementType(const Shape &shape);
+  mlir::Type convertShape(const Shape &shape);
+  mlir::Type convertElementType(const Shape &shape);
 
   //===--- Module structure ---===//
   bool collectComputations();
@@ -171,36 +165,42 @@ private:
   bool emitFunction(unsigned compIdx);
   /// Emits the instructions of computation `compIdx` into `block` (whose
   /// arguments are the parameters) and its terminator.
-  bool emitBody(unsigned compIdx, Block *block, bool isRegion);
+  bool emitBody(unsigned compIdx, mlir::Block *block, bool isRegion);
   /// Fills `region` with the body of the computation named by `attr`.
-  bool buildRegion(Region &region, const Attr *attr, const Instruction &instr,
-                   StringRef what);
-  bool lookupComputation(StringRef name, SMLoc loc, unsigned &compIdx);
+  bool buildRegion(mlir::Region &region, const Attr *attr,
+                   const Instruction &instr, llvm::StringRef what);
+  bool lookupComputation(llvm::StringRef name, llvm::SMLoc loc,
+                         unsigned &compIdx);
 
   //===--- Instructions ---===//
-  Value emitInstruction(const Instruction &instr, ArrayRef<Value> operands,
-                        Block *block);
-  Attribute convertLiteral(const Instruction &instr, RankedTensorType type);
+  mlir::Value emitInstruction(const Instruction &instr,
+                              llvm::ArrayRef<mlir::Value> operands);
+  mlir::Attribute convertLiteral(const Instruction &instr,
+                                 mlir::RankedTensorType type);
   /// Adds the attributes any instruction may carry (metadata names,
   /// sharding, frontend attributes, layout, dynamic bounds) and the ones
   /// no op consumed (`tgraph.hlo_attributes`) to `out`.
   bool addCommonAttrs(AttrTable &attrs, const Instruction &instr,
-                      const Metadata &md, NamedAttrList &out);
+                      const Metadata &md, mlir::NamedAttrList &out);
 
   const Module &module;
   llvm::SourceMgr &sourceMgr;
   unsigned bufferId;
-  MLIRContext *ctx;
+  mlir::MLIRContext *ctx;
   DiagnosticSink &diags;
-  OpBuilder builder;
-  StringAttr fileName;
-  ModuleOp mlirModule;
+  mlir::OpBuilder builder;
+  mlir::StringAttr fileName;
+  mlir::ModuleOp mlirModule;
   llvm::StringMap<unsigned> compByName;
   std::vector<CompInfo> comps;
-  llvm::DenseMap<int64_t, Location> frameCache;
+  llvm::DenseMap<int64_t, mlir::Location> frameCache;
   bool directParentIds = false;
   static constexpr unsigned kMaxRegionDepth = 64;
   unsigned regionDepth = 0;
+
+  // The op families reach the diagnostics, regions and computation
+  // symbols through the instruction they emit.
+  friend struct InstrEmit;
 };
 
 } // namespace tessera::hlo::detail

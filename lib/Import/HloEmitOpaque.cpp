@@ -1,0 +1,80 @@
+//===- HloEmitOpaque.cpp - HLO custom calls and host communication --------===//
+//
+// custom-call (target, backend config and API version kept verbatim),
+// optimization barriers, and the token-ordered host transfers: after-all,
+// infeed and outfeed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HloEmitOps.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace tessera::hlo::detail {
+namespace {
+
+Emitted customCall(InstrEmit &e) {
+  const Attr *target = required(e, "custom_call_target");
+  std::string name, config;
+  bool sideEffect = false;
+  if (!target || !parseStringValue(*target, e.diags(), name) ||
+      !optionalString(e, "backend_config", config) ||
+      !flag(e, "custom_call_has_side_effect", sideEffect))
+    return failure();
+  // An API version this importer does not know stays in
+  // tgraph.hlo_attributes as text.
+  IntegerAttr apiVersion;
+  if (const Attr *a = e.instr.findAttr("api_version")) {
+    std::optional<int32_t> version =
+        llvm::StringSwitch<std::optional<int32_t>>(a->value)
+            .Case("API_VERSION_UNSPECIFIED", 0)
+            .Case("API_VERSION_ORIGINAL", 1)
+            .Case("API_VERSION_STATUS_RETURNING", 2)
+            .Case("API_VERSION_STATUS_RETURNING_UNIFIED", 3)
+            .Case("API_VERSION_TYPED_FFI", 4)
+            .Default(std::nullopt);
+    if (version) {
+      e.attrs.take("api_version");
+      apiVersion = e.builder().getI32IntegerAttr(*version);
+    }
+  }
+  return e.emit<tg::CustomCallOp>(name, e.operands, config, sideEffect,
+                                  apiVersion);
+}
+
+Emitted infeed(InstrEmit &e) {
+  std::string config;
+  if (!arity(e, 1) || !optionalString(e, "infeed_config", config))
+    return failure();
+  return e.emit<tg::InfeedOp>(e.operands[0], config);
+}
+
+Emitted outfeed(InstrEmit &e) {
+  std::string config;
+  if (!arity(e, 2) || !optionalString(e, "outfeed_config", config))
+    return failure();
+  return e.emit<tg::OutfeedOp>(e.operands[0], e.operands[1], config);
+}
+
+} // namespace
+
+Emitted emitOpaque(Op kind, InstrEmit &e) {
+  switch (kind) {
+  case Op::CustomCall:
+    return customCall(e);
+  case Op::OptimizationBarrier:
+    return unaryOp<tg::OptimizationBarrierOp>(e);
+  case Op::AfterAll:
+    return e.emit<tg::AfterAllOp>(e.operands);
+  case Op::Infeed:
+    return infeed(e);
+  case Op::Outfeed:
+    return outfeed(e);
+  default:
+    llvm_unreachable("not a custom-call or host transfer opcode");
+  }
+}
+
+} // namespace tessera::hlo::detail
