@@ -25,7 +25,7 @@ StringRef profileLevelName(ProfileLevel level) {
   return "device";
 }
 
-static StringRef stepKind(const exe::Step &step) {
+StringRef stepKindName(const exe::Step &step) {
   switch (step.kind_case()) {
   case exe::Step::kComputeSet:
     return "compute_set";
@@ -133,7 +133,7 @@ ExecutionReport buildExecutionReport(const Program &program,
         !s.has_if_step()) {
       ExecutionReport::Step step;
       step.name = s.name();
-      step.kind = stepKind(s).str();
+      step.kind = stepKindName(s).str();
       step.location = s.location();
       if (s.op_plus_one() > 0 && s.op_plus_one() <= e.ops_size())
         step.op = e.ops(s.op_plus_one() - 1).hlo();

@@ -78,23 +78,6 @@ Error RunProfile::beginRun(int64_t run) {
   return Error::success();
 }
 
-static StringRef kindOf(const exe::Step &s) {
-  switch (s.kind_case()) {
-  case exe::Step::kComputeSet:
-    return "compute";
-  case exe::Step::kExchange:
-    return "exchange";
-  case exe::Step::kSync:
-    return "sync";
-  case exe::Step::kHostCopy:
-    return "host_copy";
-  case exe::Step::kHostCompute:
-    return "host_op";
-  default:
-    return "control";
-  }
-}
-
 /// A CSV field: quoted when it holds a comma, quote or newline.
 static void csvField(raw_ostream &os, StringRef s) {
   if (s.find_first_of(",\"\n\r") == StringRef::npos) {
@@ -117,7 +100,7 @@ void RunProfile::stepRan(const runtime::StepInterval &iv) {
   raw_ostream &os = intervals->os();
   os << intervalIndex++ << ',' << iv.start << ',' << iv.cycles << ',';
   csvField(os, iv.step->name());
-  os << ',' << kindOf(*iv.step) << ',';
+  os << ',' << runtime::stepKindName(*iv.step) << ',';
   csvField(os, op >= 0 && op < e.ops_size() ? StringRef(e.ops(op).hlo())
                                              : StringRef());
   int64_t idle =

@@ -81,6 +81,9 @@ nlohmann::ordered_json toJson(const ExecutionReport &report);
 void renderText(const ExecutionReport &report, llvm::raw_ostream &os);
 
 llvm::StringRef profileLevelName(ProfileLevel level);
+/// "compute_set", "exchange", "sync", "host_copy", "host_compute",
+/// "repeat" or "if": the kind reports and interval files name.
+llvm::StringRef stepKindName(const exe::Step &step);
 
 } // namespace tessera::runtime
 
