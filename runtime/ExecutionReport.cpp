@@ -2,6 +2,8 @@
 
 #include "tessera/Runtime/ExecutionReport.h"
 
+#include "tessera/Support/TextReport.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -308,23 +310,6 @@ json toJson(const ExecutionReport &r) {
   return out;
 }
 
-static std::string grouped(int64_t v) {
-  std::string digits = std::to_string(v < 0 ? -v : v), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0)
-      out += ',';
-    out += digits[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
-
-static void line(raw_ostream &os, StringRef label, const Twine &value) {
-  os << "  " << label << ":"
-     << std::string(std::max<size_t>(1, 34 - std::min<size_t>(34, label.size())),
-                    ' ')
-     << value << "\n";
-}
-
 static std::string seconds(double s) {
   std::string out;
   raw_string_ostream os(out);
@@ -340,14 +325,13 @@ static std::string seconds(double s) {
 void renderText(const ExecutionReport &r, raw_ostream &os) {
   os << "Execution of " << r.module << " on " << r.target << " (run "
      << r.run + 1 << ", profile " << profileLevelName(r.level) << "):\n";
-  line(os, "Total cycles", grouped(r.cycles));
-  line(os, "Time", seconds(r.seconds) + " at " +
-                       formatv("{0:f2}", r.clockHz / 1e9) + " GHz");
-  line(os, "Waiting on the host",
-       grouped(r.hostCycles) + " cycles" +
-           (r.cycles ? formatv(" ({0:f1}%)", 100.0 * r.hostCycles / r.cycles)
-                           .str()
-                     : std::string()));
+  reportLine(os, 2, "Total cycles", groupDigits(r.cycles));
+  reportLine(os, 2, "Time",
+             seconds(r.seconds) + " at " +
+                 formatv("{0:f2}", r.clockHz / 1e9).str() + " GHz");
+  reportLine(os, 2, "Waiting on the host",
+             groupDigits(r.hostCycles) + " cycles" +
+                 percentOf(r.hostCycles, r.cycles));
   if (r.runs.size() > 1) {
     int64_t lo = r.runs.front().cycles, hi = lo;
     double sum = 0;
@@ -355,12 +339,12 @@ void renderText(const ExecutionReport &r, raw_ostream &os) {
       lo = std::min(lo, rt.cycles), hi = std::max(hi, rt.cycles);
       sum += rt.cycles;
     }
-    line(os, "Step time over runs",
-         formatv("mean {0}, min {1}, max {2} ({3} runs)",
-                 seconds(sum / r.runs.size() / std::max<int64_t>(1, r.clockHz)),
-                 seconds(double(lo) / std::max<int64_t>(1, r.clockHz)),
-                 seconds(double(hi) / std::max<int64_t>(1, r.clockHz)),
-                 r.runs.size()));
+    double clock = static_cast<double>(std::max<int64_t>(1, r.clockHz));
+    reportLine(os, 2, "Step time over runs",
+               formatv("mean {0}, min {1}, max {2} ({3} runs)",
+                       seconds(sum / r.runs.size() / clock),
+                       seconds(lo / clock), seconds(hi / clock), r.runs.size())
+                   .str());
   }
   if (!r.chipCycles.empty()) {
     os << "  By chip (tile-cycles: compute / exchange / sync / idle):\n";
@@ -381,9 +365,9 @@ void renderText(const ExecutionReport &r, raw_ostream &os) {
       break;
     std::string name = op.hlo.size() > 28 ? op.hlo.substr(0, 27) + "~" : op.hlo;
     os << formatv("    {0,-28} {1,-16} {2,14} {3,6:f1}% {4,10:f1}% {5,12} {6}\n",
-                  name, op.category, grouped(op.cycles),
+                  name, op.category, groupDigits(op.cycles),
                   r.cycles ? 100.0 * op.cycles / r.cycles : 0.0,
-                  100 * op.utilization, grouped(op.predictedCycles),
+                  100 * op.utilization, groupDigits(op.predictedCycles),
                   op.why.empty() ? std::string()
                                  : formatv("{0}{1:f0}%: {2}",
                                            op.error > 0 ? "+" : "",

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Memory/MemoryReport.h"
+#include "tessera/Support/TextReport.h"
 
 #include "llvm/Support/Format.h"
 
@@ -18,33 +19,6 @@
 using namespace tessera;
 using namespace tessera::memory;
 using json = nlohmann::ordered_json;
-
-/// 1234567 → "1,234,567".
-static std::string grouped(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0)
-      out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
-static std::string percentOf(int64_t part, int64_t whole) {
-  if (whole <= 0)
-    return "";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format(" (%.1f%%)", 100.0 * part / whole);
-  return s;
-}
-
-static void line(llvm::raw_ostream &os, unsigned indent, llvm::StringRef label,
-                 const std::string &value) {
-  os.indent(indent) << label << ":";
-  int pad = 34 - static_cast<int>(indent + label.size() + 1);
-  os.indent(std::max(pad, 1)) << value << "\n";
-}
 
 static int64_t num(const json &j, const char *key) {
   return j.value(key, int64_t(0));
@@ -61,37 +35,37 @@ void tessera::memory::writeMemorySummary(const json &report,
   os << "Memory report of @" << report.value("program", "") << " on "
      << target.value("name", "") << "\n\n";
   os << "Target:\n";
-  line(os, 2, "Number of chips", grouped(num(target, "chips")));
-  line(os, 2, "Number of tiles", grouped(tiles));
-  line(os, 2, "Bytes per tile", grouped(perTile));
-  line(os, 2, "Total memory", grouped(chipBytes));
+  reportLine(os, 2, "Number of chips", groupDigits(num(target, "chips")));
+  reportLine(os, 2, "Number of tiles", groupDigits(tiles));
+  reportLine(os, 2, "Bytes per tile", groupDigits(perTile));
+  reportLine(os, 2, "Total memory", groupDigits(chipBytes));
   {
     std::string clock;
     llvm::raw_string_ostream cs(clock);
     cs << llvm::format("%.2f GHz", num(target, "clock_hz") / 1e9);
-    line(os, 2, "Clock", clock);
+    reportLine(os, 2, "Clock", clock);
   }
   os << "\nGraph:\n";
-  line(os, 2, "Number of vertices", grouped(num(graph, "vertices")));
-  line(os, 2, "Number of edges", grouped(num(graph, "edges")));
-  line(os, 2, "Number of variables", grouped(num(graph, "variables")));
-  line(os, 2, "Number of compute sets", grouped(num(graph, "compute_sets")));
-  line(os, 2, "Number of exchanges", grouped(num(graph, "exchanges")));
-  line(os, 2, "Number of program points",
-       grouped(num(graph, "program_points")));
+  reportLine(os, 2, "Number of vertices", groupDigits(num(graph, "vertices")));
+  reportLine(os, 2, "Number of edges", groupDigits(num(graph, "edges")));
+  reportLine(os, 2, "Number of variables", groupDigits(num(graph, "variables")));
+  reportLine(os, 2, "Number of compute sets", groupDigits(num(graph, "compute_sets")));
+  reportLine(os, 2, "Number of exchanges", groupDigits(num(graph, "exchanges")));
+  reportLine(os, 2, "Number of program points",
+       groupDigits(num(graph, "program_points")));
 
   os << "\nMemory Usage:\n";
   os << "  Total:\n";
   int64_t incl = num(s, "total_including_gaps"),
           excl = num(s, "total_excluding_gaps");
-  line(os, 4, "Including gaps", grouped(incl) + percentOf(incl, chipBytes));
-  line(os, 4, "Excluding gaps", grouped(excl) + percentOf(excl, chipBytes));
-  line(os, 4, "Gaps", grouped(num(s, "gaps")));
+  reportLine(os, 4, "Including gaps", groupDigits(incl) + percentOf(incl, chipBytes));
+  reportLine(os, 4, "Excluding gaps", groupDigits(excl) + percentOf(excl, chipBytes));
+  reportLine(os, 4, "Gaps", groupDigits(num(s, "gaps")));
   os << "  By region:\n";
-  line(os, 4, "Always-live",
-       grouped(num(s, "always_live")) + percentOf(num(s, "always_live"), excl));
-  line(os, 4, "Not-always-live",
-       grouped(num(s, "not_always_live")) +
+  reportLine(os, 4, "Always-live",
+       groupDigits(num(s, "always_live")) + percentOf(num(s, "always_live"), excl));
+  reportLine(os, 4, "Not-always-live",
+       groupDigits(num(s, "not_always_live")) +
            percentOf(num(s, "not_always_live"), excl));
   os << "  By category (at each tile's peak):\n";
   static const std::pair<const char *, const char *> categories[] = {
@@ -104,31 +78,31 @@ void tessera::memory::writeMemorySummary(const json &report,
       {"control_code", "Control code"},
       {"stack", "Stack"}};
   for (auto [key, label] : categories)
-    line(os, 4, label, grouped(num(s["by_category"], key)));
+    reportLine(os, 4, label, groupDigits(num(s["by_category"], key)));
   os << "  By data type (all buffers, padded):\n";
   for (auto &[dtype, bytes] : s["buffers_by_dtype"].items())
-    line(os, 4, dtype, grouped(bytes.get<int64_t>()));
+    reportLine(os, 4, dtype, groupDigits(bytes.get<int64_t>()));
   os << "  By buffer category (padded / unpadded):\n";
   for (auto &[cat, bytes] : s["buffers_by_category"].items())
-    line(os, 4, cat,
-         grouped(num(bytes, "size")) + " / " +
-             grouped(num(bytes, "unpadded_size")));
+    reportLine(os, 4, cat,
+         groupDigits(num(bytes, "size")) + " / " +
+             groupDigits(num(bytes, "unpadded_size")));
   const json &pad = s["padding"];
   os << "  Padding:\n";
-  line(os, 4, "Unpadded", grouped(num(pad, "unpadded_bytes")));
-  line(os, 4, "Padded", grouped(num(pad, "padded_bytes")));
+  reportLine(os, 4, "Unpadded", groupDigits(num(pad, "unpadded_bytes")));
+  reportLine(os, 4, "Padded", groupDigits(num(pad, "padded_bytes")));
   {
     std::string e;
     llvm::raw_string_ostream es(e);
     es << llvm::format("%.2fx", pad.value("expansion", 1.0));
-    line(os, 4, "Expansion", e);
+    reportLine(os, 4, "Expansion", e);
   }
   os << "  Vertex data (by vertex kind):\n";
   for (const json &k : s["vertex_data"])
-    line(os, 4, k.value("kind", ""),
-         grouped(num(k, "vertices")) + " vertices, state " +
-             grouped(num(k, "state_bytes")) + ", code " +
-             grouped(num(k, "code_bytes")));
+    reportLine(os, 4, k.value("kind", ""),
+         groupDigits(num(k, "vertices")) + " vertices, state " +
+             groupDigits(num(k, "state_bytes")) + ", code " +
+             groupDigits(num(k, "code_bytes")));
 
   // Histogram: every bucket up to the last non-empty one.
   const json &hist = s["histogram"];
@@ -154,20 +128,20 @@ void tessera::memory::writeMemorySummary(const json &report,
   os << "\n";
   const json &maxIncl = s["max_tile_including_gaps"];
   const json &maxExcl = s["max_tile_excluding_gaps"];
-  line(os, 2, "Maximum tile (including gaps)",
-       grouped(num(maxIncl, "bytes")) + " on tile " +
+  reportLine(os, 2, "Maximum tile (including gaps)",
+       groupDigits(num(maxIncl, "bytes")) + " on tile " +
            std::to_string(num(maxIncl, "tile")));
-  line(os, 2, "Maximum tile (excluding gaps)",
-       grouped(num(maxExcl, "bytes")) + " on tile " +
+  reportLine(os, 2, "Maximum tile (excluding gaps)",
+       groupDigits(num(maxExcl, "bytes")) + " on tile " +
            std::to_string(num(maxExcl, "tile")));
-  line(os, 2, "Mean used tile",
-       grouped(num(s, "mean_used_tile_bytes")) + " over " +
-           grouped(num(s, "tiles_used")) + " tiles");
+  reportLine(os, 2, "Mean used tile",
+       groupDigits(num(s, "mean_used_tile_bytes")) + " over " +
+           groupDigits(num(s, "tiles_used")) + " tiles");
   int64_t oom = num(s, "tiles_out_of_memory");
   os << "  " << oom << " tile(s) out of memory\n";
   for (const json &o : report["out_of_memory"]) {
     os << "    tile " << num(o, "tile") << ": over by "
-       << grouped(num(o, "over_by")) << " bytes at point "
+       << groupDigits(num(o, "over_by")) << " bytes at point "
        << num(o, "peak_point") << " (" << o.value("peak_step", "") << ")\n";
   }
   const json &check = s["liveness_check"];
@@ -186,20 +160,20 @@ void tessera::memory::writeMemorySummary(const json &report,
   for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
     const json &t = *order[i];
     os << "  Tile " << num(t, "tile") << ": "
-       << grouped(num(t, "including_gaps")) << " bytes including gaps"
+       << groupDigits(num(t, "including_gaps")) << " bytes including gaps"
        << percentOf(num(t, "including_gaps"), perTile) << ", "
-       << grouped(num(t, "excluding_gaps")) << " excluding, peak at point "
+       << groupDigits(num(t, "excluding_gaps")) << " excluding, peak at point "
        << num(t, "peak_point")
        << (t.value("out_of_memory", false)
-               ? ", OUT OF MEMORY by " + grouped(num(t, "over_by"))
+               ? ", OUT OF MEMORY by " + groupDigits(num(t, "over_by"))
                : std::string())
        << "\n";
-    os << "    always-live " << grouped(num(t, "always_live"))
-       << ", not-always-live " << grouped(num(t, "not_always_live"))
-       << ", gaps " << grouped(num(t, "gaps")) << "\n";
+    os << "    always-live " << groupDigits(num(t, "always_live"))
+       << ", not-always-live " << groupDigits(num(t, "not_always_live"))
+       << ", gaps " << groupDigits(num(t, "gaps")) << "\n";
     os << "   ";
     for (auto [key, label] : categories)
-      os << " " << key << " " << grouped(num(t["by_category"], key));
+      os << " " << key << " " << groupDigits(num(t["by_category"], key));
     os << "\n";
   }
 }
@@ -207,25 +181,25 @@ void tessera::memory::writeMemorySummary(const json &report,
 void tessera::memory::writeTileDetail(const json &d, llvm::raw_ostream &os) {
   int64_t capacity = num(d, "capacity");
   os << "\nTile " << num(d, "tile") << " in detail:\n";
-  line(os, 2, "Including gaps",
-       grouped(num(d, "including_gaps")) +
+  reportLine(os, 2, "Including gaps",
+       groupDigits(num(d, "including_gaps")) +
            percentOf(num(d, "including_gaps"), capacity));
-  line(os, 2, "Excluding gaps", grouped(num(d, "excluding_gaps")));
-  line(os, 2, "Allocated peak", grouped(num(d, "allocated_peak")));
-  line(os, 2, "Lower bound", grouped(num(d, "lower_bound")));
-  line(os, 2, "Always-live", grouped(num(d, "always_live")));
-  line(os, 2, "Not-always-live", grouped(num(d, "not_always_live")));
+  reportLine(os, 2, "Excluding gaps", groupDigits(num(d, "excluding_gaps")));
+  reportLine(os, 2, "Allocated peak", groupDigits(num(d, "allocated_peak")));
+  reportLine(os, 2, "Lower bound", groupDigits(num(d, "lower_bound")));
+  reportLine(os, 2, "Always-live", groupDigits(num(d, "always_live")));
+  reportLine(os, 2, "Not-always-live", groupDigits(num(d, "not_always_live")));
   if (d.value("out_of_memory", false))
-    line(os, 2, "OUT OF MEMORY by", grouped(num(d, "over_by")));
-  line(os, 2, "Peak",
+    reportLine(os, 2, "OUT OF MEMORY by", groupDigits(num(d, "over_by")));
+  reportLine(os, 2, "Peak",
        "point " + std::to_string(num(d, "peak_point")) + " (" +
            d.value("peak_step", "") + ")");
   os << "  Live at the peak (" << num(d, "live_buffers") << " buffers, "
-     << grouped(num(d, "live_bytes")) << " bytes), largest first:\n";
+     << groupDigits(num(d, "live_bytes")) << " bytes), largest first:\n";
   for (const json &b : d["live_at_peak"]) {
     os << "    " << b.value("name", "") << ": "
-       << grouped(num(b, "bytes_on_tile")) << " bytes at "
-       << grouped(num(b, "offset")) << ", " << b.value("category", "") << " "
+       << groupDigits(num(b, "bytes_on_tile")) << " bytes at "
+       << groupDigits(num(b, "offset")) << ", " << b.value("category", "") << " "
        << b.value("dtype", "") << " [";
     bool first = true;
     for (const json &dim : b["shape"]) {
@@ -256,7 +230,7 @@ void tessera::memory::writeTileHeatmapSvg(const json &report,
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << columns * cell
      << "\" height=\"" << rows * cell + 20 << "\">\n";
   os << "<text x=\"0\" y=\"14\" font-size=\"12\">bytes per tile of @"
-     << report.value("program", "") << " (red: over " << grouped(perTile)
+     << report.value("program", "") << " (red: over " << groupDigits(perTile)
      << ")</text>\n";
   for (int64_t i = 0; i < n; ++i) {
     const json &t = tiles[i];
@@ -270,7 +244,7 @@ void tessera::memory::writeTileHeatmapSvg(const json &report,
        << 20 + (i / columns) * cell << "\" width=\"" << cell - 1
        << "\" height=\"" << cell - 1 << "\" fill=\"" << colour
        << "\"><title>tile " << num(t, "tile") << ": "
-       << grouped(num(t, "including_gaps")) << " bytes</title></rect>\n";
+       << groupDigits(num(t, "including_gaps")) << " bytes</title></rect>\n";
   }
   os << "</svg>\n";
 }

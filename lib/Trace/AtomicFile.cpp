@@ -19,47 +19,14 @@ Error writeFileAtomically(StringRef path,
     outs().flush();
     return Error::success();
   }
-  if (path.empty())
-    return createStringError(errc::invalid_argument,
-                             "cannot write a file with an empty name");
-
-  StringRef parent = sys::path::parent_path(path);
-  if (options.createParentDirs && !parent.empty())
-    if (std::error_code ec = sys::fs::create_directories(parent))
-      return createStringError(ec, "cannot create folder '%s': %s",
-                               parent.str().c_str(), ec.message().c_str());
-
-  // The temporary lives beside the target so the rename stays within one
-  // file system (and is therefore atomic). TempFile also deletes it if the
-  // process is killed by a signal before keep()/discard().
-  Expected<sys::fs::TempFile> temp = sys::fs::TempFile::create(
-      path + ".tmp-%%%%%%%%", sys::fs::all_read | sys::fs::all_write);
-  if (!temp)
-    return createStringError(errc::io_error, "cannot write '%s': %s",
-                             path.str().c_str(),
-                             toString(temp.takeError()).c_str());
-
-  Error result = Error::success();
-  {
-    raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-    result = write(os);
-    os.flush();
-    if (!result && os.has_error())
-      result =
-          createStringError(os.error(), "cannot write '%s': %s",
-                            path.str().c_str(), os.error().message().c_str());
-    // A stream error must be cleared or raw_fd_ostream's destructor aborts.
-    os.clear_error();
-  }
-  if (result) {
-    consumeError(temp->discard());
-    return result;
-  }
-  if (Error err = temp->keep(path))
-    return createStringError(errc::io_error, "cannot write '%s': %s",
-                             path.str().c_str(),
-                             toString(std::move(err)).c_str());
-  return Error::success();
+  Expected<std::unique_ptr<AtomicFileStream>> file =
+      AtomicFileStream::open(path, options);
+  if (!file)
+    return file.takeError();
+  // On an error the stream's destructor removes the temporary.
+  if (Error err = write((*file)->os()))
+    return err;
+  return (*file)->commit();
 }
 
 Error writeFileAtomically(StringRef path, StringRef contents,
@@ -75,11 +42,17 @@ Error writeFileAtomically(StringRef path, StringRef contents,
 
 Expected<std::unique_ptr<AtomicFileStream>>
 AtomicFileStream::open(StringRef path, const AtomicWriteOptions &options) {
+  if (path.empty())
+    return createStringError(errc::invalid_argument,
+                             "cannot write a file with an empty name");
   StringRef parent = sys::path::parent_path(path);
   if (options.createParentDirs && !parent.empty())
     if (std::error_code ec = sys::fs::create_directories(parent))
       return createStringError(ec, "cannot create folder '%s': %s",
                                parent.str().c_str(), ec.message().c_str());
+  // The temporary lives beside the target so the rename stays within one
+  // file system (and is therefore atomic). TempFile also deletes it if the
+  // process is killed by a signal before keep()/discard().
   Expected<sys::fs::TempFile> temp = sys::fs::TempFile::create(
       path + ".tmp-%%%%%%%%", sys::fs::all_read | sys::fs::all_write);
   if (!temp)
