@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace llvm;
 
@@ -15,6 +16,23 @@ CycleClock::CycleClock(const Program &program, ProfileLevel level)
     : program(program), lvl(level), computeRates(program.target()) {
   if (lvl != ProfileLevel::Device)
     perTile.resize(program.numTiles());
+  // An exchange's cost depends on the layouts only: count every one now,
+  // with the load, so the runs pay only for adding it up. (A view's walks
+  // every element, like running it.)
+  std::function<void(const google::protobuf::RepeatedPtrField<exe::Step> &)>
+      walk = [&](const auto &steps) {
+        for (const exe::Step &s : steps) {
+          if (s.has_exchange())
+            exchangeCost(s.exchange());
+          else if (s.has_repeat())
+            walk(s.repeat().body());
+          else if (s.has_if_step()) {
+            walk(s.if_step().then_body());
+            walk(s.if_step().else_body());
+          }
+        }
+      };
+  walk(program.executable().steps());
 }
 
 CycleClock::~CycleClock() = default;
@@ -46,6 +64,8 @@ void CycleClock::finishStep(const exe::Step &step, int64_t cycles,
     interval.step = &step;
     interval.start = now;
     interval.cycles = cycles;
+    interval.flops = delta.flops;
+    interval.bytes = delta.bytes;
     listener->stepRan(interval);
   }
   now += cycles;
@@ -73,6 +93,8 @@ void CycleClock::computeSetRan(const exe::Step &step) {
   delta.activeTiles = active;
   StepInterval interval;
   interval.computing = active;
+  interval.firstTile = first;
+  interval.work = ArrayRef<TileWork>(slots).take_front(n);
   finishStep(step, slowest, delta, interval);
 }
 
@@ -111,11 +133,18 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
           rest /= shape[d];
           element += idx[d] * strides[d];
         }
+        // Bytes are added up per run of the source: one map update a run,
+        // not one an element.
         const ElementRun *run = nullptr;
+        int64_t runBytes = 0;
         for (int64_t e = iv.begin; e < iv.end; ++e) {
-          if (!run || element < run->begin || element >= run->end)
+          if (!run || element < run->begin || element >= run->end) {
+            if (run)
+              sent[src.shares[run->share].tile] += runBytes;
             run = &src.runOf(element);
-          sent[src.shares[run->share].tile] += eb;
+            runBytes = 0;
+          }
+          runBytes += eb;
           for (int64_t d = rank - 1; d >= 0; --d) {
             element += strides[d];
             if (++idx[d] < shape[d])
@@ -124,6 +153,8 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
             idx[d] = 0;
           }
         }
+        if (run)
+          sent[src.shares[run->share].tile] += runBytes;
       }
   }
   const ExchangeSpec &fabric = program.target().exchange;
@@ -156,6 +187,7 @@ void CycleClock::exchangeRan(const exe::Step &step) {
   delta.activeTiles = cost.tileCycles.size();
   StepInterval interval;
   interval.exchanging = delta.activeTiles;
+  interval.exchangeTiles = cost.tileCycles;
   finishStep(step, cost.cycles, delta, interval);
 }
 

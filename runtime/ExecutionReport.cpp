@@ -49,6 +49,13 @@ StringRef stepKindName(const exe::Step &step) {
   return "none";
 }
 
+int32_t graphOpOf(const exe::Executable &e, const exe::Step &step) {
+  int32_t k = step.op_plus_one() - 1;
+  if (k < 0 || k >= e.ops_size() || step.has_host_copy() || step.has_sync())
+    return -1;
+  return k;
+}
+
 namespace {
 
 /// Walks the program once in order, with what the compiler knew of how
@@ -145,10 +152,9 @@ ExecutionReport buildExecutionReport(const Program &program,
       step.predictedCycles = s.estimate().cycles();
       r.steps.push_back(std::move(step));
     }
-    // Transfers and syncs are the program's, not an op's: they show in
-    // the totals and the steps.
-    int32_t k = s.op_plus_one() - 1;
-    if (k < 0 || k >= e.ops_size() || s.has_host_copy() || s.has_sync())
+    // Transfers and syncs show in the totals and the steps only.
+    int32_t k = graphOpOf(e, s);
+    if (k < 0)
       continue;
     ExecutionReport::Op &op = ops[k];
     op.steps += measured.executions;

@@ -28,12 +28,23 @@ int64_t TileShare::localOf(int64_t e) const {
 }
 
 const TileShare *BufferLayout::shareOn(int64_t tile) const {
+  // Most buffers are spread over consecutive tiles, one share a tile: then
+  // the share's index is the tile's distance from the first. Called per
+  // operand per tile per step, so skipping the search matters.
+  if (shares.empty())
+    return nullptr;
+  int64_t guess = tile - shares.front().tile;
+  if (guess >= 0 && guess < static_cast<int64_t>(shares.size()) &&
+      shares[guess].tile == tile)
+    return &shares[guess];
   auto it = llvm::lower_bound(
       shares, tile, [](const TileShare &s, int64_t t) { return s.tile < t; });
   return it != shares.end() && it->tile == tile ? &*it : nullptr;
 }
 
 const ElementRun &BufferLayout::runOf(int64_t e) const {
+  if (runLength)
+    return runs[e / runLength];
   auto it = llvm::upper_bound(
       runs, e, [](int64_t v, const ElementRun &r) { return v < r.begin; });
   return *std::prev(it);
@@ -160,6 +171,20 @@ Error Program::loadBuffers() {
     llvm::sort(layout.runs, [](const ElementRun &x, const ElementRun &y) {
       return x.begin < y.begin;
     });
+    // A block distribution (runs of L elements from 0, the last shorter)
+    // finds an element's run by a division: views walk sources element by
+    // element, so a search per element dominates their time.
+    if (!layout.runs.empty()) {
+      int64_t length = layout.runs.front().end - layout.runs.front().begin;
+      bool uniform = length > 0;
+      for (size_t r = 0; uniform && r < layout.runs.size(); ++r) {
+        const ElementRun &run = layout.runs[r];
+        int64_t n = run.end - run.begin;
+        uniform = run.begin == static_cast<int64_t>(r) * length &&
+                  (n == length || (r + 1 == layout.runs.size() && n < length));
+      }
+      layout.runLength = uniform ? length : 0;
+    }
 
     if (layout.storage != i) {
       // An alias reads its storage's bytes element for element: the two

@@ -38,10 +38,11 @@ ls "$out" "$out/dumps" "$out/reports"/* "$out/vertex-graph"
 
 echo
 echo "== run it 3 times on the model device, check it against the reference interpreter,"
-echo "   and profile it: the cycle clock's step time and top ops (docs/execution.md)"
+echo "   and profile it: the cycle clock's step time and top ops, and a Chrome trace of"
+echo "   the compile and the runs for ui.perfetto.dev (docs/execution.md)"
 "$bin/tessera-run" "$out/$name.tessera" --runs=3 --check --profiling \
   --profile_execution=tile --report_directory="$out/reports" \
-  --save_interval_report="$out/intervals"
+  --save_interval_report="$out/intervals" --trace_json="$out/trace.json"
 
 echo
 echo "== tessera-prof $name.tessera.events events (the compile's and the runs')"

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -20,6 +21,8 @@ config.substitutions.append(("%stock_mlir_opt", config.stock_mlir_opt))
 config.tessera_corpus_dir = lit_config.params.get("corpus",
                                                   config.tessera_corpus_dir)
 config.substitutions.append(("%corpus", config.tessera_corpus_dir))
+# The python running lit, for the checker scripts in Inputs/ folders.
+config.substitutions.append(("%python", sys.executable))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -78,16 +81,3 @@ else:
                     "(scripts/trace-clients.sh installs them): the trace client "
                     "tests are skipped" % trace_clients_dir)
 
-# tessera-run's own trace (--trace_json): its test turns on once the flag
-# exists, until then it is reported UNSUPPORTED.
-tessera_run = os.path.join(config.tessera_tools_dir, "tessera-run")
-run_help = ""
-for option in ("--help", "--help-flags"):
-    if os.path.exists(tessera_run):
-        run_help += subprocess.run([tessera_run, option], capture_output=True,
-                                   text=True).stdout
-if "--trace_json" in run_help:
-    config.available_features.add("run-trace")
-else:
-    lit_config.note("tessera-run has no --trace_json: its trace client test "
-                    "is skipped")

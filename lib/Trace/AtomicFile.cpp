@@ -6,6 +6,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdlib>
+#include <mutex>
+#include <set>
+
 using namespace llvm;
 
 namespace tessera {
@@ -63,15 +67,51 @@ AtomicFileStream::open(StringRef path, const AtomicWriteOptions &options) {
       new AtomicFileStream(path.str(), std::move(*temp)));
 }
 
+namespace {
+/// The temporaries of streams not yet committed or destroyed. Tools stop
+/// on errors with exit(), which destroys no local: the temporaries it
+/// would leave beside their targets are removed at exit instead.
+struct LiveTemporaries {
+  std::mutex mutex;
+  std::set<sys::fs::TempFile *> files;
+
+  static LiveTemporaries &get() {
+    // Registered after the instance is built, so it runs before the
+    // instance is destroyed.
+    static LiveTemporaries instance;
+    static const bool registered = (std::atexit(discardAll), true);
+    (void)registered;
+    return instance;
+  }
+  static void discardAll() {
+    LiveTemporaries &live = get();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    for (sys::fs::TempFile *file : live.files)
+      consumeError(file->discard());
+    live.files.clear();
+  }
+  void add(sys::fs::TempFile *file) {
+    std::lock_guard<std::mutex> lock(mutex);
+    files.insert(file);
+  }
+  void remove(sys::fs::TempFile *file) {
+    std::lock_guard<std::mutex> lock(mutex);
+    files.erase(file);
+  }
+};
+} // namespace
+
 AtomicFileStream::AtomicFileStream(std::string path, sys::fs::TempFile temp)
     : path(std::move(path)), temp(std::move(temp)) {
   stream = std::make_unique<raw_fd_ostream>(this->temp.FD,
                                             /*shouldClose=*/false);
+  LiveTemporaries::get().add(&this->temp);
 }
 
 AtomicFileStream::~AtomicFileStream() {
   if (done)
     return;
+  LiveTemporaries::get().remove(&temp);
   stream->clear_error();
   stream.reset();
   consumeError(temp.discard());
@@ -80,6 +120,7 @@ AtomicFileStream::~AtomicFileStream() {
 Error AtomicFileStream::commit() {
   stream->flush();
   done = true;
+  LiveTemporaries::get().remove(&temp);
   if (stream->has_error()) {
     std::error_code ec = stream->error();
     stream->clear_error();

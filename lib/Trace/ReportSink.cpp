@@ -254,6 +254,7 @@ Error ReportSink::compileEnd(const CompileBeginInfo &info,
     record->set_duration_ns(pass.durationNs);
     record->set_ops_before(pass.opsBefore);
     record->set_ops_after(pass.opsAfter);
+    record->set_depth(pass.depth);
   }
   if (opts.serializedGraph)
     payload.set_serialized_program(end.serializedProgram);

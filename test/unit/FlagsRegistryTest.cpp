@@ -23,7 +23,8 @@ std::string validationError(llvm::StringRef text) {
 }
 
 // Every flag issue 5 asks for, spelled as users type it, and the vertex
-// graph size limit (issue 4), and the runtime's out-of-memory switch.
+// graph size limit (issue 4), the runtime's out-of-memory switch, and the
+// run trace (issue 13).
 const char *const kIssueFlags[] = {"dump_to",
                                    "dump_as_text",
                                    "dump_as_dot",
@@ -48,7 +49,8 @@ const char *const kIssueFlags[] = {"dump_to",
                                    "serialized_graph",
                                    "compile_trace",
                                    "vertex_graph_max_vertices",
-                                   "allow_out_of_memory"};
+                                   "allow_out_of_memory",
+                                   "trace_json"};
 
 TEST(FlagsRegistry, HasEveryIssueFlagOnce) {
   llvm::StringSet<> seen;

@@ -207,7 +207,10 @@ TEST(ChromeTrace, ChildrenAreClampedIntoTheirParent) {
   // running past its parent's end.
   span.passes.push_back({"outer", 100, 450, 1, 1, 0, false});
   span.passes.push_back({"inner", 400, 300, 1, 1, 1, false});
-  json trace = buildCompileChromeTrace({span}, "proc");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  writeCompileChromeTrace(os, {span}, "proc");
+  json trace = json::parse(text);
   std::vector<std::pair<double, double>> slices;
   for (const json &event : trace["traceEvents"])
     if (event["ph"] == "X")

@@ -290,13 +290,11 @@ int main(int argc, char **argv) {
     }
   }
   if (!flags.compileTrace.empty()) {
-    nlohmann::ordered_json trace =
-        buildCompileChromeTrace(compiler.spans(), kTool);
-    if (Error err = writeFileAtomically(
-            flags.compileTrace,
-            trace.dump(-1, ' ', false,
-                       nlohmann::ordered_json::error_handler_t::replace) +
-                "\n"))
+    // Small (a slice per pass): built in memory, written atomically.
+    std::string trace;
+    raw_string_ostream os(trace);
+    writeCompileChromeTrace(os, compiler.spans(), kTool);
+    if (Error err = writeFileAtomically(flags.compileTrace, trace))
       return abandon(std::move(err));
     committed.push_back(flags.compileTrace);
   }

@@ -27,7 +27,7 @@ std::unique_ptr<RunProfile> RunProfile::create(const TesseraFlags &flags,
   std::optional<runtime::ProfileLevel> level =
       levelOf(flags.profileExecution);
   bool wanted = level || !flags.saveIntervalReport.empty() ||
-                flags.logCycleCount >= 0;
+                flags.logCycleCount >= 0 || !flags.traceJson.empty();
   if (!wanted)
     return nullptr;
   // The other outputs need only the clock: count at the cheapest level

@@ -12,6 +12,7 @@
 
 #include "RunChecks.h"
 #include "RunProfile.h"
+#include "RunTrace.h"
 
 #include "tessera/Runner/Runner.h"
 #include "tessera/Runtime/ExecutableFile.h"
@@ -20,6 +21,7 @@
 #include "tessera/Trace/Flags.h"
 #include "tessera/Trace/ReportSink.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -81,7 +83,10 @@ void printUsage(raw_ostream &os) {
         "  --threads=N       threads running tiles (default: one per core)\n"
         "  --events=FILE     event file to append to (with --profiling or\n"
         "                    --enable_events; default: EXECUTABLE.events)\n"
-        "  --FLAG=VALUE      any TESSERA_FLAGS flag (--help-flags lists them)\n";
+        "  --FLAG=VALUE      any TESSERA_FLAGS flag (--help-flags lists them),\n"
+        "                    e.g. --trace_json=FILE: a Chrome trace of the\n"
+        "                    compile and the runs; --profiling\n"
+        "                    --profile_execution=tile: execution reports\n";
 }
 
 int64_t parseCount(StringRef name, StringRef value, int64_t min) {
@@ -193,6 +198,31 @@ private:
 
 int64_t nowNs() { return unixTimeNs(); }
 
+/// --trace_json: the trace, starting with the compile of the module found
+/// in the event file (when there is one) and the load.
+std::unique_ptr<RunTrace> openTrace(StringRef path,
+                                    const runtime::Program &program,
+                                    StringRef eventsPath, int64_t loadStart,
+                                    int64_t loadEnd, std::string &from) {
+  std::optional<CompileSpan> compile;
+  from = "no compile in " + eventsPath.str();
+  if (sys::fs::exists(eventsPath)) {
+    Expected<EventFileContents> events = readEventFile(eventsPath);
+    if (!events)
+      errs() << kTool << ": warning: --trace_json: the compile is left out: "
+             << toString(events.takeError()) << "\n";
+    else if ((compile = findCompile(*events, program.executable().module_name())))
+      from = "compile from " + eventsPath.str();
+  }
+  int64_t origin = compile ? std::min(compile->startNs, loadStart) : loadStart;
+  Expected<std::unique_ptr<RunTrace>> trace =
+      RunTrace::open(path, program, origin, compile);
+  if (!trace)
+    fail("--trace_json: " + toString(trace.takeError()));
+  (*trace)->loaded(loadStart, loadEnd);
+  return std::move(*trace);
+}
+
 
 } // namespace
 
@@ -292,6 +322,14 @@ int main(int argc, char **argv) {
   if (args.loadOnly)
     return 0;
 
+  std::unique_ptr<RunTrace> trace;
+  std::string traceCompile;
+  if (!flags.traceJson.empty()) {
+    trace = openTrace(flags.traceJson, **program, eventsPath, loadStart,
+                      loadStart + loadNs, traceCompile);
+    profile->setTrace(trace.get());
+  }
+
   // Inputs: from .npy files, or seeded data per parameter; the same every
   // run.
   std::vector<HostTensor> inputs;
@@ -330,6 +368,8 @@ int main(int argc, char **argv) {
       if (Error err = profile->beginRun(run))
         fail(toString(std::move(err)));
     int64_t start = nowNs();
+    if (trace)
+      trace->beginRun(run, start);
     auto t0 = std::chrono::steady_clock::now();
     Expected<std::vector<HostTensor>> out =
         device.run(inputs, record, args.synthetic);
@@ -348,6 +388,8 @@ int main(int argc, char **argv) {
     if (profile)
       if (Error err = profile->endRun(run, ns, execute))
         fail(toString(std::move(err)));
+    if (trace)
+      trace->endRun(start + ns, profile->clock()->cycles());
     events.transfer(TraceEvent::HOST_TO_DEVICE_TRANSFER, start,
                     record.toDevice);
     events.write(TraceEvent::EXECUTE, start, [&](TraceEvent &e) {
@@ -374,6 +416,12 @@ int main(int argc, char **argv) {
 
   if (profile)
     profile->printSummary(outs(), 5);
+  if (trace) {
+    if (Error err = trace->commit())
+      fail(toString(std::move(err)));
+    outs() << "trace: " << flags.traceJson << ", " << trace->events()
+           << " events (" << traceCompile << ")\n";
+  }
 
   if (!args.outputsDir.empty())
     writeAll(args.outputsDir, "out", outputs);

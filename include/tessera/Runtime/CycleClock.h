@@ -53,11 +53,19 @@ struct TileTotals {
 };
 
 /// One executed step, as the interval report and the timeline see it.
+/// The per-tile views are valid only during StepListener::stepRan.
 struct StepInterval {
   const exe::Step *step = nullptr;
   int64_t start = 0;  ///< cycle of the run it started at
   int64_t cycles = 0;
   int64_t computing = 0, exchanging = 0, syncing = 0; ///< tiles
+  int64_t flops = 0;
+  int64_t bytes = 0; ///< exchanged, or moved to or from the host
+  /// A compute set: tile firstTile + i did work[i].
+  int64_t firstTile = 0;
+  llvm::ArrayRef<TileWork> work;
+  /// An exchange: (tile, cycles) of every tile sending or receiving.
+  llvm::ArrayRef<std::pair<int64_t, int64_t>> exchangeTiles;
 };
 
 /// Told about every executed step, in order (the interval report, the

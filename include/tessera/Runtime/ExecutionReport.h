@@ -84,6 +84,10 @@ llvm::StringRef profileLevelName(ProfileLevel level);
 /// "compute_set", "exchange", "sync", "host_copy", "host_compute",
 /// "repeat" or "if": the kind reports and interval files name.
 llvm::StringRef stepKindName(const exe::Step &step);
+/// The index into Executable.ops of the graph op whose time `step` is, or
+/// -1: transfers and syncs are the program's, not an op's, whatever op
+/// they were scheduled for.
+int32_t graphOpOf(const exe::Executable &e, const exe::Step &step);
 
 } // namespace tessera::runtime
 

@@ -71,6 +71,9 @@ struct BufferLayout {
   int32_t resultLeaf = 0;
   /// Every element's run, ascending by begin.
   std::vector<ElementRun> runs;
+  /// L when run r is elements [r L, (r + 1) L) (the last may be shorter),
+  /// else 0.
+  int64_t runLength = 0;
 
   /// This buffer's share on `tile`, or null.
   const TileShare *shareOn(int64_t tile) const;

@@ -6,7 +6,8 @@
 // "COMPILE <module>" complete event (ph X) with its pass slices nested inside
 // it (nested passes inside their parent). ts/dur are microseconds relative
 // to the first compile's start: Perfetto converts through double, so epoch
-// times would lose precision.
+// times would lose precision. tessera-run's --trace_json puts the same
+// slices on its host process, read back from the compile's events.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +15,7 @@
 #define TESSERA_TRACE_CHROMETRACE_H
 
 #include "tessera/Trace/ReportSink.h"
-
-#include <nlohmann/json.hpp>
+#include "tessera/Trace/TraceEventWriter.h"
 
 namespace tessera {
 
@@ -31,11 +31,18 @@ struct CompileSpan {
   std::vector<PassTiming> passes;
 };
 
-/// The trace document ({"traceEvents": [...], "displayTimeUnit": "ns"}).
-/// Slices are clamped into their parent so nesting holds exactly.
-nlohmann::ordered_json
-buildCompileChromeTrace(llvm::ArrayRef<CompileSpan> spans,
-                        llvm::StringRef processName);
+/// Per span a "COMPILE <module>" slice on thread (pid, tid) with its passes
+/// nested inside (by PassTiming::depth), each clamped into its parent so
+/// nesting holds whatever the recorded times say. `offsetNs` is added to
+/// every time.
+void writeCompileSlices(TraceEventWriter &writer,
+                        llvm::ArrayRef<CompileSpan> spans, int pid, int tid,
+                        int64_t offsetNs = 0);
+
+/// The --compile_trace document: one process, one "compiler" thread.
+void writeCompileChromeTrace(llvm::raw_ostream &os,
+                             llvm::ArrayRef<CompileSpan> spans,
+                             llvm::StringRef processName);
 
 } // namespace tessera
 

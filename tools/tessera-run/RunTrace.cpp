@@ -1,0 +1,335 @@
+//===- RunTrace.cpp - tessera-run's --trace_json timeline -----------------===//
+
+#include "RunTrace.h"
+
+#include "tessera/Runtime/ExecutionReport.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace tessera::run {
+
+namespace {
+constexpr int kHostPid = 1;
+enum HostThread { kCompile = 1, kRuntime = 2, kTransfers = 3, kHostOps = 4 };
+enum ChipThread { kRuns = 1, kSteps = 2, kGraphOps = 3, kFirstTileGroup = 4 };
+int chipPid(int64_t chip) { return 2 + static_cast<int>(chip); }
+} // namespace
+
+std::optional<CompileSpan> findCompile(const EventFileContents &contents,
+                                       StringRef module) {
+  // The last COMPILE_END of the module, paired with the COMPILE_BEGIN of
+  // the same module id before it.
+  const auto &events = contents.events;
+  for (size_t i = events.size(); i-- > 0;) {
+    const TraceEvent &end = events[i];
+    if (end.type() != TraceEvent::COMPILE_END || end.module_name() != module)
+      continue;
+    for (size_t j = i; j-- > 0;) {
+      const TraceEvent &begin = events[j];
+      if (begin.type() != TraceEvent::COMPILE_BEGIN ||
+          begin.module_name() != module ||
+          begin.compile_begin().module_id() != end.compile_end().module_id())
+        continue;
+      CompileSpan span;
+      span.moduleName = module.str();
+      span.target = begin.compile_begin().target();
+      span.moduleId = end.compile_end().module_id();
+      span.startNs = begin.timestamp_ns();
+      span.durationNs = end.compile_end().duration_ns();
+      for (const PassRecord &r : end.compile_end().pass_timeline())
+        span.passes.push_back({r.name(), r.start_ns(), r.duration_ns(),
+                               r.ops_before(), r.ops_after(), r.depth(),
+                               false});
+      return span;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Expected<std::unique_ptr<RunTrace>>
+RunTrace::open(StringRef path, const runtime::Program &program,
+               int64_t originNs, const std::optional<CompileSpan> &compile) {
+  AtomicWriteOptions options;
+  options.createParentDirs = true;
+  Expected<std::unique_ptr<AtomicFileStream>> file =
+      AtomicFileStream::open(path, options);
+  if (!file)
+    return file.takeError();
+  std::unique_ptr<RunTrace> trace(
+      new RunTrace(program, originNs, std::move(*file)));
+  trace->writeMetadata(compile.has_value());
+  if (compile)
+    writeCompileSlices(*trace->writer, *compile, kHostPid, kCompile,
+                       -originNs);
+  return std::move(trace);
+}
+
+RunTrace::RunTrace(const runtime::Program &program, int64_t originNs,
+                   std::unique_ptr<AtomicFileStream> file)
+    : program(program), origin(originNs), file(std::move(file)) {
+  writer = std::make_unique<TraceEventWriter>(this->file->os());
+  const TargetDescription &t = program.target();
+  tilesPerChip = t.tilesPerChip > 0 ? t.tilesPerChip : program.numTiles();
+  chips = std::max<int64_t>(
+      1, (program.numTiles() + tilesPerChip - 1) / tilesPerChip);
+  groupsPerChip = std::min(kTileGroupsPerChip, tilesPerChip);
+  groupSize = (tilesPerChip + groupsPerChip - 1) / groupsPerChip;
+  groupsPerChip = (tilesPerChip + groupSize - 1) / groupSize;
+  stepChips.assign(chips, 0);
+  current.chips.assign(chips, 0);
+  groups.assign(chips * groupsPerChip, {0, 0});
+}
+
+void RunTrace::writeMetadata(bool withCompile) {
+  writer->processName(kHostPid, "tessera-run host", 0);
+  if (withCompile)
+    writer->threadName(kHostPid, kCompile, "compile", 0);
+  writer->threadName(kHostPid, kRuntime, "runtime", 1);
+  for (int64_t c = 0; c < chips; ++c) {
+    int pid = chipPid(c);
+    writer->processName(pid, "chip " + std::to_string(c), 1 + c);
+    // Runs apart from their steps: speedscope mis-nests a last step that
+    // ends with its run.
+    writer->threadName(pid, kRuns, "Runs", 0);
+    writer->threadName(pid, kSteps, "Steps", 1);
+    writer->threadName(pid, kGraphOps, "Graph ops", 2);
+    for (int64_t g = 0; g < groupsPerChip; ++g) {
+      int64_t first = c * tilesPerChip + g * groupSize;
+      int64_t last = std::min(first + groupSize, (c + 1) * tilesPerChip) - 1;
+      std::string tiles = std::to_string(first);
+      if (last > first)
+        tiles += "-" + std::to_string(last);
+      writer->threadName(pid, kFirstTileGroup + g, "Tile ops " + tiles, 3 + g);
+    }
+  }
+}
+
+int64_t RunTrace::deviceNs(int64_t cycle) const {
+  // round(cycle * 1e9 / hz) without overflowing: whole seconds, then the
+  // rest.
+  int64_t hz = std::max<int64_t>(1, program.target().clockHz);
+  int64_t seconds = cycle / hz, rest = cycle % hz;
+  return anchor + seconds * 1000000000 +
+         static_cast<int64_t>(
+             (static_cast<__int128>(rest) * 1000000000 + hz / 2) / hz);
+}
+
+void RunTrace::loaded(int64_t startNs, int64_t endNs) {
+  writer->slice(kHostPid, kRuntime, "load", "load", startNs - origin,
+                std::max(startNs, endNs) - origin,
+                {{"executable", program.executable().module_name()},
+                 {"tiles", program.numTiles()},
+                 {"steps", program.executable().steps_size()}});
+}
+
+void RunTrace::beginRun(int64_t r, int64_t hostStartNs) {
+  run = r;
+  hostStart = hostStartNs - origin;
+  anchor = std::max(hostStart, deviceEnd);
+}
+
+void RunTrace::endRun(int64_t hostEndNs, int64_t deviceCycles) {
+  closeGraphOp();
+  std::string name = "run " + std::to_string(run + 1);
+  writer->slice(kHostPid, kRuntime, name, "run", hostStart,
+                std::max(hostStart, hostEndNs - origin),
+                {{"run", run + 1}, {"device_cycles", deviceCycles}});
+  int64_t end = deviceNs(deviceCycles);
+  TraceArg args[] = {{"run", run + 1}, {"cycles", deviceCycles}};
+  for (int64_t c = 0; c < chips; ++c) {
+    if (end > anchor)
+      writer->slice(chipPid(c), kRuns, name, "run", anchor, end, args);
+    else
+      writer->instant(chipPid(c), kRuns, name, "run", anchor, args);
+  }
+  deviceEnd = end;
+}
+
+void RunTrace::markChips(const runtime::StepInterval &iv) {
+  const exe::Step &step = *iv.step;
+  bool all = chips == 1 || (!step.has_compute_set() && !step.has_exchange());
+  std::fill(stepChips.begin(), stepChips.end(), all);
+  if (all)
+    return;
+  if (step.has_compute_set()) {
+    for (int64_t c = 0; c < chips; ++c) {
+      int64_t begin = std::max<int64_t>(c * tilesPerChip - iv.firstTile, 0);
+      int64_t end = std::min<int64_t>((c + 1) * tilesPerChip - iv.firstTile,
+                                      iv.work.size());
+      for (int64_t i = begin; i < end && !stepChips[c]; ++i)
+        stepChips[c] = iv.work[i].cycles > 0;
+    }
+  } else {
+    for (auto [tile, cycles] : iv.exchangeTiles)
+      stepChips[chipOf(tile)] = 1;
+  }
+  // A step no tile worked in (an empty exchange) still shows, as an
+  // instant, on the chip of its first tile.
+  if (llvm::find(stepChips, 1) == stepChips.end())
+    stepChips[std::min(chipOf(iv.firstTile), chips - 1)] = 1;
+}
+
+void RunTrace::tileGroups(const runtime::StepInterval &iv, int64_t startNs,
+                          StringRef name) {
+  StringRef category;
+  if (iv.step->has_compute_set()) {
+    // Group by group over the compute set's tiles: no division per tile.
+    category = "compute";
+    int64_t first = iv.firstTile, last = first + iv.work.size();
+    for (int64_t tile = first; tile < last;) {
+      int64_t c = chipOf(tile), local = tile - c * tilesPerChip;
+      int64_t g = c * groupsPerChip + local / groupSize;
+      int64_t groupEnd = std::min(last, c * tilesPerChip +
+                                            std::min(tilesPerChip,
+                                                     (local / groupSize + 1) *
+                                                         groupSize));
+      auto &[busiest, tiles] = groups[g];
+      for (; tile < groupEnd; ++tile) {
+        int64_t cycles = iv.work[tile - first].cycles;
+        busiest = std::max(busiest, cycles);
+        tiles += cycles > 0;
+      }
+      if (tiles)
+        touchedGroups.push_back(g);
+    }
+  } else {
+    category = "exchange";
+    for (auto [tile, cycles] : iv.exchangeTiles) {
+      if (cycles <= 0)
+        continue;
+      int64_t g = chipOf(tile) * groupsPerChip +
+                  (tile % tilesPerChip) / groupSize;
+      auto &[busiest, tiles] = groups[g];
+      if (tiles == 0)
+        touchedGroups.push_back(g);
+      busiest = std::max(busiest, cycles);
+      ++tiles;
+    }
+    // Exchange tiles come sorted: groups are already in order.
+  }
+  for (int64_t g : touchedGroups) {
+    auto &[busiest, tiles] = groups[g];
+    int64_t end = deviceNs(iv.start + busiest);
+    if (end > startNs)
+      writer->slice(chipPid(g / groupsPerChip),
+                    kFirstTileGroup + g % groupsPerChip, name, category,
+                    startNs, end,
+                    {{"step", iv.step->name()},
+                     {"tiles", tiles},
+                     {"busiest_tile_cycles", busiest}});
+    groups[g] = {0, 0};
+  }
+  touchedGroups.clear();
+}
+
+void RunTrace::closeGraphOp() {
+  if (current.op < 0)
+    return;
+  const exe::GraphOp &op = program.executable().ops(current.op);
+  TraceArg args[] = {{"hlo", op.hlo()},
+                     {"op_name", op.op_name()},
+                     {"op_type", op.op_type()},
+                     {"category", op.category()},
+                     {"source", op.source()},
+                     {"cycles", current.cycles},
+                     {"predicted_cycles", current.predicted},
+                     {"flops", current.flops},
+                     {"bytes", current.bytes},
+                     {"steps", current.steps}};
+  for (int64_t c = 0; c < chips; ++c) {
+    if (!current.chips[c])
+      continue;
+    if (current.endNs > current.startNs)
+      writer->slice(chipPid(c), kGraphOps, op.hlo(), op.category(),
+                    current.startNs, current.endNs, args);
+    else
+      writer->instant(chipPid(c), kGraphOps, op.hlo(), op.category(),
+                      current.startNs, args);
+  }
+  current.op = -1;
+}
+
+void RunTrace::stepRan(const runtime::StepInterval &iv) {
+  const exe::Step &step = *iv.step;
+  const exe::Executable &e = program.executable();
+  int32_t op = runtime::graphOpOf(e, step);
+  int64_t start = deviceNs(iv.start), end = deviceNs(iv.start + iv.cycles);
+  StringRef kind = runtime::stepKindName(step);
+  // The op the step was scheduled for (a transfer's parameter or result),
+  // which names it even when its time is not the op's.
+  int32_t scheduled = step.op_plus_one() - 1;
+  StringRef opName = scheduled >= 0 && scheduled < e.ops_size()
+                         ? StringRef(e.ops(scheduled).hlo())
+                         : StringRef();
+  StringRef name = step.name();
+  TraceArg args[] = {{"step", name},
+                     {"kind", kind},
+                     {"hlo", opName},
+                     {"start_cycle", iv.start},
+                     {"cycles", iv.cycles},
+                     {"predicted_cycles", step.estimate().cycles()},
+                     {"flops", iv.flops},
+                     {"bytes", iv.bytes},
+                     {"tiles_computing", iv.computing},
+                     {"tiles_exchanging", iv.exchanging},
+                     {"tiles_syncing", iv.syncing}};
+  markChips(iv);
+  for (int64_t c = 0; c < chips; ++c) {
+    if (!stepChips[c])
+      continue;
+    if (end > start)
+      writer->slice(chipPid(c), kSteps, name, kind, start, end, args);
+    else
+      writer->instant(chipPid(c), kSteps, name, kind, start, args);
+  }
+  // The host's side of host copies and host ops, at the device's time.
+  if (step.has_host_copy() || step.has_host_compute()) {
+    int tid = step.has_host_copy() ? kTransfers : kHostOps;
+    // Named when first used: a program with no host op has no such track.
+    if (!hostThreadNamed[tid]) {
+      hostThreadNamed[tid] = true;
+      writer->threadName(kHostPid, tid,
+                         tid == kTransfers ? "transfers" : "host ops", tid);
+    }
+    if (end > start)
+      writer->slice(kHostPid, tid, name, kind, start, end, args);
+    else
+      writer->instant(kHostPid, tid, name, kind, start, args);
+  }
+  if (step.has_compute_set() || step.has_exchange())
+    tileGroups(iv, start, opName.empty() ? name : opName);
+
+  // Steps of no op (syncs, transfers) do not end the op around them; the
+  // next op's first step does.
+  if (op < 0)
+    return;
+  if (op != current.op) {
+    closeGraphOp();
+    current.op = op;
+    current.startNs = start;
+    current.cycles = current.predicted = current.flops = current.bytes =
+        current.steps = 0;
+    std::fill(current.chips.begin(), current.chips.end(), 0);
+  }
+  current.endNs = end;
+  current.cycles += iv.cycles;
+  current.predicted += step.estimate().cycles();
+  current.flops += iv.flops;
+  current.bytes += iv.bytes;
+  ++current.steps;
+  for (int64_t c = 0; c < chips; ++c)
+    current.chips[c] |= stepChips[c];
+}
+
+Error RunTrace::commit() {
+  closeGraphOp();
+  writer->finish();
+  return file->commit();
+}
+
+} // namespace tessera::run

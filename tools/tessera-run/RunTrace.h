@@ -1,0 +1,107 @@
+//===- RunTrace.h - tessera-run's --trace_json timeline -------------*- C++ -*-===//
+//
+// One Chrome trace of a model's life, compile to run (docs/execution.md,
+// "Timeline"), streamed to disk as the steps run:
+//
+//   pid 1 "tessera-run host"   compile   COMPILE <module> with its passes,
+//                                        from the event file's COMPILE_*
+//                              runtime   load, run N (wall time)
+//                              transfers infeed/outfeed host copies
+//                              host ops  ops the host computes
+//   pid 2+c "chip c"           Runs      run N
+//                              Steps     every step the chip took part in
+//                              Graph ops the graph op (HLO) a run of steps
+//                                        implements
+//                              Tile ops A-B  per group of tiles: when the
+//                                        group's busiest tile computed or
+//                                        exchanged
+//
+// Device slices are on the model device's cycle clock at the target's
+// clock rate, anchored at each run's host start (and never before the
+// previous run's device end, so runs do not overlap): one time base, in
+// nanoseconds from the trace's origin, for compile, load and run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TOOLS_RUNTRACE_H
+#define TESSERA_TOOLS_RUNTRACE_H
+
+#include "tessera/Runtime/CycleClock.h"
+#include "tessera/Trace/AtomicFile.h"
+#include "tessera/Trace/ChromeTrace.h"
+#include "tessera/Trace/EventFile.h"
+#include "tessera/Trace/TraceEventWriter.h"
+
+#include <memory>
+#include <optional>
+
+namespace tessera::run {
+
+/// The last compile of `module` in an event file, with its start as a unix
+/// time in CompileSpan::startNs; none when the file holds no complete one.
+std::optional<CompileSpan> findCompile(const EventFileContents &events,
+                                       llvm::StringRef module);
+
+class RunTrace : public runtime::StepListener {
+public:
+  /// Tile ops tracks per chip (fewer when a chip has fewer tiles).
+  static constexpr int64_t kTileGroupsPerChip = 16;
+
+  /// Opens `path` (a temporary, renamed by commit()); `originNs` (unix) is
+  /// the trace's time zero, no later than anything it will hold.
+  static llvm::Expected<std::unique_ptr<RunTrace>>
+  open(llvm::StringRef path, const runtime::Program &program,
+       int64_t originNs, const std::optional<CompileSpan> &compile);
+
+  /// Unix times of the host's work.
+  void loaded(int64_t startNs, int64_t endNs);
+  void beginRun(int64_t run, int64_t hostStartNs);
+  void endRun(int64_t hostEndNs, int64_t deviceCycles);
+  void stepRan(const runtime::StepInterval &interval) override;
+
+  /// Closes the document and renames it into place.
+  llvm::Error commit();
+  int64_t events() const { return writer->events(); }
+
+private:
+  RunTrace(const runtime::Program &program, int64_t originNs,
+           std::unique_ptr<AtomicFileStream> file);
+  void writeMetadata(bool withCompile);
+  int64_t deviceNs(int64_t cycle) const;
+  int64_t chipOf(int64_t tile) const { return tile / tilesPerChip; }
+  /// Marks the chips a step ran on in `stepChips`.
+  void markChips(const runtime::StepInterval &iv);
+  void tileGroups(const runtime::StepInterval &iv, int64_t startNs,
+                  llvm::StringRef name);
+  void closeGraphOp();
+
+  const runtime::Program &program;
+  int64_t origin;
+  std::unique_ptr<AtomicFileStream> file;
+  std::unique_ptr<TraceEventWriter> writer;
+  int64_t chips, tilesPerChip, groupSize, groupsPerChip;
+
+  // The run in progress.
+  int64_t run = 0;
+  int64_t hostStart = 0;
+  int64_t anchor = 0;     ///< device cycle 0 of this run, ns
+  int64_t deviceEnd = 0;  ///< where the last run ended on the device, ns
+  std::vector<char> stepChips;
+  bool hostThreadNamed[5] = {};
+  /// Per tile group: the busiest tile's cycles and the tiles working.
+  std::vector<std::pair<int64_t, int64_t>> groups;
+  std::vector<int64_t> touchedGroups;
+
+  /// The graph op whose steps are running: a Graph ops slice is the span
+  /// from its first step's start to its last step's end.
+  struct OpSpan {
+    int32_t op = -1;
+    int64_t startNs = 0, endNs = 0;
+    int64_t cycles = 0, predicted = 0, flops = 0, bytes = 0, steps = 0;
+    std::vector<char> chips;
+  } current;
+};
+
+} // namespace tessera::run
+
+#endif // TESSERA_TOOLS_RUNTRACE_H
