@@ -364,11 +364,13 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
         table(["model", "s", "RSS MiB", "command"], reference_rows),
         "",
     ]
-    # The model device's figures come from bench/runtime.py.
-    runtime = os.path.join(ROOT, "bench", "runtime-results.md")
-    if os.path.exists(runtime):
-        with open(runtime) as f:
-            lines += [f.read()]
+    # The model device's figures come from bench/runtime.py, the execution
+    # profiles' from bench/profile.py.
+    for name in ["runtime-results.md", "profile-results.md"]:
+        path = os.path.join(ROOT, "bench", name)
+        if os.path.exists(path):
+            with open(path) as f:
+                lines += [f.read()]
     findings = os.path.join(ROOT, "bench", "findings.md")
     if os.path.exists(findings):
         with open(findings) as f:
