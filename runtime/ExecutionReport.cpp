@@ -109,6 +109,8 @@ ExecutionReport buildExecutionReport(const Program &program,
   r.tilesPerChip = t.tilesPerChip;
   r.tiles = program.numTiles();
   r.clockHz = t.clockHz;
+  r.vectorPeak = peakPerCycle(t, "vector", r.tiles);
+  r.matrixPeak = peakPerCycle(t, "matrix", r.tiles);
   r.cycles = clock.cycles();
   r.seconds = static_cast<double>(r.cycles) / std::max<int64_t>(1, t.clockHz);
   r.run = runs.empty() ? 0 : runs.back().run;
@@ -233,87 +235,6 @@ ExecutionReport buildExecutionReport(const Program &program,
     }
   }
   return r;
-}
-
-static json breakdownJson(const ExecutionReport::Breakdown &b) {
-  return json{{"compute", b.compute},
-              {"exchange", b.exchange},
-              {"sync", b.sync},
-              {"idle", b.idle}};
-}
-
-json toJson(const ExecutionReport &r) {
-  json out;
-  out["module"] = r.module;
-  out["level"] = profileLevelName(r.level).str();
-  out["target"] = json{{"name", r.target},
-                       {"chips", r.chips},
-                       {"tiles_per_chip", r.tilesPerChip},
-                       {"tiles", r.tiles},
-                       {"clock_hz", r.clockHz}};
-  out["run"] = r.run;
-  out["total"] = json{{"cycles", r.cycles},
-                      {"seconds", r.seconds},
-                      {"flops", r.flops},
-                      {"host_cycles", r.hostCycles}};
-  json runs = json::array();
-  for (const RunTime &rt : r.runs)
-    runs.push_back(json{
-        {"run", rt.run},
-        {"cycles", rt.cycles},
-        {"seconds", static_cast<double>(rt.cycles) /
-                        std::max<int64_t>(1, r.clockHz)},
-        {"host_ns", rt.hostNs}});
-  out["runs"] = std::move(runs);
-  json ops = json::array();
-  for (const ExecutionReport::Op &op : r.ops) {
-    json o{{"hlo", op.hlo},
-           {"op_name", op.opName},
-           {"op_type", op.opType},
-           {"kind", op.kind},
-           {"category", op.category},
-           {"source", op.source},
-           {"unit", op.unit},
-           {"steps", op.steps},
-           {"cycles", op.cycles},
-           {"cycles_fraction",
-            r.cycles > 0 ? static_cast<double>(op.cycles) / r.cycles : 0.0},
-           {"flops", op.flops},
-           {"flops_per_second", op.flopsPerSecond},
-           {"utilization", op.utilization},
-           {"bytes", op.bytes},
-           {"padding_fit", op.fit},
-           {"predicted_cycles", op.predictedCycles},
-           {"prediction_error", op.error}};
-    if (!op.why.empty())
-      o["prediction_note"] = op.why;
-    ops.push_back(std::move(o));
-  }
-  out["ops"] = std::move(ops);
-  if (r.level != ProfileLevel::Device) {
-    json steps = json::array();
-    for (const ExecutionReport::Step &s : r.steps)
-      steps.push_back(json{{"name", s.name},
-                           {"kind", s.kind},
-                           {"op", s.op},
-                           {"location", s.location},
-                           {"executions", s.executions},
-                           {"cycles", s.cycles},
-                           {"active_tiles", s.activeTiles},
-                           {"predicted_cycles", s.predictedCycles}});
-    out["steps"] = std::move(steps);
-    json chips = json::array();
-    for (const ExecutionReport::Breakdown &b : r.chipCycles)
-      chips.push_back(breakdownJson(b));
-    out["chips"] = std::move(chips);
-  }
-  if (r.level == ProfileLevel::Tile) {
-    json tiles = json::array();
-    for (const ExecutionReport::Breakdown &b : r.tileCycles)
-      tiles.push_back(breakdownJson(b));
-    out["tiles"] = std::move(tiles);
-  }
-  return out;
 }
 
 static std::string seconds(double s) {

@@ -24,6 +24,17 @@ int runEventsCommand(llvm::StringRef eventsPath,
 int runExtractCommand(llvm::StringRef eventsPath,
                       llvm::ArrayRef<std::string> args);
 
+/// `tessera-prof EVENTS overview [--module=M] [--top=N] [--json]`: the
+/// job, step time, input-bound %, idle, utilization, top ops and
+/// recommendations of each module's runs (docs/profiling.md).
+int runOverviewCommand(llvm::StringRef eventsPath,
+                       llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof EVENTS op-profile [--module=M] [--top=N] [--json]`: ops
+/// by category, each category's top N ops with their padding fit.
+int runOpProfileCommand(llvm::StringRef eventsPath,
+                        llvm::ArrayRef<std::string> args);
+
 /// `tessera-prof write-sample OUT [--modules=N] [--truncate=BYTES]`: a test
 /// helper writing deterministic events through EventWriter.
 int runWriteSampleCommand(llvm::ArrayRef<std::string> args);

@@ -29,6 +29,14 @@ static void printUsage(raw_ostream &os) {
         "\n"
         "commands:\n"
         "  events                          list the events, one per line\n"
+        "  overview [--module=M] [--top=N] [--json]\n"
+        "                                  runs: job, step time, input-bound "
+        "%,\n"
+        "                                  idle, utilization, top ops, "
+        "advice\n"
+        "  op-profile [--module=M] [--top=N] [--json]\n"
+        "                                  ops by category with their "
+        "padding fit\n"
         "  extract KIND [--event=N] [-o FILE]\n"
         "                                  write one event's data to stdout "
         "or FILE\n"
@@ -46,7 +54,8 @@ static void printUsage(raw_ostream &os) {
 }
 
 static bool isCommand(StringRef name) {
-  return name == "events" || name == "extract";
+  return name == "events" || name == "extract" || name == "overview" ||
+         name == "op-profile";
 }
 
 int main(int argc, char **argv) {
@@ -84,6 +93,10 @@ int main(int argc, char **argv) {
     return prof::runEventsCommand(eventsPath, rest);
   if (command == "extract")
     return prof::runExtractCommand(eventsPath, rest);
+  if (command == "overview")
+    return prof::runOverviewCommand(eventsPath, rest);
+  if (command == "op-profile")
+    return prof::runOpProfileCommand(eventsPath, rest);
 
   // `tessera-prof events FILE` (the command first) is a natural slip; say
   // what was meant instead of "no such file: events".

@@ -11,21 +11,11 @@ using namespace llvm;
 
 namespace tessera::run {
 
-static std::optional<runtime::ProfileLevel> levelOf(StringRef name) {
-  if (name == "device")
-    return runtime::ProfileLevel::Device;
-  if (name == "chip")
-    return runtime::ProfileLevel::Chip;
-  if (name == "tile")
-    return runtime::ProfileLevel::Tile;
-  return std::nullopt;
-}
-
 std::unique_ptr<RunProfile> RunProfile::create(const TesseraFlags &flags,
                                                const runtime::Program &program,
                                                std::string eventFolder) {
   std::optional<runtime::ProfileLevel> level =
-      levelOf(flags.profileExecution);
+      runtime::parseProfileLevel(flags.profileExecution);
   bool wanted = level || !flags.saveIntervalReport.empty() ||
                 flags.logCycleCount >= 0 || !flags.traceJson.empty();
   if (!wanted)

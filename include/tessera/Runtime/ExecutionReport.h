@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct ExecutionReport {
   std::string module, target;
   ProfileLevel level = ProfileLevel::Device;
   int64_t chips = 1, tilesPerChip = 0, tiles = 0, clockHz = 0;
+  /// The program's tiles' peak FLOPs per cycle on each unit.
+  double vectorPeak = 0, matrixPeak = 0;
   int64_t run = 0;
   int64_t cycles = 0;
   double seconds = 0;
@@ -77,6 +80,11 @@ ExecutionReport buildExecutionReport(const Program &program,
                                      std::vector<RunTime> runs);
 
 nlohmann::ordered_json toJson(const ExecutionReport &report);
+/// The report toJson wrote (as tessera-prof reads it back from events),
+/// every field checked: an error names the JSON path that is wrong.
+llvm::Expected<ExecutionReport> fromJson(const nlohmann::json &report);
+/// "device", "chip", "tile".
+std::optional<ProfileLevel> parseProfileLevel(llvm::StringRef name);
 /// The "Execution" section, in the compile report's text style.
 void renderText(const ExecutionReport &report, llvm::raw_ostream &os);
 

@@ -1,0 +1,155 @@
+//===- RunSummary.cpp - What an event file says about a model's runs ------===//
+
+#include "RunSummary.h"
+
+#include "tessera/Trace/EventFile.h"
+#include "tessera/Trace/EventQuery.h"
+
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace tessera::prof {
+
+/// The execution report of an EXECUTE event, parsed; an error says why not.
+static Expected<runtime::ExecutionReport>
+readReport(const TraceEvent &event, StringRef baseDir) {
+  const Report &report = event.execute().execution_report();
+  if (report.dropped())
+    return createStringError("run " + Twine(event.execute().run_index() + 1) +
+                             ": the report was dropped (" +
+                             Twine(report.size()) +
+                             " bytes > max_report_size)");
+  if (report.format() == REPORT_FORMAT_TEXT)
+    return createStringError(
+        "run " + Twine(event.execute().run_index() + 1) +
+        ": a text report (report_format=text) cannot be read back; "
+        "profile with report_format=json or cbor");
+  Expected<std::string> bytes =
+      extractBytes(event, ExtractKind::ExecuteReport, baseDir);
+  if (!bytes)
+    return bytes.takeError();
+  nlohmann::json json =
+      report.format() == REPORT_FORMAT_CBOR
+          ? nlohmann::json::from_cbor(*bytes, true, false)
+          : nlohmann::json::parse(*bytes, nullptr, false);
+  if (json.is_discarded())
+    return createStringError("run " + Twine(event.execute().run_index() + 1) +
+                             ": the execution report is not valid " +
+                             (report.format() == REPORT_FORMAT_CBOR ? "CBOR"
+                                                                    : "JSON"));
+  return runtime::fromJson(json);
+}
+
+Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
+                                                 StringRef module) {
+  Expected<EventFileContents> contents = readEventFile(eventsPath);
+  if (!contents)
+    return contents.takeError();
+  std::string baseDir = sys::path::parent_path(eventsPath).str();
+  std::vector<ModuleRuns> out;
+  auto find = [&](const std::string &name) -> ModuleRuns & {
+    for (ModuleRuns &m : out)
+      if (m.module == name)
+        return m;
+    out.push_back({});
+    out.back().module = name;
+    return out.back();
+  };
+  for (const TraceEvent &e : contents->events) {
+    if (!module.empty() && e.module_name() != module)
+      continue;
+    ModuleRuns &m = find(e.module_name());
+    switch (e.type()) {
+    case TraceEvent::COMPILE_BEGIN:
+      m.target = e.compile_begin().target();
+      break;
+    case TraceEvent::COMPILE_END:
+      ++m.compiles;
+      m.compileNs += e.compile_end().duration_ns();
+      m.passes += e.compile_end().pass_timeline_size();
+      break;
+    case TraceEvent::LOAD_ENGINE:
+      ++m.loads;
+      m.loadNs += e.load_engine().duration_ns();
+      break;
+    case TraceEvent::HOST_TO_DEVICE_TRANSFER:
+      m.bytesToDevice += e.transfer().total_size();
+      break;
+    case TraceEvent::DEVICE_TO_HOST_TRANSFER:
+      m.bytesToHost += e.transfer().total_size();
+      break;
+    case TraceEvent::EXECUTE: {
+      m.runHostNs.push_back(e.execute().duration_ns());
+      if (!e.execute().has_execution_report())
+        break;
+      Expected<runtime::ExecutionReport> r = readReport(e, baseDir);
+      if (!r) {
+        m.notes.push_back(toString(r.takeError()));
+        break;
+      }
+      ++m.reports;
+      m.report = std::move(*r);
+      if (m.target.empty())
+        m.target = m.report->target;
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  if (contents->damage)
+    for (ModuleRuns &m : out)
+      m.notes.push_back("the event file is damaged: " +
+                        contents->damage->describe() +
+                        "; what came before is shown");
+  if (!module.empty() && out.empty())
+    return createStringError("no events of module '" + module + "' in " +
+                             eventsPath);
+  return out;
+}
+
+Spread spreadOf(ArrayRef<double> values) {
+  Spread s;
+  s.count = values.size();
+  if (values.empty())
+    return s;
+  s.min = s.max = values.front();
+  for (double v : values) {
+    s.mean += v;
+    s.min = std::min(s.min, v);
+    s.max = std::max(s.max, v);
+  }
+  s.mean /= values.size();
+  for (double v : values)
+    s.std += (v - s.mean) * (v - s.mean);
+  s.std = std::sqrt(s.std / values.size());
+  return s;
+}
+
+RunFigures runFigures(const runtime::ExecutionReport &r) {
+  RunFigures f;
+  f.stepSeconds =
+      static_cast<double>(r.cycles) / std::max<int64_t>(1, r.clockHz);
+  if (r.cycles > 0)
+    f.inputBound = static_cast<double>(r.hostCycles) / r.cycles;
+  double peak = std::max(r.vectorPeak, r.matrixPeak);
+  if (r.cycles > 0 && peak > 0)
+    f.utilization = r.flops / (r.cycles * peak);
+  int64_t compute = 0, exchange = 0, idle = 0, all = 0;
+  for (const runtime::ExecutionReport::Breakdown &b : r.chipCycles) {
+    compute += b.compute;
+    exchange += b.exchange;
+    idle += b.idle;
+    all += b.compute + b.exchange + b.sync + b.idle;
+  }
+  if (all > 0)
+    f.idle = static_cast<double>(idle) / all;
+  if (compute + exchange > 0)
+    f.exchangeShare = static_cast<double>(exchange) / (compute + exchange);
+  return f;
+}
+
+} // namespace tessera::prof

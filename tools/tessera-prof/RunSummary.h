@@ -1,0 +1,64 @@
+//===- RunSummary.h - What an event file says about a model's runs -*- C++ -*-===//
+//
+// The model behind `tessera-prof overview` and `op-profile`: per module,
+// the compile, the load, the transfers and every run the event file
+// records, with the last execution report read back into its struct
+// (runtime::ExecutionReport). Computed once, formatted as text or JSON by
+// each command; docs/profiling.md describes every figure.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TOOLS_PROF_RUNSUMMARY_H
+#define TESSERA_TOOLS_PROF_RUNSUMMARY_H
+
+#include "tessera/Runtime/ExecutionReport.h"
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::prof {
+
+struct ModuleRuns {
+  std::string module, target;
+  int64_t compileNs = 0, compiles = 0, passes = 0;
+  int64_t loadNs = 0, loads = 0;
+  int64_t bytesToDevice = 0, bytesToHost = 0;
+  /// tessera-run's wall time of each run (EXECUTE duration_ns).
+  std::vector<int64_t> runHostNs;
+  /// The last run with an execution report; its `runs` hold every run of
+  /// that process up to it.
+  std::optional<runtime::ExecutionReport> report;
+  int64_t reports = 0;
+  /// Why a report could not be read (a text report, a dropped one).
+  std::vector<std::string> notes;
+};
+
+/// Reads `eventsPath` (reports stored by path are read from beside it).
+/// Modules in order of first appearance; `module` keeps only that one.
+llvm::Expected<std::vector<ModuleRuns>>
+readModuleRuns(llvm::StringRef eventsPath, llvm::StringRef module);
+
+/// mean, population standard deviation, min, max.
+struct Spread {
+  double mean = 0, std = 0, min = 0, max = 0;
+  int64_t count = 0;
+};
+Spread spreadOf(llvm::ArrayRef<double> values);
+
+/// Run-wide figures derived from the report.
+struct RunFigures {
+  double stepSeconds = 0;     ///< the last reported run's device time
+  double inputBound = 0;      ///< host-wait cycles / cycles
+  std::optional<double> idle; ///< mean tile idle share (chip, tile levels)
+  double utilization = 0;     ///< FLOPs / (cycles x the best unit's peak)
+  /// exchange / (compute + exchange) cycles (chip, tile levels)
+  std::optional<double> exchangeShare;
+};
+RunFigures runFigures(const runtime::ExecutionReport &report);
+
+} // namespace tessera::prof
+
+#endif // TESSERA_TOOLS_PROF_RUNSUMMARY_H
