@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace tessera::prof {
 
@@ -34,6 +35,16 @@ int runOverviewCommand(llvm::StringRef eventsPath,
 /// by category, each category's top N ops with their padding fit.
 int runOpProfileCommand(llvm::StringRef eventsPath,
                         llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof EVENTS... export --sqlite=DB | --ndjson=FILE`: the
+/// tables of docs/profiling.md from every event file.
+int runExportCommand(llvm::ArrayRef<std::string> eventFiles,
+                     llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof EVENTS... sql "SELECT ..."`: one read-only query on those
+/// tables, printed as a table.
+int runSqlCommand(llvm::ArrayRef<std::string> eventFiles,
+                  llvm::ArrayRef<std::string> args);
 
 /// `tessera-prof write-sample OUT [--modules=N] [--truncate=BYTES]`: a test
 /// helper writing deterministic events through EventWriter.

@@ -13,9 +13,8 @@ using namespace llvm;
 
 namespace tessera::prof {
 
-/// The execution report of an EXECUTE event, parsed; an error says why not.
-static Expected<runtime::ExecutionReport>
-readReport(const TraceEvent &event, StringRef baseDir) {
+Expected<runtime::ExecutionReport>
+readExecutionReport(const TraceEvent &event, StringRef baseDir) {
   const Report &report = event.execute().execution_report();
   if (report.dropped())
     return createStringError("run " + Twine(event.execute().run_index() + 1) +
@@ -85,7 +84,7 @@ Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
       m.runHostNs.push_back(e.execute().duration_ns());
       if (!e.execute().has_execution_report())
         break;
-      Expected<runtime::ExecutionReport> r = readReport(e, baseDir);
+      Expected<runtime::ExecutionReport> r = readExecutionReport(e, baseDir);
       if (!r) {
         m.notes.push_back(toString(r.takeError()));
         break;

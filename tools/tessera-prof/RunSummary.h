@@ -13,6 +13,8 @@
 
 #include "tessera/Runtime/ExecutionReport.h"
 
+#include "tessera_events.pb.h"
+
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -35,6 +37,11 @@ struct ModuleRuns {
   /// Why a report could not be read (a text report, a dropped one).
   std::vector<std::string> notes;
 };
+
+/// The execution report of an EXECUTE event, parsed (following a path
+/// relative to `baseDir`); an error says why not (dropped, text, invalid).
+llvm::Expected<runtime::ExecutionReport>
+readExecutionReport(const TraceEvent &event, llvm::StringRef baseDir);
 
 /// Reads `eventsPath` (reports stored by path are read from beside it).
 /// Modules in order of first appearance; `module` keeps only that one.

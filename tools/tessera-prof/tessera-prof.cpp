@@ -46,6 +46,12 @@ static void printUsage(raw_ostream &os) {
     kinds.push_back(extractKindName(kind));
   os << join(kinds, " | ") << "\n"
      << "\n"
+        "over one or more event files (tessera-prof A.events B.events ...):\n"
+        "  export --sqlite=DB | --ndjson=FILE\n"
+        "                                  the tables of docs/profiling.md\n"
+        "  sql \"SELECT ...\"                one read-only query on those "
+        "tables\n"
+        "\n"
         "other forms:\n"
         "  tessera-prof --help             this message\n"
         "  tessera-prof --help-flags       every TESSERA_FLAGS flag\n"
@@ -55,7 +61,7 @@ static void printUsage(raw_ostream &os) {
 
 static bool isCommand(StringRef name) {
   return name == "events" || name == "extract" || name == "overview" ||
-         name == "op-profile";
+         name == "op-profile" || name == "export" || name == "sql";
 }
 
 int main(int argc, char **argv) {
@@ -80,15 +86,42 @@ int main(int argc, char **argv) {
   if (args[0] == "write-sample")
     return prof::runWriteSampleCommand(ArrayRef(args).drop_front());
 
-  StringRef eventsPath = args[0];
-  if (args.size() < 2) {
-    errs() << "tessera-prof: error: no command given for '" << eventsPath
+  // The data comes first: every argument before the command is an event
+  // file (export and sql take several, the others one).
+  size_t commandAt = 0;
+  while (commandAt < args.size() && !isCommand(args[commandAt]))
+    ++commandAt;
+  if (commandAt == 0 || commandAt == args.size()) {
+    if (commandAt == 0 && args.size() >= 2 && !isCommand(args[1])) {
+      errs() << "tessera-prof: error: the events file comes first: try "
+                "'tessera-prof "
+             << args[1] << " " << args[0] << "'\n";
+      return 1;
+    }
+    if (commandAt == args.size() && args.size() >= 2) {
+      errs() << "tessera-prof: error: unknown command '" << args.back()
+             << "'\n";
+      printUsage(errs());
+      return 1;
+    }
+    errs() << "tessera-prof: error: no command given for '" << args[0]
            << "'\n";
     printUsage(errs());
     return 1;
   }
-  StringRef command = args[1];
-  ArrayRef<std::string> rest = ArrayRef(args).drop_front(2);
+  ArrayRef<std::string> files = ArrayRef(args).take_front(commandAt);
+  StringRef command = args[commandAt];
+  ArrayRef<std::string> rest = ArrayRef(args).drop_front(commandAt + 1);
+  if (command == "export")
+    return prof::runExportCommand(files, rest);
+  if (command == "sql")
+    return prof::runSqlCommand(files, rest);
+  if (files.size() > 1) {
+    errs() << "tessera-prof: error: '" << command
+           << "' reads one event file; got " << files.size() << "\n";
+    return 1;
+  }
+  StringRef eventsPath = files[0];
   if (command == "events")
     return prof::runEventsCommand(eventsPath, rest);
   if (command == "extract")
@@ -97,16 +130,5 @@ int main(int argc, char **argv) {
     return prof::runOverviewCommand(eventsPath, rest);
   if (command == "op-profile")
     return prof::runOpProfileCommand(eventsPath, rest);
-
-  // `tessera-prof events FILE` (the command first) is a natural slip; say
-  // what was meant instead of "no such file: events".
-  if (isCommand(eventsPath) && !sys::fs::exists(eventsPath)) {
-    errs() << "tessera-prof: error: the events file comes first: try "
-              "'tessera-prof "
-           << command << " " << eventsPath << "'\n";
-    return 1;
-  }
-  errs() << "tessera-prof: error: unknown command '" << command << "'\n";
-  printUsage(errs());
   return 1;
 }
