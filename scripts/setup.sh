@@ -9,7 +9,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler libabsl-dev nlohmann-json3-dev
   libsqlite3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libeigen3-dev libxtensor-dev libtbb-dev python3-numpy
-  nodejs npm
+  python3-cbor2 nodejs npm
 )
 
 # A name is present when a package of that name is installed, or when an

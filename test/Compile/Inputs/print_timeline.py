@@ -1,10 +1,10 @@
 """Prints the compile events of an event file with their pass timelines."""
 import sys
 
-from read_events import read_events
+import tessera_profile as tp
 
-events, damage = read_events(sys.argv[1])
-assert damage is None, damage
+events = tp.read_events(sys.argv[1])
+assert events.damage is None, events.damage
 for e in events:
     if e.HasField("compile_begin"):
         print("COMPILE_BEGIN", e.module_name,

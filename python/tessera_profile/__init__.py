@@ -1,0 +1,165 @@
+"""Reading Tessera's event files from Python (docs/profiling.md, "Python").
+
+In the spirit of the IPU's ``ipu.utils.extract_*`` helpers::
+
+    import tessera_profile as tp
+
+    events = tp.read_events("model.tessera.events")
+    for r in tp.extract_execute_reports(events):
+        print(r.module, r.run, r.data["total"]["cycles"])
+
+Needs Debian's python3-protobuf (the generated ``tessera_events_pb2`` sits
+beside this package in the build's ``python`` folder) and, for CBOR
+reports, python3-cbor2.
+"""
+
+import collections
+import json
+import os
+
+import tessera_events_pb2 as pb
+
+__all__ = [
+    "EventFile", "Report", "read_events", "decode_report",
+    "extract_compile_reports", "extract_execute_reports",
+    "extract_tensor_map", "extract_memory_reports", "pb",
+]
+
+MAGIC = b"TESSEVT"
+VERSION = 1
+
+Report = collections.namedtuple("Report", "module event run data")
+Report.__doc__ = """One extracted report: its module, the index of its event,
+the 0-based run (execute reports; None otherwise) and the decoded data
+(a dict for JSON and CBOR, a str for text)."""
+
+
+class EventFile(list):
+    """The complete records of an event file, as ``pb.TraceEvent``s.
+
+    ``damage`` is None, or says where a cut-off or corrupt tail starts (the
+    records before it are all here); ``folder`` resolves reports written to
+    a report directory."""
+
+    def __init__(self, events, path, damage):
+        super().__init__(events)
+        self.path = path
+        self.folder = os.path.dirname(os.path.abspath(path))
+        self.damage = damage
+
+
+def read_events(path):
+    """Reads an event file (docs/events.md: an 8-byte header, then one
+    varint-length-prefixed TraceEvent per record). Raises ValueError when
+    the file is not an event file at all."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:len(MAGIC)] != MAGIC[:min(len(data), len(MAGIC))]:
+        raise ValueError("%s: not a Tessera event file" % path)
+    if len(data) < len(MAGIC) + 1:
+        return EventFile([], path, "header cut off at byte offset 0")
+    if data[len(MAGIC)] != VERSION:
+        raise ValueError("%s: unsupported event file version %d"
+                         % (path, data[len(MAGIC)]))
+    events, pos = [], len(MAGIC) + 1
+    while pos < len(data):
+        start, length, shift = pos, 0, 0
+        while True:  # base-128 varint, at most 5 bytes
+            if pos >= len(data) or shift > 28:
+                return EventFile(events, path,
+                                 "bad length prefix at byte offset %d" % start)
+            byte = data[pos]
+            pos += 1
+            length |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+        if pos + length > len(data):
+            return EventFile(events, path,
+                             "record cut off at byte offset %d" % start)
+        event = pb.TraceEvent()
+        try:
+            event.ParseFromString(data[pos:pos + length])
+        except Exception:  # google.protobuf.message.DecodeError
+            return EventFile(events, path,
+                             "invalid record at byte offset %d" % start)
+        events.append(event)
+        pos += length
+    return EventFile(events, path, None)
+
+
+def decode_report(report, folder="."):
+    """The data of a ``pb.Report``: read from its path (relative to
+    ``folder``) or its bytes, decoded by its format. Returns None for a
+    report dropped for its size."""
+    if report.dropped:
+        return None
+    if report.WhichOneof("content") == "path":
+        path = report.path
+        if not os.path.isabs(path):
+            path = os.path.join(folder, path)
+        with open(path, "rb") as f:
+            raw = f.read()
+    else:
+        raw = report.data
+    if report.format == pb.REPORT_FORMAT_CBOR:
+        try:
+            import cbor2
+        except ImportError as e:
+            raise ImportError("CBOR reports need cbor2 (Debian's "
+                              "python3-cbor2)") from e
+        return cbor2.loads(raw)
+    if report.format == pb.REPORT_FORMAT_TEXT:
+        return raw.decode("utf-8", errors="replace")
+    return json.loads(raw)
+
+
+def _folder(events):
+    return getattr(events, "folder", ".")
+
+
+def _compile_field(events, field, module):
+    out = []
+    for i, e in enumerate(events):
+        if e.type != pb.TraceEvent.COMPILE_END:
+            continue
+        if module is not None and e.module_name != module:
+            continue
+        if not e.compile_end.HasField(field):
+            continue
+        out.append(Report(e.module_name, i, None, decode_report(
+            getattr(e.compile_end, field), _folder(events))))
+    return out
+
+
+def extract_compile_reports(events, module=None):
+    """The compilation report of every COMPILE_END (of ``module``)."""
+    return _compile_field(events, "compilation_report", module)
+
+
+def extract_memory_reports(events, module=None):
+    """The memory report (docs/memory.md) of every COMPILE_END."""
+    return _compile_field(events, "memory_report", module)
+
+
+def extract_tensor_map(events, module=None):
+    """The tensor map of the last compile (of ``module``), or None."""
+    maps = _compile_field(events, "tensor_map", module)
+    return maps[-1].data if maps else None
+
+
+def extract_execute_reports(events, module=None):
+    """The execution report (docs/execution.md) of every EXECUTE that has
+    one, with its run."""
+    out = []
+    for i, e in enumerate(events):
+        if e.type != pb.TraceEvent.EXECUTE:
+            continue
+        if module is not None and e.module_name != module:
+            continue
+        if not e.execute.HasField("execution_report"):
+            continue
+        out.append(Report(e.module_name, i, e.execute.run_index,
+                          decode_report(e.execute.execution_report,
+                                        _folder(events))))
+    return out
