@@ -36,7 +36,7 @@ Compiler::Compiler(const TesseraFlags &flags, CompileOptions options,
                    Dumper &dumper, llvm::raw_ostream &progress)
     : flags(flags), options(std::move(options)), target(target), sink(sink),
       dumper(dumper), progress(progress),
-      origin(std::chrono::steady_clock::now()) {}
+      origin(std::chrono::steady_clock::now()), originUnix(unixTimeNs()) {}
 
 static int64_t nsBetween(std::chrono::steady_clock::time_point a,
                          std::chrono::steady_clock::time_point b) {

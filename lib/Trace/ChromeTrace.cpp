@@ -44,9 +44,10 @@ void writeCompileSlices(TraceEventWriter &writer,
 
 void writeCompileChromeTrace(llvm::raw_ostream &os,
                              llvm::ArrayRef<CompileSpan> spans,
-                             llvm::StringRef processName) {
+                             llvm::StringRef processName,
+                             int64_t originUnixNs) {
   constexpr int kPid = 1, kTid = 1;
-  TraceEventWriter writer(os);
+  TraceEventWriter writer(os, originUnixNs);
   writer.processName(kPid, processName, 0);
   writer.threadName(kPid, kTid, "compiler", 0);
   writeCompileSlices(writer, spans, kPid, kTid);

@@ -13,9 +13,19 @@ using namespace llvm;
 
 namespace tessera {
 
-TraceEventWriter::TraceEventWriter(raw_ostream &os) : os(os) {
+TraceEventWriter::TraceEventWriter(raw_ostream &os, int64_t originUnixNs)
+    : os(os) {
   // displayTimeUnit: show nanoseconds; ts/dur stay microseconds.
-  os << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
+  os << "{\"displayTimeUnit\":\"ns\",";
+  if (originUnixNs)
+    os << "\"otherData\":{\"producer\":\"tessera\",\"origin_unix_ns\":"
+       << originUnixNs << "},";
+  os << "\"traceEvents\":[";
+}
+
+void TraceEventWriter::raw(StringRef eventJson) {
+  assert(!finished && "event after finish()");
+  os << (count++ ? ",\n" : "\n") << eventJson;
 }
 
 void TraceEventWriter::string(StringRef s) {

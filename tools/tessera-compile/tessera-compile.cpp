@@ -293,7 +293,8 @@ int main(int argc, char **argv) {
     // Small (a slice per pass): built in memory, written atomically.
     std::string trace;
     raw_string_ostream os(trace);
-    writeCompileChromeTrace(os, compiler.spans(), kTool);
+    writeCompileChromeTrace(os, compiler.spans(), kTool,
+                            compiler.originUnixNs());
     if (Error err = writeFileAtomically(flags.compileTrace, trace))
       return abandon(std::move(err));
     committed.push_back(flags.compileTrace);

@@ -46,6 +46,16 @@ int runExportCommand(llvm::ArrayRef<std::string> eventFiles,
 int runSqlCommand(llvm::ArrayRef<std::string> eventFiles,
                   llvm::ArrayRef<std::string> args);
 
+/// `tessera-prof EVENTS trace [-o FILE]`: the event file's compiles, loads,
+/// runs and transfers as Chrome Trace Event JSON.
+int runTraceCommand(llvm::StringRef eventsPath,
+                    llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof A.json B.json ... merge -o FILE`: Chrome traces merged,
+/// a process per source process, aligned on the wall clock.
+int runMergeCommand(llvm::ArrayRef<std::string> files,
+                    llvm::ArrayRef<std::string> args);
+
 /// `tessera-prof write-sample OUT [--modules=N] [--truncate=BYTES]`: a test
 /// helper writing deterministic events through EventWriter.
 int runWriteSampleCommand(llvm::ArrayRef<std::string> args);

@@ -51,6 +51,12 @@ static void printUsage(raw_ostream &os) {
         "                                  the tables of docs/profiling.md\n"
         "  sql \"SELECT ...\"                one read-only query on those "
         "tables\n"
+        "  trace [-o FILE]                 (one event file) its job as a "
+        "Chrome trace\n"
+        "over Chrome trace files (tessera-prof A.json B.json ...):\n"
+        "  merge -o FILE                   one trace, a process per source "
+        "process,\n"
+        "                                  aligned on the wall clock\n"
         "\n"
         "other forms:\n"
         "  tessera-prof --help             this message\n"
@@ -61,7 +67,8 @@ static void printUsage(raw_ostream &os) {
 
 static bool isCommand(StringRef name) {
   return name == "events" || name == "extract" || name == "overview" ||
-         name == "op-profile" || name == "export" || name == "sql";
+         name == "op-profile" || name == "export" || name == "sql" ||
+         name == "trace" || name == "merge";
 }
 
 int main(int argc, char **argv) {
@@ -116,6 +123,8 @@ int main(int argc, char **argv) {
     return prof::runExportCommand(files, rest);
   if (command == "sql")
     return prof::runSqlCommand(files, rest);
+  if (command == "merge")
+    return prof::runMergeCommand(files, rest);
   if (files.size() > 1) {
     errs() << "tessera-prof: error: '" << command
            << "' reads one event file; got " << files.size() << "\n";
@@ -130,5 +139,7 @@ int main(int argc, char **argv) {
     return prof::runOverviewCommand(eventsPath, rest);
   if (command == "op-profile")
     return prof::runOpProfileCommand(eventsPath, rest);
+  if (command == "trace")
+    return prof::runTraceCommand(eventsPath, rest);
   return 1;
 }

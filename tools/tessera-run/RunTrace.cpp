@@ -72,7 +72,7 @@ RunTrace::open(StringRef path, const runtime::Program &program,
 RunTrace::RunTrace(const runtime::Program &program, int64_t originNs,
                    std::unique_ptr<AtomicFileStream> file)
     : program(program), origin(originNs), file(std::move(file)) {
-  writer = std::make_unique<TraceEventWriter>(this->file->os());
+  writer = std::make_unique<TraceEventWriter>(this->file->os(), originNs);
   const TargetDescription &t = program.target();
   tilesPerChip = t.tilesPerChip > 0 ? t.tilesPerChip : program.numTiles();
   chips = std::max<int64_t>(

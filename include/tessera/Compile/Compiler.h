@@ -79,6 +79,8 @@ public:
 
   /// One span per compile so far, for --compile_trace.
   llvm::ArrayRef<CompileSpan> spans() const { return compileSpans; }
+  /// The Unix time of the spans' time 0.
+  int64_t originUnixNs() const { return originUnix; }
 
 private:
   TesseraFlags flags;
@@ -89,6 +91,7 @@ private:
   llvm::raw_ostream &progress;
   /// Origin of the compile trace: the first compile's start.
   std::chrono::steady_clock::time_point origin;
+  int64_t originUnix;
   std::vector<CompileSpan> compileSpans;
 };
 

@@ -39,10 +39,12 @@ void writeCompileSlices(TraceEventWriter &writer,
                         llvm::ArrayRef<CompileSpan> spans, int pid, int tid,
                         int64_t offsetNs = 0);
 
-/// The --compile_trace document: one process, one "compiler" thread.
+/// The --compile_trace document: one process, one "compiler" thread; ts 0
+/// is the Unix time `originUnixNs` (0: unknown).
 void writeCompileChromeTrace(llvm::raw_ostream &os,
                              llvm::ArrayRef<CompileSpan> spans,
-                             llvm::StringRef processName);
+                             llvm::StringRef processName,
+                             int64_t originUnixNs = 0);
 
 } // namespace tessera
 

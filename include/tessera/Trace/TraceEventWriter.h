@@ -59,8 +59,10 @@ struct TraceArg {
 
 class TraceEventWriter {
 public:
-  /// Writes the document's opening to `os`.
-  explicit TraceEventWriter(llvm::raw_ostream &os);
+  /// Writes the document's opening to `os`. A non-zero `originUnixNs` (the
+  /// Unix time of ts 0) goes into `otherData.origin_unix_ns`, ahead of the
+  /// events, so `tessera-prof merge` can align traces on the wall clock.
+  explicit TraceEventWriter(llvm::raw_ostream &os, int64_t originUnixNs = 0);
 
   /// Metadata: a process's and a thread's name and sort position.
   void processName(int pid, llvm::StringRef name, int sortIndex);
@@ -79,6 +81,10 @@ public:
   /// A counter sample (ph "C"): each arg is one series.
   void counter(int pid, llvm::StringRef name, int64_t atNs,
                llvm::ArrayRef<TraceArg> series);
+
+  /// An event serialized by the caller (one JSON object), as merging
+  /// passes foreign events through.
+  void raw(llvm::StringRef eventJson);
 
   /// Closes the document. No event may follow.
   void finish();
