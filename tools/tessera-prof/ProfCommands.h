@@ -56,6 +56,22 @@ int runTraceCommand(llvm::StringRef eventsPath,
 int runMergeCommand(llvm::ArrayRef<std::string> files,
                     llvm::ArrayRef<std::string> args);
 
+/// `tessera-prof EVENTS memory [--tile=N] [--top=N] [--module=M] [--json]`:
+/// the memory viewer of the last compile (peak, heap sparkline, buffers at
+/// the peak with their cards), for the chip or one tile.
+int runMemoryCommand(llvm::StringRef eventsPath,
+                     llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof EVENTS tiles [--top=N] [--module=M] [--json]`: the tile
+/// memory histogram, the most loaded tiles and their time breakdown.
+int runTilesCommand(llvm::StringRef eventsPath,
+                    llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof EVENTS compat [--top=N] [--module=M] [--json]`: the
+/// compatibility summary and the per-name-scope table.
+int runCompatCommand(llvm::StringRef eventsPath,
+                     llvm::ArrayRef<std::string> args);
+
 /// `tessera-prof write-sample OUT [--modules=N] [--truncate=BYTES]`: a test
 /// helper writing deterministic events through EventWriter.
 int runWriteSampleCommand(llvm::ArrayRef<std::string> args);

@@ -31,6 +31,7 @@ constexpr double kInputBound = 0.20;     ///< host-wait share of the run
 constexpr double kExchangeBound = 0.50;  ///< exchange / (compute + exchange)
 constexpr double kPaddedUtilization = 0.25;
 constexpr double kSignificantShare = 0.05; ///< of the run's cycles
+constexpr double kImbalance = 1.25; ///< most loaded tile / mean used tile
 
 /// formatv, as a string (reportLine and the JSON take strings).
 template <typename... Ts> std::string fmt(const char *format, Ts &&...values) {
@@ -93,9 +94,21 @@ double shareOf(const ExecutionReport &r, int64_t cycles) {
 }
 
 /// What to look at first, by the thresholds above.
-std::vector<std::string> recommendations(const ExecutionReport &r,
+std::vector<std::string> recommendations(const ModuleRuns &m,
+                                         const ExecutionReport &r,
                                          const RunFigures &f) {
   std::vector<std::string> out;
+  if (m.memory && m.memory->outOfMemory > 0)
+    out.push_back(fmt("out of memory: {0} tiles exceed their memory (the run "
+                      "held the overflow on the host); see tessera-prof "
+                      "tiles and memory",
+                      m.memory->outOfMemory));
+  if (m.memory && m.memory->meanBytes > 0 &&
+      m.memory->maxBytes >= kImbalance * m.memory->meanBytes)
+    out.push_back(fmt("memory imbalance: tile {0} holds {1} B, {2:f2}x the "
+                      "mean used tile; see tessera-prof memory --tile={0}",
+                      m.memory->maxTile, groupDigits(m.memory->maxBytes),
+                      double(m.memory->maxBytes) / m.memory->meanBytes));
   if (f.inputBound >= kInputBound)
     out.push_back(fmt("input-bound: the device waits on host transfers "
                           "and host ops {0} of the run; keep data on the "
@@ -194,7 +207,7 @@ void printOverview(const ModuleRuns &m, const Options &o, raw_ostream &os) {
                   percent(shareOf(r, op.cycles)),
                   flopRate(op.flopsPerSecond), percent(op.utilization));
   }
-  std::vector<std::string> recs = recommendations(r, f);
+  std::vector<std::string> recs = recommendations(m, r, f);
   os << "  Recommendations:" << (recs.empty() ? " none" : "") << "\n";
   for (const std::string &rec : recs)
     os << "    - " << rec << "\n";
@@ -252,7 +265,7 @@ json overviewJson(const ModuleRuns &m, const Options &o) {
                    {"utilization", op.utilization}});
   }
   out["top_ops"] = std::move(ops);
-  out["recommendations"] = recommendations(r, f);
+  out["recommendations"] = recommendations(m, r, f);
   return out;
 }
 

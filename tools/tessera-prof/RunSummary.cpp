@@ -42,6 +42,33 @@ readExecutionReport(const TraceEvent &event, StringRef baseDir) {
   return runtime::fromJson(json);
 }
 
+/// The memory report's tile balance, when it is there and readable.
+static std::optional<ModuleRuns::Memory> memoryOf(const TraceEvent &e,
+                                                  StringRef baseDir) {
+  const Report *report = findReport(e, ExtractKind::MemoryReport);
+  if (!report || report->format() == REPORT_FORMAT_TEXT)
+    return std::nullopt;
+  Expected<std::string> bytes =
+      extractBytes(e, ExtractKind::MemoryReport, baseDir);
+  if (!bytes) {
+    consumeError(bytes.takeError());
+    return std::nullopt;
+  }
+  nlohmann::json j = report->format() == REPORT_FORMAT_CBOR
+                         ? nlohmann::json::from_cbor(*bytes, true, false)
+                         : nlohmann::json::parse(*bytes, nullptr, false);
+  if (!j.is_object() || !j["summary"].is_object())
+    return std::nullopt;
+  const nlohmann::json &s = j["summary"];
+  const nlohmann::json &max = s["max_tile_including_gaps"];
+  ModuleRuns::Memory m;
+  m.maxTile = max.value("tile", int64_t(0));
+  m.maxBytes = max.value("bytes", int64_t(0));
+  m.meanBytes = s.value("mean_used_tile_bytes", int64_t(0));
+  m.outOfMemory = s.value("tiles_out_of_memory", int64_t(0));
+  return m;
+}
+
 Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
                                                  StringRef module) {
   Expected<EventFileContents> contents = readEventFile(eventsPath);
@@ -69,6 +96,8 @@ Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
       ++m.compiles;
       m.compileNs += e.compile_end().duration_ns();
       m.passes += e.compile_end().pass_timeline_size();
+      if (std::optional<ModuleRuns::Memory> mem = memoryOf(e, baseDir))
+        m.memory = mem;
       break;
     case TraceEvent::LOAD_ENGINE:
       ++m.loads;

@@ -34,6 +34,12 @@ struct ModuleRuns {
   /// that process up to it.
   std::optional<runtime::ExecutionReport> report;
   int64_t reports = 0;
+  /// From the last compile's memory report: the most loaded tile and the
+  /// mean used tile (bytes including gaps), tiles out of memory.
+  struct Memory {
+    int64_t maxTile = 0, maxBytes = 0, meanBytes = 0, outOfMemory = 0;
+  };
+  std::optional<Memory> memory;
   /// Why a report could not be read (a text report, a dropped one).
   std::vector<std::string> notes;
 };

@@ -34,6 +34,14 @@ static void printUsage(raw_ostream &os) {
         "%,\n"
         "                                  idle, utilization, top ops, "
         "advice\n"
+        "  memory [--tile=N] [--module=M] [--top=N] [--json]\n"
+        "                                  peak, heap over program points, "
+        "buffers\n"
+        "  tiles [--module=M] [--top=N] [--json]\n"
+        "                                  histogram, most loaded tiles, "
+        "their time\n"
+        "  compat [--module=M] [--top=N] [--json]\n"
+        "                                  compatible ops, by name scope\n"
         "  op-profile [--module=M] [--top=N] [--json]\n"
         "                                  ops by category with their "
         "padding fit\n"
@@ -68,7 +76,8 @@ static void printUsage(raw_ostream &os) {
 static bool isCommand(StringRef name) {
   return name == "events" || name == "extract" || name == "overview" ||
          name == "op-profile" || name == "export" || name == "sql" ||
-         name == "trace" || name == "merge";
+         name == "trace" || name == "merge" || name == "memory" ||
+         name == "tiles" || name == "compat";
 }
 
 int main(int argc, char **argv) {
@@ -141,5 +150,11 @@ int main(int argc, char **argv) {
     return prof::runOpProfileCommand(eventsPath, rest);
   if (command == "trace")
     return prof::runTraceCommand(eventsPath, rest);
+  if (command == "memory")
+    return prof::runMemoryCommand(eventsPath, rest);
+  if (command == "tiles")
+    return prof::runTilesCommand(eventsPath, rest);
+  if (command == "compat")
+    return prof::runCompatCommand(eventsPath, rest);
   return 1;
 }
