@@ -105,6 +105,8 @@ AtomicFileStream::AtomicFileStream(std::string path, sys::fs::TempFile temp)
     : path(std::move(path)), temp(std::move(temp)) {
   stream = std::make_unique<raw_fd_ostream>(this->temp.FD,
                                             /*shouldClose=*/false);
+  // Streams write traces and exports of gigabytes: fewer, larger writes.
+  stream->SetBufferSize(1 << 20);
   LiveTemporaries::get().add(&this->temp);
 }
 

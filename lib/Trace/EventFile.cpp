@@ -6,6 +6,7 @@
 
 #include "tessera/Trace/EventFile.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
@@ -74,14 +75,15 @@ VarintStatus readLength(StringRef bytes, size_t &pos, uint64_t &value) {
 }
 } // namespace
 
-Expected<EventFileContents> parseEventFile(StringRef bytes) {
-  EventFileContents contents;
-  contents.fileSize = bytes.size();
+/// Checks the header at the front of `bytes` (all of a file of `fileSize`
+/// bytes, or its first bytes): an error when it is not an event file, the
+/// damage when the file is cut inside its header.
+static Error checkHeader(StringRef bytes, uint64_t fileSize,
+                         std::optional<EventFileDamage> &damage) {
   std::string header = eventFileHeader();
-
   // A file cut inside its header is a valid (empty) event file whose writer
   // died early: report it as damage, not as "not an event file".
-  size_t headerBytes = std::min(bytes.size(), header.size());
+  size_t headerBytes = std::min<size_t>(bytes.size(), header.size());
   if (bytes.substr(0, headerBytes) !=
       StringRef(header).substr(0, headerBytes)) {
     if (bytes.size() >= sizeof(kEventFileMagic) - 1 &&
@@ -94,54 +96,143 @@ Expected<EventFileContents> parseEventFile(StringRef bytes) {
     return createStringError(errc::invalid_argument,
                              "not a Tessera event file (no 'TESSEVT' header)");
   }
-  if (bytes.size() < header.size()) {
-    contents.damage =
-        EventFileDamage{0, 0,
-                        formatv("the {0}-byte header is cut off after {1} "
-                                "bytes",
-                                header.size(), bytes.size())
-                            .str()};
-    return contents;
-  }
+  if (fileSize < header.size())
+    damage = EventFileDamage{
+        0, 0,
+        formatv("the {0}-byte header is cut off after {1} bytes",
+                header.size(), fileSize)
+            .str()};
+  return Error::success();
+}
 
-  size_t pos = header.size();
-  while (pos < bytes.size()) {
+/// Decodes the complete records at the front of `window`, which starts at
+/// file offset `base`, handing each to `onEvent`; returns the bytes
+/// consumed. A record cut off by the end of the window is left for the
+/// next window unless `atEnd`, when it is damage; so is a malformed one.
+static Expected<size_t>
+scanRecords(StringRef window, uint64_t base, size_t &index, bool atEnd,
+            std::optional<EventFileDamage> &damage,
+            function_ref<Error(TraceEvent &, uint64_t)> onEvent) {
+  size_t pos = 0;
+  // One message, reused: parsing into it keeps its allocations.
+  TraceEvent event;
+  while (pos < window.size()) {
     size_t start = pos;
-    size_t index = contents.events.size();
     uint64_t length = 0;
-    VarintStatus status = readLength(bytes, pos, length);
+    VarintStatus status = readLength(window, pos, length);
     if (status == VarintStatus::CutOff) {
-      contents.damage = EventFileDamage{
-          start, index, "the record's length prefix is cut off"};
-      break;
+      if (atEnd)
+        damage = EventFileDamage{base + start, index,
+                                 "the record's length prefix is cut off"};
+      return start;
     }
     if (status == VarintStatus::Malformed) {
-      contents.damage = EventFileDamage{
-          start, index, "the record's length prefix is malformed or too large"};
-      break;
+      damage = EventFileDamage{
+          base + start, index,
+          "the record's length prefix is malformed or too large"};
+      return start;
     }
-    uint64_t available = bytes.size() - pos;
+    uint64_t available = window.size() - pos;
     if (length > available) {
-      contents.damage = EventFileDamage{
-          start, index,
-          formatv("the record needs {0} bytes but only {1} remain", length,
-                  available)
-              .str()};
-      break;
+      if (atEnd)
+        damage = EventFileDamage{
+            base + start, index,
+            formatv("the record needs {0} bytes but only {1} remain", length,
+                    available)
+                .str()};
+      return start;
     }
-    TraceEvent event;
-    if (!event.ParseFromArray(bytes.data() + pos, static_cast<int>(length))) {
-      contents.damage = EventFileDamage{
-          start, index,
+    if (!event.ParseFromArray(window.data() + pos, static_cast<int>(length))) {
+      damage = EventFileDamage{
+          base + start, index,
           formatv("the {0}-byte record is not a valid TraceEvent", length)
               .str()};
-      break;
+      return start;
     }
-    contents.events.push_back(std::move(event));
-    contents.offsets.push_back(start);
+    if (Error err = onEvent(event, base + start))
+      return std::move(err);
+    ++index;
     pos += length;
   }
+  return pos;
+}
+
+Expected<EventFileContents> parseEventFile(StringRef bytes) {
+  EventFileContents contents;
+  contents.fileSize = bytes.size();
+  if (Error err = checkHeader(bytes, bytes.size(), contents.damage))
+    return std::move(err);
+  if (contents.damage)
+    return contents;
+  size_t index = 0;
+  Expected<size_t> consumed = scanRecords(
+      bytes.drop_front(kEventFileHeaderSize), kEventFileHeaderSize, index,
+      /*atEnd=*/true, contents.damage, [&](TraceEvent &e, uint64_t offset) {
+        contents.events.push_back(std::move(e));
+        contents.offsets.push_back(offset);
+        return Error::success();
+      });
+  if (!consumed)
+    return consumed.takeError();
   return contents;
+}
+
+Expected<EventFileScan>
+scanEventFile(StringRef path,
+              function_ref<Error(TraceEvent &, uint64_t)> onEvent) {
+  auto fail = [&](std::error_code ec) -> Error {
+    return createStringError(ec, "cannot read '%s': %s", path.str().c_str(),
+                             ec.message().c_str());
+  };
+  Expected<sys::fs::file_t> fd = sys::fs::openNativeFileForRead(path);
+  if (!fd)
+    return fail(errorToErrorCode(fd.takeError()));
+  auto close = make_scope_exit([&] { sys::fs::closeFile(*fd); });
+  sys::fs::file_status status;
+  if (std::error_code ec = sys::fs::status(*fd, status))
+    return fail(ec);
+  EventFileScan scan;
+  scan.fileSize = status.getSize();
+  // A window over the file: records are decoded as they complete, so
+  // memory holds one chunk (or one record, when a record is larger).
+  constexpr size_t kChunk = 1 << 20;
+  std::string window;
+  uint64_t base = 0;
+  bool atEnd = false, header = false;
+  size_t index = 0;
+  while (!scan.damage) {
+    size_t have = window.size();
+    window.resize(have + kChunk);
+    Expected<size_t> got = sys::fs::readNativeFile(
+        *fd, MutableArrayRef<char>(window.data() + have, kChunk));
+    if (!got)
+      return fail(errorToErrorCode(got.takeError()));
+    window.resize(have + *got);
+    atEnd = *got == 0;
+    if (!header) {
+      if (window.size() < kEventFileHeaderSize && !atEnd)
+        continue;
+      if (Error err = checkHeader(window, scan.fileSize, scan.damage))
+        return createStringError(errc::invalid_argument, "'%s': %s",
+                                 path.str().c_str(),
+                                 toString(std::move(err)).c_str());
+      if (scan.damage)
+        break;
+      header = true;
+      window.erase(0, kEventFileHeaderSize);
+      base = kEventFileHeaderSize;
+    }
+    Expected<size_t> consumed =
+        scanRecords(window, base, index, atEnd, scan.damage, onEvent);
+    if (!consumed)
+      return consumed.takeError();
+    window.erase(0, *consumed);
+    base += *consumed;
+    if (atEnd)
+      break;
+  }
+  scan.records = index;
+  return scan;
 }
 
 Expected<EventFileContents> readEventFile(StringRef path) {
@@ -174,7 +265,9 @@ Expected<std::unique_ptr<EventWriter>> EventWriter::open(StringRef path,
 
   bool needHeader = true;
   if (mode == Mode::Append && sys::fs::exists(path)) {
-    Expected<EventFileContents> existing = readEventFile(path);
+    // Scanned, not loaded: a long log costs one record of memory.
+    Expected<EventFileScan> existing = scanEventFile(
+        path, [](TraceEvent &, uint64_t) { return Error::success(); });
     if (!existing)
       return existing.takeError();
     needHeader = existing->fileSize == 0;

@@ -28,12 +28,18 @@ void TraceEventWriter::raw(StringRef eventJson) {
   os << (count++ ? ",\n" : "\n") << eventJson;
 }
 
-void TraceEventWriter::string(StringRef s) {
+void writeJsonString(raw_ostream &os, StringRef s) {
+  // Names repeat in every event: most are ASCII, which is valid UTF-8 by
+  // itself, so the validation runs only when a byte is not.
   std::string fixed;
-  if (!json::isUTF8(s)) {
-    fixed = json::fixUTF8(s);
-    s = fixed;
-  }
+  for (char c : s)
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      if (!json::isUTF8(s)) {
+        fixed = json::fixUTF8(s);
+        s = fixed;
+      }
+      break;
+    }
   os << '"';
   // Runs of characters that need no escape are written whole.
   size_t start = 0;
@@ -64,8 +70,21 @@ void TraceEventWriter::string(StringRef s) {
   os << '"';
 }
 
+void writeJsonNumber(raw_ostream &os, double d) {
+  if (!std::isfinite(d)) {
+    os << "null";
+    return;
+  }
+  char buf[64];
+  std::to_chars_result r = std::to_chars(buf, buf + sizeof(buf), d);
+  os << StringRef(buf, r.ptr - buf);
+}
+
 int64_t TraceEventWriter::gridOf(int64_t ns) {
-  // round(ns * 1024 / 1000) = round(ns * 128 / 125), monotonic in ns.
+  // round(ns * 1024 / 1000) = round(ns * 128 / 125), monotonic in ns; in
+  // 64 bits while ns * 128 fits (two years), else in 128.
+  if (ns >= 0 && ns < (INT64_MAX - 62) / 128)
+    return (ns * 128 + 62) / 125;
   __int128 scaled = static_cast<__int128>(ns) * 128;
   __int128 q = scaled >= 0 ? (scaled + 62) / 125 : -((-scaled + 62) / 125);
   return static_cast<int64_t>(q);
@@ -116,7 +135,7 @@ void TraceEventWriter::begin(char phase, int pid, StringRef name) {
   assert(!finished && "event after finish()");
   os << (count++ ? ",\n" : "\n") << "{\"ph\":\"" << phase
      << "\",\"pid\":" << pid << ",\"name\":";
-  string(name);
+  writeJsonString(os, name);
 }
 
 void TraceEventWriter::args(ArrayRef<TraceArg> list) {
@@ -126,8 +145,9 @@ void TraceEventWriter::args(ArrayRef<TraceArg> list) {
     if (!first)
       os << ',';
     first = false;
-    string(a.key);
-    os << ':';
+    // Keys are the writers' own identifiers: nothing to escape.
+    assert(a.key.find_first_of("\"\\") == StringRef::npos && "bad key");
+    os << '"' << a.key << "\":";
     switch (a.kind) {
     case TraceArg::Kind::Int:
       os << a.i;
@@ -136,19 +156,11 @@ void TraceEventWriter::args(ArrayRef<TraceArg> list) {
       os << (a.i ? "true" : "false");
       break;
     case TraceArg::Kind::String:
-      string(a.s);
+      writeJsonString(os, a.s);
       break;
-    case TraceArg::Kind::Double: {
-      // JSON has no NaN or infinity.
-      if (!std::isfinite(a.d)) {
-        os << "null";
-        break;
-      }
-      char buf[64];
-      std::to_chars_result r = std::to_chars(buf, buf + sizeof(buf), a.d);
-      os << StringRef(buf, r.ptr - buf);
+    case TraceArg::Kind::Double:
+      writeJsonNumber(os, a.d);
       break;
-    }
     }
   }
   os << '}';
@@ -180,7 +192,7 @@ void TraceEventWriter::slice(int pid, int tid, StringRef name,
                              int64_t endNs, ArrayRef<TraceArg> list) {
   begin('X', pid, name);
   os << ",\"tid\":" << tid << ",\"cat\":";
-  string(category);
+  writeJsonString(os, category);
   assert(endNs >= startNs && "a slice ends before it starts");
   int64_t start = gridOf(startNs);
   os << ",\"ts\":";
@@ -196,7 +208,7 @@ void TraceEventWriter::instant(int pid, int tid, StringRef name,
                                ArrayRef<TraceArg> list) {
   begin('i', pid, name);
   os << ",\"tid\":" << tid << ",\"s\":\"t\",\"cat\":";
-  string(category);
+  writeJsonString(os, category);
   os << ",\"ts\":";
   micros(gridOf(atNs));
   args(list);

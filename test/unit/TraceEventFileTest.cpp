@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 
+#include <fstream>
 #include <unistd.h>
 
 using namespace tessera;
@@ -245,6 +246,89 @@ TEST(TraceEventFile, OpenInMissingFolderFailsWithMessage) {
   auto writer = EventWriter::open("/nonexistent/dir/x.events");
   ASSERT_FALSE(static_cast<bool>(writer));
   EXPECT_NE(toString(writer.takeError()).find("cannot open event file"),
+            std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+/// What scanEventFile and parseEventFile found, for comparing them.
+std::string summarize(size_t events, const std::vector<uint64_t> &offsets,
+                      const std::optional<EventFileDamage> &damage) {
+  std::string s = std::to_string(events) + " events at";
+  for (uint64_t o : offsets)
+    s += " " + std::to_string(o);
+  return s + (damage ? "; " + damage->describe() : "; intact");
+}
+
+// The streaming reader finds what the whole-file parser finds, for cuts
+// anywhere: in the header, in a length prefix, inside a record that spans
+// its 1 MiB windows, and at record boundaries.
+TEST(TraceEventFile, ScanAgreesWithParseAtEveryKindOfCut) {
+  ScopedTempDir dir;
+  std::vector<TraceEvent> events = threeEvents();
+  TraceEvent big = makeEvent(TraceEvent::COMPILE_END, "m", 4);
+  big.mutable_compile_end()->mutable_tensor_map()->set_data(
+      std::string(3 << 20, 't'));
+  events.push_back(big);
+  events.push_back(makeEvent(TraceEvent::EXECUTE, "m", 5));
+  std::vector<size_t> ends;
+  std::string bytes = fileBytes(events, ends);
+  std::vector<size_t> cuts = {0,           3,          8,
+                              9,           ends[0],    ends[0] + 1,
+                              ends[2] + 2, ends[2] + (1 << 20),
+                              ends[3] - 1, ends[3],    bytes.size() - 1,
+                              bytes.size()};
+  std::string path = dir.path("scan.events");
+  for (size_t cut : cuts) {
+    SCOPED_TRACE("cut at byte " + std::to_string(cut));
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out.write(bytes.data(), static_cast<std::streamsize>(cut));
+    }
+    auto parsed = parseEventFile(llvm::StringRef(bytes).substr(0, cut));
+    ASSERT_TRUE(static_cast<bool>(parsed));
+    std::vector<uint64_t> offsets;
+    std::vector<int64_t> times;
+    auto scanned = scanEventFile(path, [&](TraceEvent &e, uint64_t offset) {
+      offsets.push_back(offset);
+      times.push_back(e.timestamp_ns());
+      return llvm::Error::success();
+    });
+    ASSERT_TRUE(static_cast<bool>(scanned)) << toString(scanned.takeError());
+    EXPECT_EQ(summarize(scanned->records, offsets, scanned->damage),
+              summarize(parsed->events.size(), parsed->offsets,
+                        parsed->damage));
+    EXPECT_EQ(scanned->fileSize, cut);
+    for (size_t i = 0; i < times.size(); ++i)
+      EXPECT_EQ(times[i], int64_t(i + 1));
+  }
+}
+
+TEST(TraceEventFile, ScanStopsAtTheCallersError) {
+  ScopedTempDir dir;
+  std::vector<size_t> ends;
+  std::string bytes = fileBytes(threeEvents(), ends);
+  std::string path = dir.path("stop.events");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+  }
+  int seen = 0;
+  auto scanned = scanEventFile(path, [&](TraceEvent &, uint64_t) {
+    return ++seen == 2 ? llvm::createStringError("enough")
+                       : llvm::Error::success();
+  });
+  ASSERT_FALSE(static_cast<bool>(scanned));
+  EXPECT_EQ(toString(scanned.takeError()), "enough");
+  EXPECT_EQ(seen, 2);
+  auto missing = scanEventFile(dir.path("none.events"),
+                               [](TraceEvent &, uint64_t) {
+                                 return llvm::Error::success();
+                               });
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_NE(toString(missing.takeError()).find("none.events"),
             std::string::npos);
 }
 

@@ -56,16 +56,36 @@ std::string printable(StringRef text) {
 int runEventsCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (!args.empty())
     return fail("'events' takes no arguments (got '" + args[0] + "')");
-  std::optional<EventFileContents> contents = load(eventsPath);
-  if (!contents)
-    return 1;
-  outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n", "index",
-                    "type", "module", "timestamp_ns", "bytes", "details");
-  for (auto [index, event] : enumerate(contents->events))
-    outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n", index,
-                      eventTypeName(event), printable(event.module_name()),
-                      event.timestamp_ns(), event.ByteSizeLong(),
-                      describePayload(event));
+  if (sys::fs::is_directory(eventsPath))
+    return fail("'" + eventsPath + "' is a folder; give the events file "
+                "inside it");
+  // Streamed: a line per record as it is read.
+  bool header = false;
+  size_t index = 0;
+  Expected<EventFileScan> scan =
+      scanEventFile(eventsPath, [&](TraceEvent &event, uint64_t) {
+        if (!header) {
+          outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n",
+                            "index", "type", "module", "timestamp_ns",
+                            "bytes", "details");
+          header = true;
+        }
+        outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n",
+                          index++, eventTypeName(event),
+                          printable(event.module_name()),
+                          event.timestamp_ns(), event.ByteSizeLong(),
+                          describePayload(event));
+        return Error::success();
+      });
+  if (!scan)
+    return fail(toString(scan.takeError()));
+  if (!header)
+    outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n", "index",
+                      "type", "module", "timestamp_ns", "bytes", "details");
+  if (scan->damage)
+    errs() << formatv("tessera-prof: warning: '{0}' is truncated or damaged: "
+                      "{1}; read the {2} complete record(s) before it\n",
+                      eventsPath, scan->damage->describe(), scan->records);
   return 0;
 }
 

@@ -104,20 +104,22 @@ public:
       : sink(sink), warnings(warnings) {}
 
   Error file(StringRef path) {
-    Expected<EventFileContents> contents = readEventFile(path);
-    if (!contents)
-      return contents.takeError();
-    if (contents->damage)
-      warnings.push_back(path.str() + ": " + contents->damage->describe() +
-                         "; the records before it are exported");
     int64_t source = ++sourceId;
-    if (Error err = emit(Sources, {source, path.str()}))
+    if (Error err = emit(Sources, {source, path}))
       return err;
     modules.clear();
     std::string baseDir = sys::path::parent_path(path).str();
-    for (auto [seq, e] : llvm::enumerate(contents->events))
-      if (Error err = event(source, seq, e, baseDir))
-        return err;
+    size_t seq = 0;
+    // Streamed: rows go out as records are read.
+    Expected<EventFileScan> scan =
+        scanEventFile(path, [&](TraceEvent &e, uint64_t) {
+          return event(source, seq++, e, baseDir);
+        });
+    if (!scan)
+      return scan.takeError();
+    if (scan->damage)
+      warnings.push_back(path.str() + ": " + scan->damage->describe() +
+                         "; the records before it are exported");
     return Error::success();
   }
 
@@ -133,8 +135,8 @@ private:
     auto [it, added] = modules.try_emplace(e.module_name(), moduleId + 1);
     if (added) {
       ++moduleId;
-      if (Error err = emit(Modules, {moduleId, source, e.module_name(),
-                                     target.str()}))
+      if (Error err = emit(Modules, {moduleId, source,
+                                     StringRef(e.module_name()), target}))
         return std::move(err);
     }
     return it->second;
@@ -142,8 +144,9 @@ private:
 
   Error event(int64_t source, size_t seq, const TraceEvent &e,
               StringRef baseDir) {
+    std::string type = eventTypeName(e);
     if (Error err = emit(Events, {++eventId, source, int64_t(seq),
-                                  eventTypeName(e), e.module_name(),
+                                  StringRef(type), StringRef(e.module_name()),
                                   e.timestamp_ns(), int64_t(e.ByteSizeLong())}))
       return err;
     Expected<int64_t> m = module(
@@ -162,7 +165,8 @@ private:
                                       int64_t(c.cached())}))
         return err;
       for (auto [i, p] : llvm::enumerate(c.pass_timeline()))
-        if (Error err = emit(Passes, {id, int64_t(i), p.name(), p.start_ns(),
+        if (Error err = emit(Passes, {id, int64_t(i), StringRef(p.name()),
+                                      p.start_ns(),
                                       p.duration_ns(), int64_t(p.depth()),
                                       p.ops_before(), p.ops_after()}))
           return err;
@@ -175,9 +179,9 @@ private:
     case TraceEvent::DEVICE_TO_HOST_TRANSFER:
       return emit(Transfers,
                   {*m, e.timestamp_ns(),
-                   std::string(e.type() == TraceEvent::HOST_TO_DEVICE_TRANSFER
-                                   ? "to_device"
-                                   : "to_host"),
+                   StringRef(e.type() == TraceEvent::HOST_TO_DEVICE_TRANSFER
+                                 ? "to_device"
+                                 : "to_host"),
                    int64_t(e.transfer().tensors_size()),
                    e.transfer().total_size()});
     case TraceEvent::EXECUTE:
@@ -207,7 +211,7 @@ private:
     if (Error err = emit(
             Runs, {run, module, e.execute().run_index(), e.timestamp_ns(),
                    e.execute().duration_ns(),
-                   report ? Value(runtime::profileLevelName(r.level).str())
+                   report ? Value(runtime::profileLevelName(r.level))
                           : Value(),
                    orNull(r.cycles), orNull(r.seconds), orNull(r.flops),
                    orNull(r.hostCycles), orNull(r.clockHz)}))
@@ -216,15 +220,19 @@ private:
       return Error::success();
     for (const runtime::ExecutionReport::Op &op : r.ops)
       if (Error err = emit(
-              Ops, {run, op.hlo, op.opName, op.opType, op.kind, op.category,
-                    op.source, op.unit, op.steps, op.cycles,
+              Ops, {run, StringRef(op.hlo), StringRef(op.opName),
+                    StringRef(op.opType), StringRef(op.kind),
+                    StringRef(op.category), StringRef(op.source),
+                    StringRef(op.unit), op.steps, op.cycles,
                     r.cycles > 0 ? double(op.cycles) / r.cycles : 0.0,
                     op.flops, op.bytes, op.flopsPerSecond, op.utilization,
-                    op.fit, op.predictedCycles, op.error}))
+                    StringRef(op.fit), op.predictedCycles, op.error}))
         return err;
     for (auto [i, s] : llvm::enumerate(r.steps))
-      if (Error err = emit(Steps, {run, int64_t(i), s.name, s.kind, s.op,
-                                   s.location, s.executions, s.cycles,
+      if (Error err = emit(Steps, {run, int64_t(i), StringRef(s.name),
+                                   StringRef(s.kind), StringRef(s.op),
+                                   StringRef(s.location), s.executions,
+                                   s.cycles,
                                    s.activeTiles, s.predictedCycles}))
         return err;
     for (auto [i, t] : llvm::enumerate(r.tileCycles))

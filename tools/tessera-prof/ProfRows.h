@@ -39,8 +39,9 @@ struct Table {
 /// Every table, in the order they are filled.
 llvm::ArrayRef<Table> tables();
 
-/// A cell: NULL, an integer, a real or text.
-using Value = std::variant<std::monostate, int64_t, double, std::string>;
+/// A cell: NULL, an integer, a real or text. Text is referenced: it lives
+/// until the sink's row() returns.
+using Value = std::variant<std::monostate, int64_t, double, llvm::StringRef>;
 
 class RowSink {
 public:

@@ -11,12 +11,12 @@
 #include "ProfRows.h"
 
 #include "tessera/Trace/AtomicFile.h"
+#include "tessera/Trace/TraceEventWriter.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -66,7 +66,7 @@ public:
         sqlite3_bind_int64(stmt, col, *n);
       else if (const double *d = std::get_if<double>(&v))
         sqlite3_bind_double(stmt, col, *d);
-      else if (const std::string *s = std::get_if<std::string>(&v))
+      else if (const StringRef *s = std::get_if<StringRef>(&v))
         sqlite3_bind_text(stmt, col, s->data(), static_cast<int>(s->size()),
                           SQLITE_TRANSIENT);
       else
@@ -137,27 +137,26 @@ private:
   StringMap<sqlite3_stmt *> inserts;
 };
 
-/// One JSON object a row: {"table": NAME, column: value, ...}.
+/// One JSON object a row: {"table": NAME, column: value, ...}, written by
+/// hand (rows are many and flat).
 class NdjsonSink : public RowSink {
 public:
   explicit NdjsonSink(raw_ostream &os) : os(os) {}
   Error row(const Table &table, ArrayRef<Value> values) override {
-    json::OStream j(os);
-    j.object([&] {
-      j.attribute("table", table.name);
-      for (auto [c, v] : llvm::zip_equal(table.columns, values)) {
-        if (const int64_t *n = std::get_if<int64_t>(&v))
-          j.attribute(c.name, *n);
-        else if (const double *d = std::get_if<double>(&v))
-          j.attribute(c.name, std::isfinite(*d) ? json::Value(*d)
-                                                : json::Value(nullptr));
-        else if (const std::string *s = std::get_if<std::string>(&v))
-          j.attribute(c.name, json::isUTF8(*s) ? *s : json::fixUTF8(*s));
-        else
-          j.attribute(c.name, nullptr);
-      }
-    });
-    os << '\n';
+    os << "{\"table\":\"" << table.name << '"';
+    for (auto [c, v] : llvm::zip_equal(table.columns, values)) {
+      // Column names are identifiers: no escaping needed.
+      os << ",\"" << c.name << "\":";
+      if (const int64_t *n = std::get_if<int64_t>(&v))
+        os << *n;
+      else if (const double *d = std::get_if<double>(&v))
+        writeJsonNumber(os, *d);
+      else if (const StringRef *s = std::get_if<StringRef>(&v))
+        writeJsonString(os, *s);
+      else
+        os << "null";
+    }
+    os << "}\n";
     return Error::success();
   }
 

@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -55,19 +56,41 @@ std::optional<std::string> outputOf(ArrayRef<std::string> args,
 
 enum EventThread { kCompile = 1, kRuntime = 2, kTransfers = 3 };
 
-Error writeEventTrace(const EventFileContents &contents, raw_ostream &os) {
-  int64_t origin = INT64_MAX;
-  for (const TraceEvent &e : contents.events)
-    origin = std::min<int64_t>(origin, e.timestamp_ns());
-  if (contents.events.empty())
-    origin = 0;
-  TraceEventWriter w(os, origin);
+/// Writes the trace of `path` as it reads it: memory holds one record, plus
+/// one pending COMPILE_BEGIN per module. ts 0 is the first record's time
+/// (the earliest, as tools append events in time order; an earlier one
+/// would get a negative ts).
+Error writeEventTrace(StringRef path, raw_ostream &os,
+                      std::optional<EventFileDamage> &damage) {
+  std::unique_ptr<TraceEventWriter> writer;
+  int64_t origin = 0;
   StringMap<int> pids;
+  std::string lastModule;
+  int pid = 0;
+  bool first = true;
   // The COMPILE_BEGIN of each module, waiting for its COMPILE_END.
-  StringMap<const TraceEvent *> begins;
-  for (const TraceEvent &e : contents.events) {
-    auto [it, added] = pids.try_emplace(e.module_name(), pids.size() + 1);
-    int pid = it->second;
+  StringMap<TraceEvent> begins;
+  Expected<EventFileScan> scan = scanEventFile(path, [&](TraceEvent &e,
+                                                         uint64_t) {
+    if (first) {
+      // An empty module name is a name too: force the first lookup.
+      first = false;
+      lastModule = e.module_name() + "-";
+    }
+    if (!writer) {
+      origin = e.timestamp_ns();
+      writer = std::make_unique<TraceEventWriter>(os, origin);
+    }
+    TraceEventWriter &w = *writer;
+    // Logs are long runs of one module: look its pid up only on a change.
+    bool added = false;
+    if (e.module_name() != lastModule) {
+      auto [it, inserted] =
+          pids.try_emplace(e.module_name(), pids.size() + 1);
+      added = inserted;
+      lastModule = e.module_name();
+      pid = it->second;
+    }
     if (added) {
       w.processName(pid, e.module_name(), pid);
       w.threadName(pid, kCompile, "compile", 0);
@@ -77,26 +100,28 @@ Error writeEventTrace(const EventFileContents &contents, raw_ostream &os) {
     int64_t at = e.timestamp_ns() - origin;
     switch (e.type()) {
     case TraceEvent::COMPILE_BEGIN:
-      begins[e.module_name()] = &e;
+      begins[e.module_name()] = e;
       break;
     case TraceEvent::COMPILE_END: {
-      const TraceEvent *begin = begins.lookup(e.module_name());
+      auto begin = begins.find(e.module_name());
       const CompileEnd &end = e.compile_end();
       CompileSpan span;
       span.moduleName = e.module_name();
       span.moduleId = end.module_id();
       span.durationNs = end.duration_ns();
       // Without its begin, the compile ended at the event's time.
-      span.startNs = begin ? begin->timestamp_ns() - origin
-                           : std::max<int64_t>(0, at - span.durationNs);
-      if (begin)
-        span.target = begin->compile_begin().target();
+      bool hasBegin = begin != begins.end();
+      span.startNs = hasBegin ? begin->second.timestamp_ns() - origin
+                              : std::max<int64_t>(0, at - span.durationNs);
+      if (hasBegin)
+        span.target = begin->second.compile_begin().target();
       for (const PassRecord &p : end.pass_timeline())
         span.passes.push_back({p.name(), p.start_ns(), p.duration_ns(),
                                p.ops_before(), p.ops_after(), p.depth(),
                                false});
       writeCompileSlices(w, span, pid, kCompile);
-      begins.erase(e.module_name());
+      if (hasBegin)
+        begins.erase(begin);
       break;
     }
     case TraceEvent::LOAD_ENGINE:
@@ -106,7 +131,10 @@ Error writeEventTrace(const EventFileContents &contents, raw_ostream &os) {
       break;
     case TraceEvent::EXECUTE: {
       const Execute &x = e.execute();
-      std::string name = "run " + std::to_string(x.run_index() + 1);
+      char nameBuf[32];
+      StringRef name(nameBuf,
+                     std::snprintf(nameBuf, sizeof(nameBuf), "run %lld",
+                                   static_cast<long long>(x.run_index() + 1)));
       TraceArg args[] = {{"run", x.run_index() + 1},
                          {"report_bytes", x.execution_report().size()}};
       if (x.duration_ns() > 0)
@@ -127,8 +155,14 @@ Error writeEventTrace(const EventFileContents &contents, raw_ostream &os) {
     default:
       break;
     }
-  }
-  w.finish();
+    return Error::success();
+  });
+  if (!scan)
+    return scan.takeError();
+  damage = scan->damage;
+  if (!writer)
+    writer = std::make_unique<TraceEventWriter>(os, 0);
+  writer->finish();
   return Error::success();
 }
 
@@ -344,16 +378,14 @@ int runTraceCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   std::optional<std::string> out = outputOf(args, rest);
   if (!rest.empty())
     return fail("trace: unexpected argument '" + rest[0] + "'");
-  Expected<EventFileContents> contents = readEventFile(eventsPath);
-  if (!contents)
-    return fail(toString(contents.takeError()));
-  if (contents->damage)
-    errs() << "tessera-prof: warning: " << eventsPath << ": "
-           << contents->damage->describe() << "; tracing what came before\n";
+  std::optional<EventFileDamage> damage;
   if (Error err = writeFileAtomically(out.value_or("-"), [&](raw_ostream &os) {
-        return writeEventTrace(*contents, os);
+        return writeEventTrace(eventsPath, os, damage);
       }))
     return fail(toString(std::move(err)));
+  if (damage)
+    errs() << "tessera-prof: warning: " << eventsPath << ": "
+           << damage->describe() << "; traced what came before\n";
   return 0;
 }
 

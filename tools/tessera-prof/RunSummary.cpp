@@ -71,9 +71,6 @@ static std::optional<ModuleRuns::Memory> memoryOf(const TraceEvent &e,
 
 Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
                                                  StringRef module) {
-  Expected<EventFileContents> contents = readEventFile(eventsPath);
-  if (!contents)
-    return contents.takeError();
   std::string baseDir = sys::path::parent_path(eventsPath).str();
   std::vector<ModuleRuns> out;
   auto find = [&](const std::string &name) -> ModuleRuns & {
@@ -84,9 +81,11 @@ Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
     out.back().module = name;
     return out.back();
   };
-  for (const TraceEvent &e : contents->events) {
+  // Streamed: each module keeps its figures and its last report only.
+  Expected<EventFileScan> scan = scanEventFile(eventsPath, [&](TraceEvent &e,
+                                                               uint64_t) {
     if (!module.empty() && e.module_name() != module)
-      continue;
+      return Error::success();
     ModuleRuns &m = find(e.module_name());
     switch (e.type()) {
     case TraceEvent::COMPILE_BEGIN:
@@ -127,11 +126,14 @@ Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
     default:
       break;
     }
-  }
-  if (contents->damage)
+    return Error::success();
+  });
+  if (!scan)
+    return scan.takeError();
+  if (scan->damage)
     for (ModuleRuns &m : out)
       m.notes.push_back("the event file is damaged: " +
-                        contents->damage->describe() +
+                        scan->damage->describe() +
                         "; what came before is shown");
   if (!module.empty() && out.empty())
     return createStringError("no events of module '" + module + "' in " +

@@ -69,7 +69,8 @@ static void printUsage(raw_ostream &os) {
         "other forms:\n"
         "  tessera-prof --help             this message\n"
         "  tessera-prof --help-flags       every TESSERA_FLAGS flag\n"
-        "  tessera-prof write-sample OUT [--modules=N] [--truncate=BYTES]\n"
+        "  tessera-prof write-sample OUT [--modules=N] [--runs=N] "
+        "[--truncate=BYTES]\n"
         "                                  write a sample event file (tests)\n";
 }
 

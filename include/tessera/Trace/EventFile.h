@@ -19,6 +19,7 @@
 
 #include "tessera_events.pb.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -68,6 +69,22 @@ llvm::Expected<EventFileContents> parseEventFile(llvm::StringRef bytes);
 /// Reads and parses `path`; fails when it cannot be opened or read, or is not
 /// an event file.
 llvm::Expected<EventFileContents> readEventFile(llvm::StringRef path);
+
+/// What scanning a file found besides its events.
+struct EventFileScan {
+  uint64_t fileSize = 0;
+  size_t records = 0;
+  std::optional<EventFileDamage> damage;
+};
+
+/// Reads `path` record by record, handing each complete event (and the byte
+/// offset of its record) to `onEvent` as soon as it is read: memory holds
+/// one 1 MiB window, or one record when a record is larger. Fails like
+/// readEventFile, or with the first error `onEvent` returns.
+llvm::Expected<EventFileScan>
+scanEventFile(llvm::StringRef path,
+              llvm::function_ref<llvm::Error(TraceEvent &, uint64_t offset)>
+                  onEvent);
 
 /// Appends TraceEvents to an event file, one flushed record per event.
 class EventWriter {

@@ -57,6 +57,13 @@ struct TraceArg {
       : key(key), kind(Kind::String), s(v) {}
 };
 
+/// `s` as a JSON string (quoted, escaped; invalid UTF-8 replaced), without
+/// building a document: the one escaper of the streaming writers.
+void writeJsonString(llvm::raw_ostream &os, llvm::StringRef s);
+/// `d` as a JSON number: the shortest text that reads back as `d`; JSON has
+/// no NaN or infinity, so those are null.
+void writeJsonNumber(llvm::raw_ostream &os, double d);
+
 class TraceEventWriter {
 public:
   /// Writes the document's opening to `os`. A non-zero `originUnixNs` (the
@@ -100,7 +107,6 @@ public:
 
 private:
   void begin(char phase, int pid, llvm::StringRef name);
-  void string(llvm::StringRef s);
   void micros(int64_t grid);
   void args(llvm::ArrayRef<TraceArg> args);
 
