@@ -76,6 +76,21 @@ if node_major >= 18 and all(os.path.exists(p) for p in trace_clients):
         ("%check_trace", "%s %s --clients=%s" % (
             node, os.path.join(config.tessera_src_root, "test", "TraceClients",
                                "check-trace.mjs"), trace_clients_dir)))
+    # The HTML report's test drives Debian's headless Chromium with
+    # playwright-core (installed with the trace clients).
+    chromium = shutil.which("chromium")
+    if chromium and os.path.exists(os.path.join(
+            trace_clients_dir, "node_modules", "playwright-core", "package.json")):
+        config.available_features.add("chromium")
+        config.substitutions.append(
+            ("%check_html", "%s %s --clients=%s --chromium=%s" % (
+                node, os.path.join(config.tessera_src_root, "test",
+                                   "TraceClients", "check-html.mjs"),
+                trace_clients_dir, chromium)))
+    else:
+        lit_config.note("chromium or playwright-core is missing (scripts/setup.sh "
+                        "and scripts/trace-clients.sh install them): the HTML "
+                        "report's browser test is skipped")
 else:
     lit_config.note("node >= 18 or the trace clients in %s are missing "
                     "(scripts/trace-clients.sh installs them): the trace client "

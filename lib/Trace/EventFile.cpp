@@ -177,53 +177,58 @@ Expected<EventFileContents> parseEventFile(StringRef bytes) {
   return contents;
 }
 
-Expected<EventFileScan>
-scanEventFile(StringRef path,
-              function_ref<Error(TraceEvent &, uint64_t)> onEvent) {
-  auto fail = [&](std::error_code ec) -> Error {
-    return createStringError(ec, "cannot read '%s': %s", path.str().c_str(),
-                             ec.message().c_str());
-  };
+//===----------------------------------------------------------------------===//
+// Reading as the file grows
+//===----------------------------------------------------------------------===//
+
+static Error readError(StringRef path, std::error_code ec) {
+  return createStringError(ec, "cannot read '%s': %s", path.str().c_str(),
+                           ec.message().c_str());
+}
+
+Expected<std::unique_ptr<EventFileTail>> EventFileTail::open(StringRef path) {
   Expected<sys::fs::file_t> fd = sys::fs::openNativeFileForRead(path);
   if (!fd)
-    return fail(errorToErrorCode(fd.takeError()));
-  auto close = make_scope_exit([&] { sys::fs::closeFile(*fd); });
-  sys::fs::file_status status;
-  if (std::error_code ec = sys::fs::status(*fd, status))
-    return fail(ec);
-  EventFileScan scan;
-  scan.fileSize = status.getSize();
+    return readError(path, errorToErrorCode(fd.takeError()));
+  return std::unique_ptr<EventFileTail>(new EventFileTail(*fd, path.str()));
+}
+
+EventFileTail::~EventFileTail() { sys::fs::closeFile(fd); }
+
+Expected<size_t>
+EventFileTail::read(function_ref<Error(TraceEvent &, uint64_t)> onEvent,
+                    bool final) {
+  size_t before = index;
   // A window over the file: records are decoded as they complete, so
   // memory holds one chunk (or one record, when a record is larger).
   constexpr size_t kChunk = 1 << 20;
-  std::string window;
-  uint64_t base = 0;
-  bool atEnd = false, header = false;
-  size_t index = 0;
-  while (!scan.damage) {
+  while (!fileDamage) {
     size_t have = window.size();
     window.resize(have + kChunk);
     Expected<size_t> got = sys::fs::readNativeFile(
-        *fd, MutableArrayRef<char>(window.data() + have, kChunk));
+        fd, MutableArrayRef<char>(window.data() + have, kChunk));
     if (!got)
-      return fail(errorToErrorCode(got.takeError()));
+      return readError(filePath, errorToErrorCode(got.takeError()));
     window.resize(have + *got);
-    atEnd = *got == 0;
+    bool atEnd = *got == 0;
     if (!header) {
-      if (window.size() < kEventFileHeaderSize && !atEnd)
+      if (window.size() < kEventFileHeaderSize && !(atEnd && final)) {
+        if (atEnd)
+          break;
         continue;
-      if (Error err = checkHeader(window, scan.fileSize, scan.damage))
+      }
+      if (Error err = checkHeader(window, base + window.size(), fileDamage))
         return createStringError(errc::invalid_argument, "'%s': %s",
-                                 path.str().c_str(),
+                                 filePath.c_str(),
                                  toString(std::move(err)).c_str());
-      if (scan.damage)
+      if (fileDamage)
         break;
       header = true;
       window.erase(0, kEventFileHeaderSize);
       base = kEventFileHeaderSize;
     }
     Expected<size_t> consumed =
-        scanRecords(window, base, index, atEnd, scan.damage, onEvent);
+        scanRecords(window, base, index, atEnd && final, fileDamage, onEvent);
     if (!consumed)
       return consumed.takeError();
     window.erase(0, *consumed);
@@ -231,7 +236,21 @@ scanEventFile(StringRef path,
     if (atEnd)
       break;
   }
-  scan.records = index;
+  return index - before;
+}
+
+Expected<EventFileScan>
+scanEventFile(StringRef path,
+              function_ref<Error(TraceEvent &, uint64_t)> onEvent) {
+  Expected<std::unique_ptr<EventFileTail>> tail = EventFileTail::open(path);
+  if (!tail)
+    return tail.takeError();
+  if (Expected<size_t> read = (*tail)->read(onEvent, /*final=*/true); !read)
+    return read.takeError();
+  EventFileScan scan;
+  scan.fileSize = (*tail)->bytesRead();
+  scan.records = (*tail)->records();
+  scan.damage = (*tail)->damage();
   return scan;
 }
 

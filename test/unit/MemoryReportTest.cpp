@@ -140,4 +140,25 @@ TEST_F(MemoryReportTest, SummaryTextShowsTheReport) {
   EXPECT_NE(text.find("Tile memory histogram"), std::string::npos);
 }
 
+// tessera-prof renders reports read back from event files, possibly of
+// another version: missing sections and mistyped fields read as empty,
+// never as a crash (nlohmann's const operator[] on a missing key is
+// undefined, and with exceptions off a type error aborts).
+TEST(MemorySummaryTest, MissingAndMistypedFieldsReadAsEmpty) {
+  for (const char *text :
+       {"{}", R"({"summary": 5, "tiles": {"a": 1}, "target": []})",
+        R"({"summary": {"histogram": {"buckets": "x"}, "by_category": 3},
+            "out_of_memory": [1, "t"], "tiles": [1, {"by_category": []}],
+            "target": {"tiles": "many", "bytes_per_tile": 1.5e3}})"}) {
+    SCOPED_TRACE(text);
+    json r = json::parse(text);
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    writeMemorySummary(r, os);
+    writeTileHeatmapSvg(r, os);
+    writeTileDetail(r, os);
+    EXPECT_NE(out.find("Target:"), std::string::npos);
+  }
+}
+
 } // namespace

@@ -332,4 +332,62 @@ TEST(TraceEventFile, ScanStopsAtTheCallersError) {
             std::string::npos);
 }
 
+// A file that grows a byte at a time, as a writer appends it: the tail
+// hands each event over exactly once, when its last byte arrives, and a
+// half-written record or header is not damage until the final read.
+TEST(TraceEventFile, TailReadsEachRecordOnceAsTheFileGrows) {
+  ScopedTempDir dir;
+  std::vector<size_t> ends;
+  std::string bytes = fileBytes(threeEvents(), ends);
+  std::string path = dir.path("grow.events");
+  std::ofstream out(path, std::ios::binary);
+  out.flush();
+  auto tail = EventFileTail::open(path);
+  ASSERT_TRUE(static_cast<bool>(tail)) << toString(tail.takeError());
+  std::vector<std::pair<size_t, int64_t>> seen; // (bytes written, time)
+  for (size_t n = 1; n <= bytes.size(); ++n) {
+    out.write(bytes.data() + n - 1, 1);
+    out.flush();
+    auto read = (*tail)->read(
+        [&](TraceEvent &e, uint64_t) {
+          seen.push_back({n, e.timestamp_ns()});
+          return llvm::Error::success();
+        },
+        /*final=*/false);
+    ASSERT_TRUE(static_cast<bool>(read)) << toString(read.takeError());
+    ASSERT_FALSE((*tail)->damage().has_value()) << "at byte " << n;
+  }
+  ASSERT_EQ(seen.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(seen[i].first, ends[i]);
+    EXPECT_EQ(seen[i].second, int64_t(i + 1));
+  }
+  EXPECT_EQ((*tail)->records(), 3u);
+  EXPECT_EQ((*tail)->bytesRead(), bytes.size());
+}
+
+TEST(TraceEventFile, TailFinalReadCallsACutOffRecordDamage) {
+  ScopedTempDir dir;
+  std::vector<size_t> ends;
+  std::string bytes = fileBytes(threeEvents(), ends);
+  std::string path = dir.path("cut.events");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(ends[1] + 1));
+  }
+  auto tail = EventFileTail::open(path);
+  ASSERT_TRUE(static_cast<bool>(tail));
+  auto none = [](TraceEvent &, uint64_t) { return llvm::Error::success(); };
+  auto first = (*tail)->read(none, /*final=*/false);
+  ASSERT_TRUE(static_cast<bool>(first));
+  EXPECT_EQ(*first, 2u);
+  EXPECT_FALSE((*tail)->damage().has_value());
+  auto last = (*tail)->read(none, /*final=*/true);
+  ASSERT_TRUE(static_cast<bool>(last));
+  EXPECT_EQ(*last, 0u);
+  ASSERT_TRUE((*tail)->damage().has_value());
+  EXPECT_EQ((*tail)->damage()->offset, ends[1]);
+  EXPECT_EQ((*tail)->damage()->recordIndex, 2u);
+}
+
 } // namespace

@@ -22,26 +22,6 @@ int fail(const Twine &message) {
 }
 
 namespace {
-/// Reads the event file, printing the damage warning if there is one.
-/// Returns nullopt (after printing the error) when nothing could be read.
-std::optional<EventFileContents> load(StringRef path) {
-  if (sys::fs::is_directory(path)) {
-    fail("'" + path + "' is a folder; give the events file inside it");
-    return std::nullopt;
-  }
-  Expected<EventFileContents> contents = readEventFile(path);
-  if (!contents) {
-    fail(toString(contents.takeError()));
-    return std::nullopt;
-  }
-  if (contents->damage)
-    errs() << formatv("tessera-prof: warning: '{0}' is truncated or damaged: "
-                      "{1}; read the {2} complete record(s) before it\n",
-                      path, contents->damage->describe(),
-                      contents->events.size());
-  return std::move(*contents);
-}
-
 /// Module names come from user input: keep the listing one line per event.
 std::string printable(StringRef text) {
   if (text.empty())
@@ -113,36 +93,47 @@ int runExtractCommand(StringRef eventsPath, ArrayRef<std::string> args) {
     }
   }
 
-  std::optional<EventFileContents> contents = load(eventsPath);
-  if (!contents)
-    return 1;
-  std::vector<TraceEvent> &events = contents->events;
-  if (!eventIndex) {
-    // Default to the first event that has the data; say so when there are
-    // several, so the user knows to pick one.
-    std::vector<size_t> candidates;
-    for (auto [index, event] : enumerate(events))
-      if (hasExtractable(event, *kind))
-        candidates.push_back(index);
-    if (candidates.empty())
-      return fail(formatv("no event in '{0}' carries a {1}", eventsPath,
-                          extractKindName(*kind)));
-    if (candidates.size() > 1)
-      errs() << formatv(
-          "tessera-prof: note: {0} events carry a {1} (indices "
-          "{2}); extracting event {3}, choose with --event=N\n",
-          candidates.size(), extractKindName(*kind),
-          join(map_range(candidates, [](size_t i) { return utostr(i); }), ", "),
-          candidates.front());
-    eventIndex = candidates.front();
-  }
-  if (*eventIndex >= events.size())
+  if (sys::fs::is_directory(eventsPath))
+    return fail("'" + eventsPath +
+                "' is a folder; give the events file "
+                "inside it");
+  // Streamed: only the chosen event is kept (--event=N, or the first that
+  // carries the data; the others are counted, to say they exist).
+  std::optional<TraceEvent> chosen;
+  std::vector<size_t> candidates;
+  size_t index = 0;
+  Expected<EventFileScan> scan =
+      scanEventFile(eventsPath, [&](TraceEvent &event, uint64_t) {
+        size_t at = index++;
+        if (eventIndex ? at == *eventIndex : hasExtractable(event, *kind)) {
+          candidates.push_back(at);
+          if (!chosen)
+            chosen = std::move(event);
+        }
+        return Error::success();
+      });
+  if (!scan)
+    return fail(toString(scan.takeError()));
+  if (scan->damage)
+    errs() << formatv("tessera-prof: warning: '{0}' is truncated or damaged: "
+                      "{1}; read the {2} complete record(s) before it\n",
+                      eventsPath, scan->damage->describe(), scan->records);
+  if (eventIndex && !chosen)
     return fail(formatv("event {0} does not exist ('{1}' has {2} events)",
-                        *eventIndex, eventsPath, events.size()));
+                        *eventIndex, eventsPath, scan->records));
+  if (!chosen)
+    return fail(formatv("no event in '{0}' carries a {1}", eventsPath,
+                        extractKindName(*kind)));
+  if (!eventIndex && candidates.size() > 1)
+    errs() << formatv(
+        "tessera-prof: note: {0} events carry a {1} (indices "
+        "{2}); extracting event {3}, choose with --event=N\n",
+        candidates.size(), extractKindName(*kind),
+        join(map_range(candidates, [](size_t i) { return utostr(i); }), ", "),
+        candidates.front());
 
   StringRef baseDir = sys::path::parent_path(eventsPath);
-  Expected<std::string> bytes =
-      extractBytes(events[*eventIndex], *kind, baseDir);
+  Expected<std::string> bytes = extractBytes(*chosen, *kind, baseDir);
   if (!bytes)
     return fail(toString(bytes.takeError()));
   if (Error err = writeFileAtomically(outPath, *bytes))

@@ -67,10 +67,33 @@ int runMemoryCommand(llvm::StringRef eventsPath,
 int runTilesCommand(llvm::StringRef eventsPath,
                     llvm::ArrayRef<std::string> args);
 
+/// `tessera-prof EVENTS html -o FILE [--module=M]`: one self-contained
+/// HTML page of a module's compile and last profiled run.
+int runHtmlCommand(llvm::StringRef eventsPath,
+                   llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof EVENTS monitor [--follow [--count=N] [--idle-exit=S]]
+/// [--module=M] [--json]`: one line per run (wall and device time,
+/// utilization, idle, input-bound), following the file as a job appends.
+int runMonitorCommand(llvm::StringRef eventsPath,
+                      llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof EVENTS summary [--module=M] [--json]`: the last compile's
+/// memory summary, the compiler's own text (Target / Graph / Memory Usage /
+/// histogram / most-loaded tiles).
+int runSummaryCommand(llvm::StringRef eventsPath,
+                      llvm::ArrayRef<std::string> args);
+
 /// `tessera-prof EVENTS compat [--top=N] [--module=M] [--json]`: the
 /// compatibility summary and the per-name-scope table.
 int runCompatCommand(llvm::StringRef eventsPath,
                      llvm::ArrayRef<std::string> args);
+
+/// `tessera-prof A.events B.events diff [--module=M] [--top=N] [--all]
+/// [--json]`: memory, cycles per op, buffers and op mappings of two
+/// compiles and runs, side by side (the differences; --all every row).
+int runDiffCommand(llvm::ArrayRef<std::string> files,
+                   llvm::ArrayRef<std::string> args);
 
 /// `tessera-prof write-sample OUT [--modules=N] [--truncate=BYTES]`: a test
 /// helper writing deterministic events through EventWriter.

@@ -10,6 +10,7 @@
 #include "ProfCommands.h"
 #include "RunSummary.h"
 
+#include "tessera/Memory/MemorySummary.h"
 #include "tessera/Support/TextReport.h"
 #include "tessera/Trace/EventFile.h"
 #include "tessera/Trace/EventQuery.h"
@@ -63,17 +64,21 @@ std::optional<Options> parseOptions(ArrayRef<std::string> args,
   return o;
 }
 
-/// The last COMPILE_END report of `kind` (of `module`, when given), decoded.
-Expected<json> lastCompileReport(StringRef eventsPath, StringRef module,
+/// The last COMPILE_END report of `kind` (of `module`, when given),
+/// decoded. The file streams: only the matching event is kept.
+template <typename Json>
+Expected<Json> lastCompileReport(StringRef eventsPath, StringRef module,
                                  ExtractKind kind, std::string &moduleName) {
-  Expected<EventFileContents> contents = readEventFile(eventsPath);
-  if (!contents)
-    return contents.takeError();
-  const TraceEvent *found = nullptr;
-  for (const TraceEvent &e : contents->events)
-    if (hasExtractable(e, kind) &&
-        (module.empty() || e.module_name() == module))
-      found = &e;
+  std::optional<TraceEvent> found;
+  Expected<EventFileScan> scan =
+      scanEventFile(eventsPath, [&](TraceEvent &e, uint64_t) {
+        if (hasExtractable(e, kind) &&
+            (module.empty() || e.module_name() == module))
+          found = std::move(e);
+        return Error::success();
+      });
+  if (!scan)
+    return scan.takeError();
   if (!found)
     return createStringError(
         "no compile in " + eventsPath + " carries a " + extractKindName(kind) +
@@ -85,13 +90,13 @@ Expected<json> lastCompileReport(StringRef eventsPath, StringRef module,
     return createStringError(extractKindName(kind) +
                              " is text (report_format=text); compile with "
                              "report_format=json or cbor");
-  Expected<std::string> bytes = extractBytes(
-      *found, kind, sys::path::parent_path(eventsPath));
+  Expected<std::string> bytes =
+      extractBytes(*found, kind, sys::path::parent_path(eventsPath));
   if (!bytes)
     return bytes.takeError();
-  json j = report->format() == REPORT_FORMAT_CBOR
-               ? json::from_cbor(*bytes, true, false)
-               : json::parse(*bytes, nullptr, false);
+  Json j = report->format() == REPORT_FORMAT_CBOR
+               ? Json::from_cbor(*bytes, true, false)
+               : Json::parse(*bytes, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return createStringError(extractKindName(kind) + " of '" + moduleName +
                              "' is not a valid report");
@@ -173,8 +178,8 @@ int runMemoryCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (!o)
     return 1;
   std::string module;
-  Expected<json> report = lastCompileReport(eventsPath, o->module,
-                                            ExtractKind::MemoryReport, module);
+  Expected<json> report = lastCompileReport<json>(
+      eventsPath, o->module, ExtractKind::MemoryReport, module);
   if (!report)
     return fail(toString(report.takeError()));
   const json &viewer = (*report)["memory_viewer"];
@@ -258,8 +263,8 @@ int runTilesCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (!o)
     return 1;
   std::string module;
-  Expected<json> report = lastCompileReport(eventsPath, o->module,
-                                            ExtractKind::MemoryReport, module);
+  Expected<json> report = lastCompileReport<json>(
+      eventsPath, o->module, ExtractKind::MemoryReport, module);
   if (!report)
     return fail(toString(report.takeError()));
   const json &summary = (*report)["summary"];
@@ -355,12 +360,40 @@ int runTilesCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   return 0;
 }
 
+int runSummaryCommand(StringRef eventsPath, ArrayRef<std::string> args) {
+  std::optional<Options> o = parseOptions(args, "summary", false);
+  if (!o)
+    return 1;
+  std::string module;
+  // Ordered, so the text is the compiler's own, field for field.
+  Expected<nlohmann::ordered_json> report =
+      lastCompileReport<nlohmann::ordered_json>(
+          eventsPath, o->module, ExtractKind::MemoryReport, module);
+  if (!report)
+    return fail(toString(report.takeError()));
+  for (const char *section : {"target", "graph", "summary"})
+    if (!report->contains(section) || !(*report)[section].is_object())
+      return fail("the memory report of '" + module + "' has no " + section +
+                  " section");
+  if (o->json) {
+    nlohmann::ordered_json out{{"module", module},
+                               {"program", report->value("program", "")},
+                               {"target", (*report)["target"]},
+                               {"graph", (*report)["graph"]},
+                               {"summary", (*report)["summary"]}};
+    outs() << out.dump(2) << "\n";
+    return 0;
+  }
+  memory::writeMemorySummary(*report, outs());
+  return 0;
+}
+
 int runCompatCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   std::optional<Options> o = parseOptions(args, "compat", false);
   if (!o)
     return 1;
   std::string module;
-  Expected<json> report = lastCompileReport(
+  Expected<json> report = lastCompileReport<json>(
       eventsPath, o->module, ExtractKind::CompatReport, module);
   if (!report)
     return fail(toString(report.takeError()));

@@ -213,62 +213,6 @@ void printOverview(const ModuleRuns &m, const Options &o, raw_ostream &os) {
     os << "    - " << rec << "\n";
 }
 
-json overviewJson(const ModuleRuns &m, const Options &o) {
-  std::vector<double> host;
-  for (int64_t ns : m.runHostNs)
-    host.push_back(ns / 1e9);
-  Spread h = spreadOf(host);
-  auto spread = [](const Spread &s) {
-    return json{{"count", s.count}, {"mean", s.mean}, {"std", s.std},
-                {"min", s.min},     {"max", s.max}};
-  };
-  json out{{"module", m.module},
-           {"target", m.target},
-           {"job",
-            {{"compile_seconds", m.compileNs / 1e9},
-             {"compiles", m.compiles},
-             {"passes", m.passes},
-             {"load_seconds", m.loadNs / 1e9},
-             {"loads", m.loads},
-             {"execute_seconds", h.mean * h.count},
-             {"bytes_to_device", m.bytesToDevice},
-             {"bytes_to_host", m.bytesToHost}}},
-           {"run_seconds_host", spread(h)},
-           {"notes", m.notes}};
-  if (!m.report)
-    return out;
-  const ExecutionReport &r = *m.report;
-  RunFigures f = runFigures(r);
-  std::vector<double> steps;
-  for (const runtime::RunTime &rt : r.runs)
-    steps.push_back(static_cast<double>(rt.cycles) /
-                    std::max<int64_t>(1, r.clockHz));
-  out["environment"] = {{"target", r.target},
-                        {"chips", r.chips},
-                        {"tiles", r.tiles},
-                        {"clock_hz", r.clockHz},
-                        {"profile", runtime::profileLevelName(r.level)}};
-  out["step_seconds_device"] = spread(spreadOf(steps));
-  out["input_bound"] = f.inputBound;
-  out["device_idle"] = f.idle ? json(*f.idle) : json(nullptr);
-  out["flops_utilization"] = f.utilization;
-  out["exchange_share"] =
-      f.exchangeShare ? json(*f.exchangeShare) : json(nullptr);
-  json ops = json::array();
-  for (size_t i = 0; i < r.ops.size() && i < size_t(o.top); ++i) {
-    const ExecutionReport::Op &op = r.ops[i];
-    ops.push_back({{"hlo", op.hlo},
-                   {"category", op.category},
-                   {"cycles", op.cycles},
-                   {"share", shareOf(r, op.cycles)},
-                   {"flops_per_second", op.flopsPerSecond},
-                   {"utilization", op.utilization}});
-  }
-  out["top_ops"] = std::move(ops);
-  out["recommendations"] = recommendations(m, r, f);
-  return out;
-}
-
 /// Category totals, in the order of their cycles.
 struct Category {
   std::string name;
@@ -317,6 +261,95 @@ double categoryUtilization(const Category &c) {
 
 } // namespace
 
+json overviewJson(const ModuleRuns &m, int64_t top) {
+  std::vector<double> host;
+  for (int64_t ns : m.runHostNs)
+    host.push_back(ns / 1e9);
+  Spread h = spreadOf(host);
+  auto spread = [](const Spread &s) {
+    return json{{"count", s.count}, {"mean", s.mean}, {"std", s.std},
+                {"min", s.min},     {"max", s.max}};
+  };
+  json out{{"module", m.module},
+           {"target", m.target},
+           {"job",
+            {{"compile_seconds", m.compileNs / 1e9},
+             {"compiles", m.compiles},
+             {"passes", m.passes},
+             {"load_seconds", m.loadNs / 1e9},
+             {"loads", m.loads},
+             {"execute_seconds", h.mean * h.count},
+             {"bytes_to_device", m.bytesToDevice},
+             {"bytes_to_host", m.bytesToHost}}},
+           {"run_seconds_host", spread(h)},
+           {"notes", m.notes}};
+  if (!m.report)
+    return out;
+  const ExecutionReport &r = *m.report;
+  RunFigures f = runFigures(r);
+  std::vector<double> steps;
+  for (const runtime::RunTime &rt : r.runs)
+    steps.push_back(static_cast<double>(rt.cycles) /
+                    std::max<int64_t>(1, r.clockHz));
+  out["environment"] = {{"target", r.target},
+                        {"chips", r.chips},
+                        {"tiles", r.tiles},
+                        {"clock_hz", r.clockHz},
+                        {"profile", runtime::profileLevelName(r.level)}};
+  out["step_seconds_device"] = spread(spreadOf(steps));
+  out["input_bound"] = f.inputBound;
+  out["device_idle"] = f.idle ? json(*f.idle) : json(nullptr);
+  out["flops_utilization"] = f.utilization;
+  out["exchange_share"] =
+      f.exchangeShare ? json(*f.exchangeShare) : json(nullptr);
+  json ops = json::array();
+  for (size_t i = 0; i < r.ops.size() && i < size_t(top); ++i) {
+    const ExecutionReport::Op &op = r.ops[i];
+    ops.push_back({{"hlo", op.hlo},
+                   {"category", op.category},
+                   {"cycles", op.cycles},
+                   {"share", shareOf(r, op.cycles)},
+                   {"flops_per_second", op.flopsPerSecond},
+                   {"utilization", op.utilization}});
+  }
+  out["top_ops"] = std::move(ops);
+  out["recommendations"] = recommendations(m, r, f);
+  return out;
+}
+
+json opProfileJson(const ModuleRuns &m, int64_t top) {
+  if (!m.report)
+    return json{{"module", m.module}, {"categories", json::array()}};
+  const ExecutionReport &r = *m.report;
+  std::vector<Category> cats = categories(r);
+  json jc = json::array();
+  for (const Category &c : cats) {
+    json members = json::array();
+    for (size_t i = 0; i < c.members.size() && i < size_t(top); ++i) {
+      const ExecutionReport::Op &op = *c.members[i];
+      members.push_back({{"hlo", op.hlo},
+                         {"op_name", op.opName},
+                         {"cycles", op.cycles},
+                         {"share", shareOf(r, op.cycles)},
+                         {"utilization", op.utilization},
+                         {"padding_fit", op.fit},
+                         {"source", op.source}});
+    }
+    jc.push_back({{"category", c.name},
+                  {"ops", c.ops},
+                  {"cycles", c.cycles},
+                  {"share", shareOf(r, c.cycles)},
+                  {"flops", c.flops},
+                  {"utilization", categoryUtilization(c)},
+                  {"top_ops", std::move(members)}});
+  }
+  auto [transfers, other] = programCycles(r);
+  return json{
+      {"module", m.module},           {"run", r.run + 1},
+      {"cycles", r.cycles},           {"categories", std::move(jc)},
+      {"transfer_cycles", transfers}, {"sync_and_control_cycles", other}};
+}
+
 int runOverviewCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   std::optional<Options> o = parseOptions(args, 10, "overview");
   if (!o)
@@ -328,7 +361,7 @@ int runOverviewCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (o->json) {
     json out = json::array();
     for (const ModuleRuns &m : *modules)
-      out.push_back(overviewJson(m, *o));
+      out.push_back(overviewJson(m, o->top));
     outs() << out.dump(2) << "\n";
     return 0;
   }
@@ -354,39 +387,12 @@ int runOpProfileCommand(StringRef eventsPath, ArrayRef<std::string> args) {
                   "--profile_execution=device|chip|tile)\n";
       continue;
     }
-    const ExecutionReport &r = *m.report;
-    std::vector<Category> cats = categories(r);
     if (o->json) {
-      json jc = json::array();
-      for (const Category &c : cats) {
-        json members = json::array();
-        for (size_t i = 0; i < c.members.size() && i < size_t(o->top); ++i) {
-          const ExecutionReport::Op &op = *c.members[i];
-          members.push_back({{"hlo", op.hlo},
-                             {"op_name", op.opName},
-                             {"cycles", op.cycles},
-                             {"share", shareOf(r, op.cycles)},
-                             {"utilization", op.utilization},
-                             {"padding_fit", op.fit},
-                             {"source", op.source}});
-        }
-        jc.push_back({{"category", c.name},
-                      {"ops", c.ops},
-                      {"cycles", c.cycles},
-                      {"share", shareOf(r, c.cycles)},
-                      {"flops", c.flops},
-                      {"utilization", categoryUtilization(c)},
-                      {"top_ops", std::move(members)}});
-      }
-      auto [transfers, other] = programCycles(r);
-      all.push_back({{"module", m.module},
-                     {"run", r.run + 1},
-                     {"cycles", r.cycles},
-                     {"categories", std::move(jc)},
-                     {"transfer_cycles", transfers},
-                     {"sync_and_control_cycles", other}});
+      all.push_back(opProfileJson(m, o->top));
       continue;
     }
+    const ExecutionReport &r = *m.report;
+    std::vector<Category> cats = categories(r);
     outs() << "== " << m.module << ", run " << r.run + 1 << ": "
            << groupDigits(r.cycles) << " cycles\n";
     outs() << fmt("  {0,-34} {1,5} {2,12} {3,7} {4,7}  {5}\n",

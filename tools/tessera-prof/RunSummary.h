@@ -17,6 +17,8 @@
 
 #include "llvm/Support/Error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +73,14 @@ struct RunFigures {
   std::optional<double> exchangeShare;
 };
 RunFigures runFigures(const runtime::ExecutionReport &report);
+
+/// The overview (`tessera-prof overview --json`, one module): the job,
+/// run and step time, idle, utilization, the `top` ops, recommendations.
+nlohmann::ordered_json overviewJson(const ModuleRuns &m, int64_t top);
+
+/// The op profile (`op-profile --json`, one module): categories by cycles,
+/// each with its `top` ops and their padding fit.
+nlohmann::ordered_json opProfileJson(const ModuleRuns &m, int64_t top);
 
 } // namespace tessera::prof
 

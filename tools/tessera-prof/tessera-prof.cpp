@@ -29,6 +29,10 @@ static void printUsage(raw_ostream &os) {
         "\n"
         "commands:\n"
         "  events                          list the events, one per line\n"
+        "  summary [--module=M] [--json]   the compile's memory summary "
+        "(Target,\n"
+        "                                  Graph, Memory, histogram, fullest "
+        "tiles)\n"
         "  overview [--module=M] [--top=N] [--json]\n"
         "                                  runs: job, step time, input-bound "
         "%,\n"
@@ -45,6 +49,14 @@ static void printUsage(raw_ostream &os) {
         "  op-profile [--module=M] [--top=N] [--json]\n"
         "                                  ops by category with their "
         "padding fit\n"
+        "  monitor [--follow [--count=N] [--idle-exit=S]] [--module=M] "
+        "[--json]\n"
+        "                                  a line per run, as a job appends "
+        "them\n"
+        "  html -o FILE [--module=M]       one self-contained page: "
+        "memory, tiles,\n"
+        "                                  op profile, run, compat, "
+        "passes\n"
         "  extract KIND [--event=N] [-o FILE]\n"
         "                                  write one event's data to stdout "
         "or FILE\n"
@@ -59,6 +71,10 @@ static void printUsage(raw_ostream &os) {
         "                                  the tables of docs/profiling.md\n"
         "  sql \"SELECT ...\"                one read-only query on those "
         "tables\n"
+        "  diff [--module=M] [--top=N] [--all] [--json]\n"
+        "                                  (two event files) memory, cycles "
+        "per op,\n"
+        "                                  buffers: what changed\n"
         "  trace [-o FILE]                 (one event file) its job as a "
         "Chrome trace\n"
         "over Chrome trace files (tessera-prof A.json B.json ...):\n"
@@ -78,7 +94,8 @@ static bool isCommand(StringRef name) {
   return name == "events" || name == "extract" || name == "overview" ||
          name == "op-profile" || name == "export" || name == "sql" ||
          name == "trace" || name == "merge" || name == "memory" ||
-         name == "tiles" || name == "compat";
+         name == "tiles" || name == "compat" || name == "diff" ||
+         name == "summary" || name == "monitor" || name == "html";
 }
 
 int main(int argc, char **argv) {
@@ -135,6 +152,8 @@ int main(int argc, char **argv) {
     return prof::runSqlCommand(files, rest);
   if (command == "merge")
     return prof::runMergeCommand(files, rest);
+  if (command == "diff")
+    return prof::runDiffCommand(files, rest);
   if (files.size() > 1) {
     errs() << "tessera-prof: error: '" << command
            << "' reads one event file; got " << files.size() << "\n";
@@ -157,5 +176,11 @@ int main(int argc, char **argv) {
     return prof::runTilesCommand(eventsPath, rest);
   if (command == "compat")
     return prof::runCompatCommand(eventsPath, rest);
+  if (command == "html")
+    return prof::runHtmlCommand(eventsPath, rest);
+  if (command == "monitor")
+    return prof::runMonitorCommand(eventsPath, rest);
+  if (command == "summary")
+    return prof::runSummaryCommand(eventsPath, rest);
   return 1;
 }

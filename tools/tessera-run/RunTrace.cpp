@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace llvm;
 
@@ -19,36 +20,41 @@ enum ChipThread { kRuns = 1, kSteps = 2, kGraphOps = 3, kFirstTileGroup = 4 };
 int chipPid(int64_t chip) { return 2 + static_cast<int>(chip); }
 } // namespace
 
-std::optional<CompileSpan> findCompile(const EventFileContents &contents,
-                                       StringRef module) {
+Expected<std::optional<CompileSpan>> findCompile(StringRef eventsPath,
+                                                 StringRef module) {
   // The last COMPILE_END of the module, paired with the COMPILE_BEGIN of
-  // the same module id before it.
-  const auto &events = contents.events;
-  for (size_t i = events.size(); i-- > 0;) {
-    const TraceEvent &end = events[i];
-    if (end.type() != TraceEvent::COMPILE_END || end.module_name() != module)
-      continue;
-    for (size_t j = i; j-- > 0;) {
-      const TraceEvent &begin = events[j];
-      if (begin.type() != TraceEvent::COMPILE_BEGIN ||
-          begin.module_name() != module ||
-          begin.compile_begin().module_id() != end.compile_end().module_id())
-        continue;
-      CompileSpan span;
-      span.moduleName = module.str();
-      span.target = begin.compile_begin().target();
-      span.moduleId = end.compile_end().module_id();
-      span.startNs = begin.timestamp_ns();
-      span.durationNs = end.compile_end().duration_ns();
-      for (const PassRecord &r : end.compile_end().pass_timeline())
-        span.passes.push_back({r.name(), r.start_ns(), r.duration_ns(),
-                               r.ops_before(), r.ops_after(), r.depth(),
-                               false});
-      return span;
-    }
-    return std::nullopt;
-  }
-  return std::nullopt;
+  // the same module id before it. Streamed: a week of runs appended to the
+  // file costs one read window.
+  std::optional<CompileSpan> span;
+  std::map<int64_t, std::pair<int64_t, std::string>> begins; // id -> start
+  Expected<EventFileScan> scan =
+      scanEventFile(eventsPath, [&](TraceEvent &e, uint64_t) {
+        if (e.module_name() != module)
+          return Error::success();
+        if (e.type() == TraceEvent::COMPILE_BEGIN) {
+          begins[e.compile_begin().module_id()] = {e.timestamp_ns(),
+                                                   e.compile_begin().target()};
+        } else if (e.type() == TraceEvent::COMPILE_END) {
+          auto begin = begins.find(e.compile_end().module_id());
+          span.reset();
+          if (begin == begins.end())
+            return Error::success();
+          span.emplace();
+          span->moduleName = module.str();
+          span->target = begin->second.second;
+          span->moduleId = e.compile_end().module_id();
+          span->startNs = begin->second.first;
+          span->durationNs = e.compile_end().duration_ns();
+          for (const PassRecord &r : e.compile_end().pass_timeline())
+            span->passes.push_back({r.name(), r.start_ns(), r.duration_ns(),
+                                    r.ops_before(), r.ops_after(), r.depth(),
+                                    false});
+        }
+        return Error::success();
+      });
+  if (!scan)
+    return scan.takeError();
+  return span;
 }
 
 Expected<std::unique_ptr<RunTrace>>

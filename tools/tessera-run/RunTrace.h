@@ -37,10 +37,11 @@
 
 namespace tessera::run {
 
-/// The last compile of `module` in an event file, with its start as a unix
-/// time in CompileSpan::startNs; none when the file holds no complete one.
-std::optional<CompileSpan> findCompile(const EventFileContents &events,
-                                       llvm::StringRef module);
+/// The last compile of `module` in the event file at `eventsPath`, with its
+/// start as a unix time in CompileSpan::startNs; none when the file holds
+/// no complete one. Fails when the file cannot be read.
+llvm::Expected<std::optional<CompileSpan>>
+findCompile(llvm::StringRef eventsPath, llvm::StringRef module);
 
 class RunTrace : public runtime::StepListener {
 public:

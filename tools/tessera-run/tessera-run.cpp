@@ -207,11 +207,12 @@ std::unique_ptr<RunTrace> openTrace(StringRef path,
   std::optional<CompileSpan> compile;
   from = "no compile in " + eventsPath.str();
   if (sys::fs::exists(eventsPath)) {
-    Expected<EventFileContents> events = readEventFile(eventsPath);
-    if (!events)
+    Expected<std::optional<CompileSpan>> found =
+        findCompile(eventsPath, program.executable().module_name());
+    if (!found)
       errs() << kTool << ": warning: --trace_json: the compile is left out: "
-             << toString(events.takeError()) << "\n";
-    else if ((compile = findCompile(*events, program.executable().module_name())))
+             << toString(found.takeError()) << "\n";
+    else if ((compile = std::move(*found)))
       from = "compile from " + eventsPath.str();
   }
   int64_t origin = compile ? std::min(compile->startNs, loadStart) : loadStart;

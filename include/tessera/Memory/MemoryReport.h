@@ -1,12 +1,11 @@
-//===- MemoryReport.h - memory reports of a tile program ----------*- C++
-//-*-===//
+//===- MemoryReport.h - memory reports of a tile program --------*- C++ -*-===//
 //
 // The report objects of the memory analysis (docs/memory.md): a memory
 // viewer (heap per program point, buffers live at the peak), per-tile
 // memory by category, the padding of every buffer and matmul, the cost of
 // every step, and a summary, all in one nlohmann::ordered_json; the same
-// object as CBOR; and the text summary with its tile histogram. Nothing
-// here writes files: callers hand the objects to the report sink.
+// object as CBOR. Nothing here writes files: callers hand the objects to
+// the report sink. MemorySummary.h renders them for people.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +13,7 @@
 #define TESSERA_MEMORY_MEMORYREPORT_H
 
 #include "tessera/Memory/MemoryAnalysis.h"
+#include "tessera/Memory/MemorySummary.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -37,21 +37,8 @@ nlohmann::ordered_json buildLivenessReport(const MemoryAnalysis &analysis);
 nlohmann::ordered_json buildTileDetail(const MemoryAnalysis &analysis,
                                        int64_t tile);
 
-/// The text form of a buildTileDetail() object.
-void writeTileDetail(const nlohmann::ordered_json &detail,
-                     llvm::raw_ostream &os);
-
 /// The report's bytes as CBOR (same content as the JSON).
 std::vector<uint8_t> toCbor(const nlohmann::ordered_json &report);
-
-/// The text summary (Target, Graph, Memory Usage, tile histogram, tiles out
-/// of memory, the five most-loaded tiles) of a buildMemoryReport() object.
-void writeMemorySummary(const nlohmann::ordered_json &report,
-                        llvm::raw_ostream &os);
-
-/// An SVG heat map of each tile's bytes (including gaps) over its SRAM.
-void writeTileHeatmapSvg(const nlohmann::ordered_json &report,
-                         llvm::raw_ostream &os);
 
 } // namespace tessera::memory
 

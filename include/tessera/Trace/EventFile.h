@@ -22,6 +22,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <cstdint>
 #include <memory>
@@ -85,6 +86,44 @@ llvm::Expected<EventFileScan>
 scanEventFile(llvm::StringRef path,
               llvm::function_ref<llvm::Error(TraceEvent &, uint64_t offset)>
                   onEvent);
+
+/// Reads an event file as it grows (`tessera-prof monitor`): each read()
+/// decodes the records completed since the last one. A record still being
+/// written is kept for the next read, unless the read is `final`, when a
+/// cut-off tail is damage as in scanEventFile.
+class EventFileTail {
+public:
+  static llvm::Expected<std::unique_ptr<EventFileTail>>
+  open(llvm::StringRef path);
+  ~EventFileTail();
+  EventFileTail(const EventFileTail &) = delete;
+  EventFileTail &operator=(const EventFileTail &) = delete;
+
+  /// Reads to the current end of the file; returns how many events it
+  /// handed to `onEvent`. Fails like scanEventFile.
+  llvm::Expected<size_t>
+  read(llvm::function_ref<llvm::Error(TraceEvent &, uint64_t offset)> onEvent,
+       bool final);
+
+  /// Set once a record is malformed (or, after a final read, cut off);
+  /// nothing after it is read.
+  const std::optional<EventFileDamage> &damage() const { return fileDamage; }
+  size_t records() const { return index; }
+  /// The file's bytes read so far.
+  uint64_t bytesRead() const { return base + window.size(); }
+
+private:
+  EventFileTail(llvm::sys::fs::file_t fd, std::string path)
+      : fd(fd), filePath(std::move(path)) {}
+
+  llvm::sys::fs::file_t fd;
+  std::string filePath;
+  std::string window;  ///< bytes read but not yet decoded
+  uint64_t base = 0;   ///< file offset of window[0]
+  size_t index = 0;    ///< records decoded
+  bool header = false; ///< the header was read and checked
+  std::optional<EventFileDamage> fileDamage;
+};
 
 /// Appends TraceEvents to an event file, one flushed record per event.
 class EventWriter {

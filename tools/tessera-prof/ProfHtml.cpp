@@ -1,0 +1,293 @@
+//===- ProfHtml.cpp - tessera-prof html: one self-contained report page ---===//
+//
+// Gathers one module's views (the overview and op profile of RunSummary,
+// the memory report's heap, tiles and histogram, the compatibility report,
+// the last compile's pass timeline, the last profiled run's steps) into one
+// JSON object and writes it into the page of html/report.html, which draws
+// everything in the browser as SVG: no network, no server, one file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProfCommands.h"
+#include "RunSummary.h"
+
+#include "tessera/Trace/AtomicFile.h"
+#include "tessera/Trace/EventFile.h"
+#include "tessera/Trace/EventQuery.h"
+
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace llvm;
+using json = nlohmann::ordered_json;
+
+namespace tessera::prof {
+
+namespace {
+
+/// The page, embedded at build time (CMakeLists.txt, EmbedText.cmake).
+constexpr const char kPage[] =
+#include "ReportHtml.inc"
+    ;
+constexpr const char kDataMarker[] = "/*TESSERA_DATA*/";
+
+/// A report of `kind` of the last COMPILE_END that carries one, decoded;
+/// nullopt when none does or it cannot be read (the page says so).
+std::optional<json> decodeReport(const TraceEvent &e, ExtractKind kind,
+                                 StringRef baseDir) {
+  const Report *r = findReport(e, kind);
+  if (!r || r->format() == REPORT_FORMAT_TEXT)
+    return std::nullopt;
+  Expected<std::string> bytes = extractBytes(e, kind, baseDir);
+  if (!bytes) {
+    consumeError(bytes.takeError());
+    return std::nullopt;
+  }
+  json j = r->format() == REPORT_FORMAT_CBOR
+               ? json::from_cbor(*bytes, true, false)
+               : json::parse(*bytes, nullptr, false);
+  if (!j.is_object())
+    return std::nullopt;
+  return j;
+}
+
+const json &field(const json &j, const char *key) {
+  static const json null;
+  if (!j.is_object())
+    return null;
+  auto it = j.find(key);
+  return it == j.end() ? null : *it;
+}
+int64_t intOf(const json &j) {
+  if (j.is_number_integer())
+    return j.get<int64_t>();
+  return j.is_number_float() ? int64_t(j.get<double>()) : 0;
+}
+int64_t num(const json &j, const char *key) { return intOf(field(j, key)); }
+std::string str(const json &j, const char *key) {
+  const json &v = field(j, key);
+  return v.is_string() ? v.get<std::string>() : "";
+}
+
+std::string shapeOf(const json &buffer) {
+  std::string s = str(buffer, "dtype") + "[";
+  bool first = true;
+  for (const json &d : field(buffer, "shape")) {
+    s += (first ? "" : ",") + std::to_string(intOf(d));
+    first = false;
+  }
+  return s + "]";
+}
+
+/// The memory section: the chip heap per point as [padded, unpadded, kind,
+/// step], the always-live band, each tile's bytes, the histogram and the
+/// largest buffers at the peak.
+json memorySection(const json &report) {
+  const json &viewer = field(report, "memory_viewer");
+  const json &summary = field(report, "summary");
+  json out{{"peak_point", num(viewer, "peak_point")},
+           {"peak_bytes", num(viewer, "peak_bytes")},
+           {"peak_step", str(viewer, "peak_step")},
+           {"bytes_per_tile", num(field(report, "target"), "bytes_per_tile")},
+           {"tiles_out_of_memory", num(summary, "tiles_out_of_memory")}};
+  json heap = json::array();
+  for (const json &p : field(viewer, "heap"))
+    heap.push_back(json::array({num(p, "padded"), num(p, "unpadded"),
+                                str(p, "kind"), str(p, "step")}));
+  if (heap.empty())
+    heap.push_back(json::array({0, 0, "", ""}));
+  out["heap"] = std::move(heap);
+  // Always-live buffers are live at every point: the band under the curve.
+  int64_t alwaysLive = 0;
+  for (const json &b : field(report, "buffers"))
+    if (field(b, "always_live").is_boolean() &&
+        field(b, "always_live").get<bool>() && field(b, "alias_of").is_null())
+      alwaysLive += num(b, "size");
+  out["always_live"] = alwaysLive;
+  json tiles = json::array();
+  for (const json &t : field(report, "tiles"))
+    tiles.push_back(num(t, "including_gaps"));
+  out["tiles"] = std::move(tiles);
+  json hist = field(field(summary, "histogram"), "buckets");
+  out["histogram"] = hist.is_array() ? hist : json::array();
+  json buffers = json::array();
+  for (const json &b : field(viewer, "buffers_at_peak_by_size")) {
+    if (buffers.size() == 15)
+      break;
+    const json &expansion = field(b, "expansion");
+    buffers.push_back(
+        {{"name", str(b, "name")},
+         {"shape", shapeOf(b)},
+         {"category", str(b, "category")},
+         {"size", num(b, "size")},
+         {"unpadded_size", num(b, "unpadded_size")},
+         {"expansion", expansion.is_number() ? expansion.get<double>() : 1.0},
+         {"op_name", str(b, "op_name")}});
+  }
+  out["peak_buffers"] = std::move(buffers);
+  return out;
+}
+
+json compatSection(const json &report) {
+  json scopes = json::array();
+  for (const json &s : field(report, "scopes"))
+    scopes.push_back({{"name", str(s, "name")},
+                      {"depth", num(s, "depth")},
+                      {"ops", num(s, "ops")},
+                      {"compatible", num(s, "compatible")},
+                      {"incompatible", num(s, "incompatible")},
+                      {"not_assessed", num(s, "not_assessed")}});
+  const json &reasons = field(report, "by_reason");
+  return json{{"target", str(report, "target")},
+              {"totals", field(report, "totals")},
+              {"by_reason", reasons.is_object() ? reasons : json::object()},
+              {"scopes", std::move(scopes)}};
+}
+
+json opsOf(const runtime::ExecutionReport &r) {
+  json ops = json::array();
+  for (const runtime::ExecutionReport::Op &op : r.ops)
+    ops.push_back({{"hlo", op.hlo},
+                   {"op_name", op.opName},
+                   {"category", op.category},
+                   {"unit", op.unit},
+                   {"cycles", op.cycles},
+                   {"share", r.cycles > 0 ? double(op.cycles) / r.cycles : 0},
+                   {"flops_per_second", op.flopsPerSecond},
+                   {"utilization", op.utilization},
+                   {"predicted_cycles", op.predictedCycles},
+                   {"error", op.error},
+                   {"why", op.why},
+                   {"fit", op.fit}});
+  return ops;
+}
+
+json runOf(const runtime::ExecutionReport &r) {
+  json steps = json::array();
+  for (const runtime::ExecutionReport::Step &s : r.steps)
+    steps.push_back({{"name", s.name},
+                     {"kind", s.kind},
+                     {"op", s.op},
+                     {"cycles", s.cycles},
+                     {"executions", s.executions},
+                     {"active_tiles", s.activeTiles}});
+  return json{{"run", r.run + 1},
+              {"cycles", r.cycles},
+              {"clock_hz", r.clockHz},
+              {"steps", std::move(steps)}};
+}
+
+/// JSON inside <script>: no "</script>" or "<!--" may appear, so every '<'
+/// (only ever inside strings) becomes \u003c.
+std::string scriptSafe(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
+  }
+  return out;
+}
+
+} // namespace
+
+int runHtmlCommand(StringRef eventsPath, ArrayRef<std::string> args) {
+  std::string module, output;
+  for (size_t i = 0; i < args.size(); ++i) {
+    StringRef a = args[i];
+    if (a == "-o" && i + 1 < args.size())
+      output = args[++i];
+    else if (a.consume_front("-o="))
+      output = a.str();
+    else if (a.consume_front("--module="))
+      module = a.str();
+    else
+      return fail("html: unknown option '" + a + "'");
+  }
+  if (output.empty())
+    return fail("html needs an output file: -o report.html");
+
+  std::string baseDir = sys::path::parent_path(eventsPath).str();
+  // The last compile of the module (its reports and pass timeline).
+  std::optional<TraceEvent> compile;
+  Expected<EventFileScan> scan =
+      scanEventFile(eventsPath, [&](TraceEvent &e, uint64_t) -> Error {
+        if (!module.empty() && e.module_name() != module)
+          return Error::success();
+        if (e.type() == TraceEvent::COMPILE_END && !e.compile_end().cached()) {
+          if (module.empty())
+            module = e.module_name();
+          if (e.module_name() == module)
+            compile = std::move(e);
+        }
+        return Error::success();
+      });
+  if (!scan)
+    return fail(toString(scan.takeError()));
+  Expected<std::vector<ModuleRuns>> runs = readModuleRuns(eventsPath, module);
+  if (!runs)
+    return fail(toString(runs.takeError()));
+  if (module.empty() && !runs->empty())
+    module = runs->front().module;
+  const ModuleRuns *m = nullptr;
+  for (const ModuleRuns &r : *runs)
+    if (r.module == module)
+      m = &r;
+  if (!compile && !m)
+    return fail("nothing to show in " + eventsPath +
+                (module.empty() ? "" : " for module '" + module + "'") +
+                ": no compile and no run");
+
+  json data{{"module", module}, {"source", sys::path::filename(eventsPath)}};
+  std::optional<json> memory, compat;
+  if (compile) {
+    memory = decodeReport(*compile, ExtractKind::MemoryReport, baseDir);
+    compat = decodeReport(*compile, ExtractKind::CompatReport, baseDir);
+    json passes = json::array();
+    for (const PassRecord &p : compile->compile_end().pass_timeline())
+      passes.push_back({{"name", p.name()},
+                        {"start_ns", p.start_ns()},
+                        {"duration_ns", p.duration_ns()},
+                        {"depth", p.depth()},
+                        {"ops_before", p.ops_before()},
+                        {"ops_after", p.ops_after()}});
+    data["passes"] = std::move(passes);
+  }
+  json target = json::object();
+  if (memory)
+    target = field(*memory, "target");
+  else if (m && m->report)
+    target = {{"name", m->report->target},
+              {"chips", m->report->chips},
+              {"tiles", m->report->tiles}};
+  data["target"] = target;
+  data["overview"] = m ? overviewJson(*m, 10) : json(nullptr);
+  data["op_profile"] = m ? opProfileJson(*m, 10) : json(nullptr);
+  data["ops"] = m && m->report ? opsOf(*m->report) : json::array();
+  data["run"] = m && m->report ? runOf(*m->report) : json(nullptr);
+  data["memory"] = memory ? memorySection(*memory) : json(nullptr);
+  data["compat"] = compat ? compatSection(*compat) : json(nullptr);
+
+  StringRef page(kPage);
+  size_t at = page.find(kDataMarker);
+  if (at == StringRef::npos)
+    return fail("html: the embedded page has no data marker (a build "
+                "problem)");
+  std::string payload =
+      scriptSafe(data.dump(-1, ' ', false, json::error_handler_t::replace));
+  Error written = writeFileAtomically(output, [&](raw_ostream &os) {
+    os << page.substr(0, at) << payload
+       << page.substr(at + StringRef(kDataMarker).size());
+    return Error::success();
+  });
+  if (written)
+    return fail(toString(std::move(written)));
+  errs() << "tessera-prof: wrote " << output << " (" << module << ")\n";
+  return 0;
+}
+
+} // namespace tessera::prof
