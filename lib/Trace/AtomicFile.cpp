@@ -1,6 +1,7 @@
 //===- AtomicFile.cpp - Write files via a temporary and a rename ----------===//
 
 #include "tessera/Trace/AtomicFile.h"
+#include "tessera/Trace/BackgroundWriter.h"
 
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,6 +50,24 @@ AtomicFileStream::open(StringRef path, const AtomicWriteOptions &options) {
   if (path.empty())
     return createStringError(errc::invalid_argument,
                              "cannot write a file with an empty name");
+  // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place:
+  // renaming a temporary over it would replace the device with a file.
+  sys::fs::file_status status;
+  if (!sys::fs::status(path, status) && sys::fs::exists(status)) {
+    if (sys::fs::is_directory(status))
+      return createStringError(errc::is_a_directory,
+                               "cannot write '%s': it is a folder",
+                               path.str().c_str());
+    if (!sys::fs::is_regular_file(status)) {
+      int fd;
+      if (std::error_code ec = sys::fs::openFileForWrite(
+              path, fd, sys::fs::CD_OpenExisting, sys::fs::OF_None))
+        return createStringError(ec, "cannot write '%s': %s",
+                                 path.str().c_str(), ec.message().c_str());
+      return std::unique_ptr<AtomicFileStream>(new AtomicFileStream(
+          path.str(), std::make_unique<BackgroundFdStream>(fd, true)));
+    }
+  }
   StringRef parent = sys::path::parent_path(path);
   if (options.createParentDirs && !parent.empty())
     if (std::error_code ec = sys::fs::create_directories(parent))
@@ -101,38 +120,44 @@ struct LiveTemporaries {
 };
 } // namespace
 
-AtomicFileStream::AtomicFileStream(std::string path, sys::fs::TempFile temp)
-    : path(std::move(path)), temp(std::move(temp)) {
-  stream = std::make_unique<raw_fd_ostream>(this->temp.FD,
-                                            /*shouldClose=*/false);
-  // Streams write traces and exports of gigabytes: fewer, larger writes.
-  stream->SetBufferSize(1 << 20);
-  LiveTemporaries::get().add(&this->temp);
+AtomicFileStream::AtomicFileStream(std::string path, sys::fs::TempFile file)
+    : path(std::move(path)), temp(std::move(file)) {
+  // Streams write traces and exports of gigabytes: the writes go to a
+  // second thread, overlapping the caller's formatting. TempFile closes
+  // the descriptor when it is kept or discarded.
+  stream = std::make_unique<BackgroundFdStream>(temp->FD, /*closeFd=*/false);
+  LiveTemporaries::get().add(&*temp);
 }
 
+AtomicFileStream::AtomicFileStream(std::string path,
+                                   std::unique_ptr<BackgroundFdStream> device)
+    : path(std::move(path)), stream(std::move(device)) {}
+
 AtomicFileStream::~AtomicFileStream() {
-  if (done)
+  if (done || !temp)
     return;
-  LiveTemporaries::get().remove(&temp);
-  stream->clear_error();
+  LiveTemporaries::get().remove(&*temp);
+  (void)stream->finish();
   stream.reset();
-  consumeError(temp.discard());
+  consumeError(temp->discard());
 }
 
 Error AtomicFileStream::commit() {
-  stream->flush();
+  std::error_code ec = stream->finish();
   done = true;
-  LiveTemporaries::get().remove(&temp);
-  if (stream->has_error()) {
-    std::error_code ec = stream->error();
-    stream->clear_error();
+  if (temp)
+    LiveTemporaries::get().remove(&*temp);
+  if (ec) {
     stream.reset();
-    consumeError(temp.discard());
+    if (temp)
+      consumeError(temp->discard());
     return createStringError(ec, "cannot write '%s': %s", path.c_str(),
                              ec.message().c_str());
   }
   stream.reset();
-  if (Error err = temp.keep(path))
+  if (!temp)
+    return Error::success();
+  if (Error err = temp->keep(path))
     return createStringError(errc::io_error, "cannot write '%s': %s",
                              path.c_str(), toString(std::move(err)).c_str());
   return Error::success();

@@ -188,23 +188,30 @@ Expected<std::string> extractBytes(const TraceEvent &event, ExtractKind kind,
         "max_report_size",
         extractKindName(kind).str().c_str(), event.module_name().c_str(),
         static_cast<long long>(report.size()));
-  if (report.content_case() != Report::kPath)
+  std::optional<std::string> path = reportFilePath(report, baseDir);
+  if (!path)
     return report.data();
-
-  SmallString<256> path(report.path());
-  if (sys::path::is_relative(path) && !baseDir.empty()) {
-    path = baseDir;
-    sys::path::append(path, report.path());
-  }
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
+      MemoryBuffer::getFile(*path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return createStringError(
         buffer.getError(), "cannot read the %s of module '%s' from '%s': %s",
         extractKindName(kind).str().c_str(), event.module_name().c_str(),
-        path.c_str(), buffer.getError().message().c_str());
+        path->c_str(), buffer.getError().message().c_str());
   return (*buffer)->getBuffer().str();
+}
+
+std::optional<std::string> reportFilePath(const Report &report,
+                                          StringRef baseDir) {
+  if (report.content_case() != Report::kPath)
+    return std::nullopt;
+  SmallString<256> path(report.path());
+  if (sys::path::is_relative(path) && !baseDir.empty()) {
+    path = baseDir;
+    sys::path::append(path, report.path());
+  }
+  return path.str().str();
 }
 
 Expected<std::vector<Extracted>>

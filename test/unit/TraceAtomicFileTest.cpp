@@ -5,8 +5,14 @@
 #include "tessera/Trace/AtomicFile.h"
 
 #include "llvm/Support/Errc.h"
+#include "llvm/Support/FileSystem.h"
 
 #include "gtest/gtest.h"
+
+#include <fstream>
+#include <iterator>
+#include <sys/stat.h>
+#include <thread>
 
 using namespace tessera;
 using tessera::testing::readWholeFile;
@@ -68,6 +74,36 @@ TEST(TraceAtomicFile, EmptyPathIsAnError) {
   llvm::Error err = writeFileAtomically("", "x");
   ASSERT_TRUE(static_cast<bool>(err));
   consumeError(std::move(err));
+}
+
+// A pipe or device (/dev/null) is written in place: renaming a temporary
+// over it would replace it with a regular file. A FIFO stands in for
+// /dev/null here, so a failure cannot damage the machine.
+TEST(TraceAtomicFile, PipesAndDevicesAreWrittenInPlace) {
+  ScopedTempDir dir;
+  std::string path = dir.path("pipe");
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] {
+    std::ifstream in(path, std::ios::binary);
+    received.assign(std::istreambuf_iterator<char>(in), {});
+  });
+  llvm::Error err = writeFileAtomically(path, "through the pipe");
+  reader.join();
+  EXPECT_FALSE(static_cast<bool>(err)) << toString(std::move(err));
+  EXPECT_EQ(received, "through the pipe");
+  llvm::sys::fs::file_status status;
+  ASSERT_FALSE(llvm::sys::fs::status(path, status));
+  EXPECT_EQ(status.type(), llvm::sys::fs::file_type::fifo_file);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"pipe"});
+}
+
+TEST(TraceAtomicFile, AFolderIsAnError) {
+  ScopedTempDir dir;
+  llvm::Error err = writeFileAtomically(dir.path(""), "x");
+  ASSERT_TRUE(static_cast<bool>(err));
+  EXPECT_NE(toString(std::move(err)).find("it is a folder"),
+            std::string::npos);
 }
 
 } // namespace

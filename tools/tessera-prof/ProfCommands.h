@@ -67,6 +67,13 @@ int runMemoryCommand(llvm::StringRef eventsPath,
 int runTilesCommand(llvm::StringRef eventsPath,
                     llvm::ArrayRef<std::string> args);
 
+/// `tessera-prof EVENTS tensor-map [--tensor=NAME | --tile=N] [--top=N]
+/// [--module=M] [--json]`: the last compile's tensor map, read with a SAX
+/// parser: per computation totals and the largest tensors, one tensor's
+/// tiles, or the tensors on one tile.
+int runTensorMapCommand(llvm::StringRef eventsPath,
+                        llvm::ArrayRef<std::string> args);
+
 /// `tessera-prof EVENTS html -o FILE [--module=M]`: one self-contained
 /// HTML page of a module's compile and last profiled run.
 int runHtmlCommand(llvm::StringRef eventsPath,

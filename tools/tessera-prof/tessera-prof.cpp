@@ -53,6 +53,10 @@ static void printUsage(raw_ostream &os) {
         "[--json]\n"
         "                                  a line per run, as a job appends "
         "them\n"
+        "  tensor-map [--tensor=NAME | --tile=N] [--top=N] [--json]\n"
+        "                                  where tensors live: totals, "
+        "one tensor,\n"
+        "                                  or one tile (streams the map)\n"
         "  html -o FILE [--module=M]       one self-contained page: "
         "memory, tiles,\n"
         "                                  op profile, run, compat, "
@@ -95,7 +99,8 @@ static bool isCommand(StringRef name) {
          name == "op-profile" || name == "export" || name == "sql" ||
          name == "trace" || name == "merge" || name == "memory" ||
          name == "tiles" || name == "compat" || name == "diff" ||
-         name == "summary" || name == "monitor" || name == "html";
+         name == "summary" || name == "monitor" || name == "html" ||
+         name == "tensor-map";
 }
 
 int main(int argc, char **argv) {
@@ -176,6 +181,8 @@ int main(int argc, char **argv) {
     return prof::runTilesCommand(eventsPath, rest);
   if (command == "compat")
     return prof::runCompatCommand(eventsPath, rest);
+  if (command == "tensor-map")
+    return prof::runTensorMapCommand(eventsPath, rest);
   if (command == "html")
     return prof::runHtmlCommand(eventsPath, rest);
   if (command == "monitor")

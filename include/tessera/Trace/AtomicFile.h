@@ -11,6 +11,8 @@
 #ifndef TESSERA_TRACE_ATOMICFILE_H
 #define TESSERA_TRACE_ATOMICFILE_H
 
+#include "tessera/Trace/BackgroundWriter.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -18,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tessera {
@@ -45,6 +48,7 @@ llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents,
 /// A file written over time (a trace, an interval report) that appears
 /// under its name only when commit() succeeds: until then it is a
 /// temporary beside it, removed if the writer gives up or the process dies.
+/// A path naming a device or pipe (/dev/null, a FIFO) is written in place.
 class AtomicFileStream {
 public:
   static llvm::Expected<std::unique_ptr<AtomicFileStream>>
@@ -56,10 +60,13 @@ public:
   llvm::Error commit();
 
 private:
-  AtomicFileStream(std::string path, llvm::sys::fs::TempFile temp);
+  AtomicFileStream(std::string path, llvm::sys::fs::TempFile file);
+  AtomicFileStream(std::string path,
+                   std::unique_ptr<BackgroundFdStream> device);
   std::string path;
-  llvm::sys::fs::TempFile temp;
-  std::unique_ptr<llvm::raw_fd_ostream> stream;
+  /// None when writing a device or pipe in place.
+  std::optional<llvm::sys::fs::TempFile> temp;
+  std::unique_ptr<BackgroundFdStream> stream;
   bool done = false;
 };
 

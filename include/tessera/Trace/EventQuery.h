@@ -55,6 +55,12 @@ const Report *findReport(const TraceEvent &event, ExtractKind kind);
 /// Whether `event` carries something extractable of `kind`.
 bool hasExtractable(const TraceEvent &event, ExtractKind kind);
 
+/// Where a report stored by path lives (relative paths resolved against
+/// `baseDir`); nullopt when the report is carried in the event itself.
+/// For readers that stream a large report from its file.
+std::optional<std::string> reportFilePath(const Report &report,
+                                          llvm::StringRef baseDir);
+
 /// Bytes of `kind` from `event`. A report stored by path is read from that
 /// file (relative paths are resolved against `baseDir`, the folder of the
 /// event file). Fails, with a message saying why, when the event carries no

@@ -1,0 +1,57 @@
+//===- BackgroundWriter.h - A stream that writes on a thread ----*- C++ -*-===//
+//
+// Traces and exports run to gigabytes, and on a small machine the kernel's
+// copy into the page cache costs as much as formatting them: writing on a
+// second thread overlaps the two. The caller formats into 1 MiB buffers;
+// full buffers go to a writer thread through a bounded queue (at most four
+// wait, so memory stays a few MiB however fast the caller is).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TRACE_BACKGROUNDWRITER_H
+#define TESSERA_TRACE_BACKGROUNDWRITER_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <thread>
+
+namespace tessera {
+
+class BackgroundFdStream : public llvm::raw_ostream {
+public:
+  /// Writes to `fd` (closed by finish() when `closeFd`).
+  BackgroundFdStream(int fd, bool closeFd);
+  /// Finishes, dropping any error: call finish() to see it.
+  ~BackgroundFdStream() override;
+
+  /// Flushes, waits for every buffer to be written, and returns the first
+  /// write error (later writes are skipped after one). Idempotent.
+  std::error_code finish();
+
+private:
+  void write_impl(const char *ptr, size_t size) override;
+  uint64_t current_pos() const override { return position; }
+  void writerLoop();
+
+  static constexpr size_t kBufferSize = 1 << 20;
+  static constexpr size_t kMaxQueued = 4;
+
+  int fd;
+  bool closeFd, finished = false;
+  uint64_t position = 0;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::string> queue;
+  bool stopping = false;
+  std::error_code error;
+  std::thread writer;
+};
+
+} // namespace tessera
+
+#endif // TESSERA_TRACE_BACKGROUNDWRITER_H
