@@ -51,3 +51,11 @@ echo "== tessera-prof $name.tessera.events events (the compile's and the runs')"
 echo
 echo "== memory: where the bytes of every tile go (docs/memory.md)"
 cat "$out"/dumps/*-memory-usage-report.txt
+
+echo
+echo "== tessera-prof overview: the job, the step time, where it went, advice"
+"$bin/tessera-prof" "$out/$name.tessera.events" overview
+
+echo
+echo "== tessera-prof html: one page of charts and tables, $(basename "$build")/demo/report.html"
+"$bin/tessera-prof" "$out/$name.tessera.events" html -o "$out/report.html"

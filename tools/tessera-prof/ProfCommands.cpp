@@ -36,9 +36,6 @@ std::string printable(StringRef text) {
 int runEventsCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (!args.empty())
     return fail("'events' takes no arguments (got '" + args[0] + "')");
-  if (sys::fs::is_directory(eventsPath))
-    return fail("'" + eventsPath + "' is a folder; give the events file "
-                "inside it");
   // Streamed: a line per record as it is read.
   bool header = false;
   size_t index = 0;
@@ -93,10 +90,6 @@ int runExtractCommand(StringRef eventsPath, ArrayRef<std::string> args) {
     }
   }
 
-  if (sys::fs::is_directory(eventsPath))
-    return fail("'" + eventsPath +
-                "' is a folder; give the events file "
-                "inside it");
   // Streamed: only the chosen event is kept (--event=N, or the first that
   // carries the data; the others are counted, to say they exist).
   std::optional<TraceEvent> chosen;

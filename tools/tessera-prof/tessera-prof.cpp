@@ -103,6 +103,40 @@ static bool isCommand(StringRef name) {
          name == "tensor-map";
 }
 
+/// A folder given as the data stands for the event files in it (a job's
+/// output folder: the events beside the executable, the reports in its
+/// report directory), sorted by name. Merge reads traces, not events.
+static bool expandFolders(std::vector<std::string> &files) {
+  std::vector<std::string> out;
+  for (const std::string &f : files) {
+    if (!sys::fs::is_directory(f)) {
+      out.push_back(f);
+      continue;
+    }
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (sys::fs::directory_iterator it(f, ec), end; it != end && !ec;
+         it.increment(ec))
+      if (StringRef(it->path()).ends_with(".events") &&
+          sys::fs::is_regular_file(it->path()))
+        found.push_back(it->path());
+    if (ec) {
+      errs() << "tessera-prof: error: cannot list '" << f
+             << "': " << ec.message() << "\n";
+      return false;
+    }
+    if (found.empty()) {
+      errs() << "tessera-prof: error: '" << f
+             << "' is a folder with no .events file in it\n";
+      return false;
+    }
+    llvm::sort(found);
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  files = std::move(out);
+  return true;
+}
+
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
   // Every Tessera tool checks TESSERA_FLAGS up front, so a typo is reported
@@ -148,8 +182,10 @@ int main(int argc, char **argv) {
     printUsage(errs());
     return 1;
   }
-  ArrayRef<std::string> files = ArrayRef(args).take_front(commandAt);
   StringRef command = args[commandAt];
+  std::vector<std::string> files(args.begin(), args.begin() + commandAt);
+  if (command != "merge" && !expandFolders(files))
+    return 1;
   ArrayRef<std::string> rest = ArrayRef(args).drop_front(commandAt + 1);
   if (command == "export")
     return prof::runExportCommand(files, rest);
@@ -161,7 +197,8 @@ int main(int argc, char **argv) {
     return prof::runDiffCommand(files, rest);
   if (files.size() > 1) {
     errs() << "tessera-prof: error: '" << command
-           << "' reads one event file; got " << files.size() << "\n";
+           << "' reads one event file; got " << files.size() << ": "
+           << join(files, ", ") << "\n";
     return 1;
   }
   StringRef eventsPath = files[0];
