@@ -20,6 +20,7 @@ using namespace llvm;
 namespace tessera::runtime {
 
 HostOpEvaluator::~HostOpEvaluator() = default;
+HostThreadListener::~HostThreadListener() = default;
 
 Device::Device(const Program &program, DeviceOptions options)
     : program(program), options(options) {
@@ -86,26 +87,48 @@ Expected<bool> Device::readPredicate(int32_t buffer) {
   return *dataOf(buffer, share) != 0;
 }
 
+static int64_t unixNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// The pool's index of the running thread (kCallingThread off the pool).
+static unsigned poolThread() {
+#if LLVM_ENABLE_THREADS && !defined(_WIN32)
+  return parallel::threadIndex;
+#else
+  return HostThreadListener::kCallingThread;
+#endif
+}
+
 /// Runs `fn(i)` for i in [0, n) on the pool in a few contiguous chunks per
 /// thread: a chunk per item costs a task spawn per tile, which on 1,472
 /// tiles of small vertices outweighs the work (mobilenetv2 on tile-1472
-/// ran slower on two threads than on one).
-static void parallelChunks(int64_t n, function_ref<void(int64_t)> fn) {
-  int64_t chunks = std::min<int64_t>(n, 4 * int64_t(parallel::getThreadCount()));
-  if (chunks <= 1) {
-    for (int64_t i = 0; i < n; ++i)
+/// ran slower on two threads than on one). Each chunk's wall time goes to
+/// the host-thread listener, when there is one.
+void Device::parallelChunks(int64_t n, function_ref<void(int64_t)> fn) {
+  HostThreadListener *listener = options.hostThreads;
+  auto chunk = [&](int64_t begin, int64_t end) {
+    int64_t start = listener ? unixNowNs() : 0;
+    for (int64_t i = begin; i < end; ++i)
       fn(i);
+    if (listener && end > begin)
+      listener->chunkRan(poolThread(), start, unixNowNs());
+  };
+  int64_t threads = parallel::getThreadCount();
+  int64_t chunks = threads <= 1 ? 1 : std::min<int64_t>(n, 4 * threads);
+  if (chunks <= 1) {
+    chunk(0, n);
     return;
   }
   parallelFor(0, chunks, [&](size_t c) {
-    int64_t begin = n * int64_t(c) / chunks, end = n * int64_t(c + 1) / chunks;
-    for (int64_t i = begin; i < end; ++i)
-      fn(i);
+    chunk(n * int64_t(c) / chunks, n * int64_t(c + 1) / chunks);
   });
 }
 
 /// parallelChunks, keeping the first error.
-static Error parallelTry(int64_t n, function_ref<Error(int64_t)> fn) {
+Error Device::parallelTry(int64_t n, function_ref<Error(int64_t)> fn) {
   std::mutex mutex;
   Error first = Error::success();
   parallelChunks(n, [&](int64_t i) {

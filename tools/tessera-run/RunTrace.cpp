@@ -16,6 +16,8 @@ namespace tessera::run {
 namespace {
 constexpr int kHostPid = 1;
 enum HostThread { kCompile = 1, kRuntime = 2, kTransfers = 3, kHostOps = 4 };
+/// The device's threads: the one running the steps, then the pool's.
+constexpr int kFirstDeviceThread = 10;
 enum ChipThread { kRuns = 1, kSteps = 2, kGraphOps = 3, kFirstTileGroup = 4 };
 int chipPid(int64_t chip) { return 2 + static_cast<int>(chip); }
 } // namespace
@@ -260,8 +262,46 @@ void RunTrace::closeGraphOp() {
   current.op = -1;
 }
 
+void RunTrace::chunkRan(unsigned thread, int64_t startUnixNs,
+                        int64_t endUnixNs) {
+  std::lock_guard<std::mutex> lock(chunkMutex);
+  chunks.emplace_back(thread, startUnixNs, endUnixNs);
+}
+
+void RunTrace::writeChunks(StringRef name, StringRef kind) {
+  {
+    std::lock_guard<std::mutex> lock(chunkMutex);
+    chunksToWrite.swap(chunks);
+  }
+  for (auto [thread, startNs, endNs] : chunksToWrite) {
+    size_t index = thread == kCallingThread ? 0 : size_t(thread) + 1;
+    int tid = kFirstDeviceThread + static_cast<int>(index);
+    if (index >= poolThreadNamed.size())
+      poolThreadNamed.resize(index + 1, 0);
+    // Named when first used: how many of the pool's threads take work
+    // depends on the steps' sizes.
+    if (!poolThreadNamed[index]) {
+      poolThreadNamed[index] = 1;
+      writer->threadName(kHostPid, tid,
+                         index == 0 ? "device: calling thread"
+                                    : "device: pool thread " +
+                                          std::to_string(index - 1),
+                         tid);
+    }
+    int64_t start = startNs - origin, end = std::max(startNs, endNs) - origin;
+    TraceArg args[] = {{"step", name}, {"kind", kind}};
+    if (end > start)
+      writer->slice(kHostPid, tid, name, "host_thread", start, end, args);
+    else
+      writer->instant(kHostPid, tid, name, "host_thread", start, args);
+  }
+  chunksToWrite.clear();
+}
+
 void RunTrace::stepRan(const runtime::StepInterval &iv) {
   const exe::Step &step = *iv.step;
+  // The host's threads computed the step before the clock reported it.
+  writeChunks(step.name(), runtime::stepKindName(step));
   const exe::Executable &e = program.executable();
   int32_t op = runtime::graphOpOf(e, step);
   int64_t start = deviceNs(iv.start), end = deviceNs(iv.start + iv.cycles);

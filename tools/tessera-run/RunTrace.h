@@ -27,13 +27,16 @@
 #define TESSERA_TOOLS_RUNTRACE_H
 
 #include "tessera/Runtime/CycleClock.h"
+#include "tessera/Runtime/Device.h"
 #include "tessera/Trace/AtomicFile.h"
 #include "tessera/Trace/ChromeTrace.h"
 #include "tessera/Trace/EventFile.h"
 #include "tessera/Trace/TraceEventWriter.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <tuple>
 
 namespace tessera::run {
 
@@ -43,7 +46,8 @@ namespace tessera::run {
 llvm::Expected<std::optional<CompileSpan>>
 findCompile(llvm::StringRef eventsPath, llvm::StringRef module);
 
-class RunTrace : public runtime::StepListener {
+class RunTrace : public runtime::StepListener,
+                 public runtime::HostThreadListener {
 public:
   /// Tile ops tracks per chip (fewer when a chip has fewer tiles).
   static constexpr int64_t kTileGroupsPerChip = 16;
@@ -59,6 +63,10 @@ public:
   void beginRun(int64_t run, int64_t hostStartNs);
   void endRun(int64_t hostEndNs, int64_t deviceCycles);
   void stepRan(const runtime::StepInterval &interval) override;
+  /// From the device's pool threads: buffered, and written as the step's
+  /// slices on the host's thread tracks when stepRan() reports the step.
+  void chunkRan(unsigned thread, int64_t startUnixNs,
+                int64_t endUnixNs) override;
 
   /// Closes the document and renames it into place.
   llvm::Error commit();
@@ -75,6 +83,8 @@ private:
   void tileGroups(const runtime::StepInterval &iv, int64_t startNs,
                   llvm::StringRef name);
   void closeGraphOp();
+  /// Writes the chunks buffered since the last step as `name`'s slices.
+  void writeChunks(llvm::StringRef name, llvm::StringRef kind);
 
   const runtime::Program &program;
   int64_t origin;
@@ -89,6 +99,12 @@ private:
   int64_t deviceEnd = 0;  ///< where the last run ended on the device, ns
   std::vector<char> stepChips;
   bool hostThreadNamed[5] = {};
+  /// The pool's chunks of the step running: (thread, start, end), unix ns.
+  std::mutex chunkMutex;
+  std::vector<std::tuple<unsigned, int64_t, int64_t>> chunks;
+  std::vector<std::tuple<unsigned, int64_t, int64_t>> chunksToWrite;
+  /// The pool threads with a track so far (index + 1; 0 = calling thread).
+  std::vector<char> poolThreadNamed;
   /// Per tile group: the busiest tile's cycles and the tiles working.
   std::vector<std::pair<int64_t, int64_t>> groups;
   std::vector<int64_t> touchedGroups;

@@ -329,6 +329,7 @@ int main(int argc, char **argv) {
     trace = openTrace(flags.traceJson, **program, eventsPath, loadStart,
                       loadStart + loadNs, traceCompile);
     profile->setTrace(trace.get());
+    device.setHostThreadListener(trace.get());
   }
 
   // Inputs: from .npy files, or seeded data per parameter; the same every

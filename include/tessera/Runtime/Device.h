@@ -37,6 +37,19 @@ public:
   evaluate(const exe::HostCompute &op, llvm::ArrayRef<HostTensor> ins) = 0;
 };
 
+/// Told of every chunk of work a thread of the device's pool ran (a run of
+/// tiles of a compute set, of copies of an exchange), with its wall time:
+/// the host's side of a run, for --trace_json. Called from the pool's
+/// threads, concurrently; `thread` is the pool's index of the thread, or
+/// kCallingThread for the thread that runs the steps.
+class HostThreadListener {
+public:
+  static constexpr unsigned kCallingThread = ~0u;
+  virtual ~HostThreadListener();
+  virtual void chunkRan(unsigned thread, int64_t startUnixNs,
+                        int64_t endUnixNs) = 0;
+};
+
 struct DeviceOptions {
   /// Threads running tiles in parallel; 0 = one per core.
   unsigned threads = 0;
@@ -48,6 +61,8 @@ struct DeviceOptions {
       infeed;
   /// Counts the run's cycles when set (profiled runs).
   CycleClock *clock = nullptr;
+  /// Told of the pool's work when set (traced runs).
+  HostThreadListener *hostThreads = nullptr;
 };
 
 /// One tensor moved between host and device.
@@ -87,12 +102,20 @@ public:
   /// Scatters `value` (the buffer's element type and size) onto the tiles.
   void write(int32_t buffer, const HostTensor &value);
 
+  /// DeviceOptions::hostThreads, for a listener made after the device
+  /// (a trace that starts with the load).
+  void setHostThreadListener(HostThreadListener *l) { options.hostThreads = l; }
+
 private:
   llvm::Error runSteps(
       const google::protobuf::RepeatedPtrField<exe::Step> &steps,
       RunRecord &record);
   llvm::Error runStep(const exe::Step &step, RunRecord &record);
   llvm::Error runComputeSet(const exe::Step &step);
+  void parallelChunks(int64_t n, llvm::function_ref<void(int64_t)> fn);
+  /// parallelChunks, keeping the first error.
+  llvm::Error parallelTry(int64_t n,
+                          llvm::function_ref<llvm::Error(int64_t)> fn);
   void runExchange(const exe::Exchange &exchange);
   llvm::Error runHostCompute(const exe::Step &step, RunRecord &record);
   llvm::Expected<bool> readPredicate(int32_t buffer);
