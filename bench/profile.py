@@ -157,19 +157,14 @@ def main():
                           ["export", "--ndjson=" + os.path.join(tmp,
                                                                 "long.ndjson")])]:
         common.progress(f"tessera-prof {label} on {log_events:,} events")
-        walls, rsses = [], []
-        for _ in range(3):
-            wall, rss = common.run_once([os.path.join(BIN, "tessera-prof"),
-                                         log, *extra])
-            walls.append(wall)
-            rsses.append(rss)
+        wall, rss = common.measure([os.path.join(BIN, "tessera-prof"), log,
+                                    *extra], 3)
         out = extra[-1].split("=", 1)[-1]
         size = os.path.getsize(out)
         os.remove(out)
-        wall = statistics.median(walls)
         prof_rows.append([label, f"{log_events:,}", f"{size / 2**20:,.0f}",
                           f"{wall:.1f}", f"{log_events / wall:,.0f}",
-                          f"{max(rsses):.0f}"])
+                          f"{rss:.0f}"])
 
     lines = [
         "## Execution profiles",

@@ -20,7 +20,6 @@ BENCHMARKS.md).
 import argparse
 import glob
 import os
-import statistics
 import sys
 import tempfile
 
@@ -74,16 +73,11 @@ def main():
     for label, extra in [("totals", []), ("one tile (--tile=7)",
                                           ["--tile=7"])]:
         common.progress(f"tensor map: {label}")
-        walls, rsses = [], []
-        for _ in range(3):
-            wall, rss = common.run_once([os.path.join(BIN, "tessera-prof"),
-                                         events, "tensor-map", *extra])
-            walls.append(wall)
-            rsses.append(rss)
-        wall = statistics.median(walls)
+        wall, rss = common.measure([os.path.join(BIN, "tessera-prof"),
+                                    events, "tensor-map", *extra], 3)
         rows.append([f"tessera-prof tensor-map {' '.join(extra)}".strip(),
                      f"{size / 2**20:,.0f}", f"{tensors:,}", f"{wall:.1f}",
-                     f"{size / 1e6 / wall:,.0f}", f"{max(rsses):.0f}"])
+                     f"{size / 1e6 / wall:,.0f}", f"{rss:.0f}"])
     common.progress("tensor map: Python json.load, for scale")
     wall, rss = common.run_once(
         ["/usr/bin/python3", "-c",

@@ -9,6 +9,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 
+#include <nlohmann/json.hpp>
+
 using namespace llvm;
 
 namespace tessera::prof {
@@ -29,6 +31,13 @@ const Column kPasses[] = {{"compile_id", I}, {"seq", I},
                           {"name", T},       {"start_ns", I},
                           {"duration_ns", I}, {"depth", I},
                           {"ops_before", I}, {"ops_after", I}};
+const Column kBuffers[] = {{"compile_id", I},    {"name", T},
+                           {"hlo", T},           {"op_name", T},
+                           {"category", T},      {"dtype", T},
+                           {"shape", T},         {"size", I},
+                           {"unpadded_size", I}, {"tiles", I},
+                           {"always_live", I},   {"alias_of", T},
+                           {"live_first", I},    {"live_last", I}};
 const Column kLoads[] = {{"module_id", I},
                          {"timestamp_ns", I},
                          {"duration_ns", I},
@@ -74,6 +83,7 @@ enum TableId {
   Modules,
   Compiles,
   Passes,
+  Buffers,
   Loads,
   Transfers,
   Runs,
@@ -88,6 +98,7 @@ const Table kTables[] = {
     {"modules", kModules, {}},
     {"compiles", kCompiles, kModuleIdx},
     {"passes", kPasses, kCompileIdx},
+    {"buffers", kBuffers, kCompileIdx},
     {"loads", kLoads, kModuleIdx},
     {"transfers", kTransfers, kModuleIdx},
     {"runs", kRuns, kModuleIdx},
@@ -170,7 +181,7 @@ private:
                                       p.duration_ns(), int64_t(p.depth()),
                                       p.ops_before(), p.ops_after()}))
           return err;
-      return Error::success();
+      return buffers(id, e, baseDir);
     }
     case TraceEvent::LOAD_ENGINE:
       return emit(Loads, {*m, e.timestamp_ns(), e.load_engine().duration_ns(),
@@ -189,6 +200,83 @@ private:
     default:
       return Error::success();
     }
+  }
+
+  /// The compile's buffers, from its memory report (JSON or CBOR; a text
+  /// report or none leaves the table without them, with a warning for
+  /// text).
+  Error buffers(int64_t compile, const TraceEvent &e, StringRef baseDir) {
+    const Report *report = findReport(e, ExtractKind::MemoryReport);
+    if (!report || report->dropped())
+      return Error::success();
+    if (report->format() == REPORT_FORMAT_TEXT) {
+      warnings.push_back(e.module_name() + ": the memory report is text; "
+                                           "no buffers rows");
+      return Error::success();
+    }
+    Expected<std::string> bytes =
+        extractBytes(e, ExtractKind::MemoryReport, baseDir);
+    if (!bytes) {
+      warnings.push_back(toString(bytes.takeError()));
+      return Error::success();
+    }
+    nlohmann::json j = report->format() == REPORT_FORMAT_CBOR
+                           ? nlohmann::json::from_cbor(*bytes, true, false)
+                           : nlohmann::json::parse(*bytes, nullptr, false);
+    auto list = j.is_object() ? j.find("buffers") : j.end();
+    if (!j.is_object() || list == j.end() || !list->is_array()) {
+      warnings.push_back(e.module_name() +
+                         ": the memory report has no buffers list");
+      return Error::success();
+    }
+    auto text = [](const nlohmann::json &b, const char *key) {
+      auto it = b.find(key);
+      return it != b.end() && it->is_string() ? it->get<std::string>()
+                                              : std::string();
+    };
+    auto integer = [](const nlohmann::json &v) -> Value {
+      if (v.is_number_integer())
+        return v.get<int64_t>();
+      return std::monostate();
+    };
+    auto field = [&](const nlohmann::json &b, const char *key) -> Value {
+      auto it = b.find(key);
+      if (it == b.end())
+        return std::monostate();
+      if (it->is_boolean())
+        return int64_t(it->get<bool>());
+      return integer(*it);
+    };
+    for (const nlohmann::json &b : *list) {
+      if (!b.is_object())
+        continue;
+      std::string name = text(b, "name"), hlo = text(b, "hlo"),
+                  opName = text(b, "op_name"), category = text(b, "category"),
+                  dtype = text(b, "dtype"), alias = text(b, "alias_of");
+      std::string shape = "[";
+      if (auto it = b.find("shape"); it != b.end() && it->is_array())
+        for (const nlohmann::json &d : *it)
+          shape += (shape.size() > 1 ? "," : "") +
+                   (d.is_number_integer() ? std::to_string(d.get<int64_t>())
+                                          : std::string("?"));
+      shape += "]";
+      Value first, last;
+      if (auto it = b.find("live_range");
+          it != b.end() && it->is_array() && it->size() == 2) {
+        first = integer((*it)[0]);
+        last = integer((*it)[1]);
+      }
+      Value aliasValue = alias.empty() ? Value() : Value(StringRef(alias));
+      if (Error err = emit(Buffers,
+                           {compile, StringRef(name), StringRef(hlo),
+                            StringRef(opName), StringRef(category),
+                            StringRef(dtype), StringRef(shape),
+                            field(b, "size"), field(b, "unpadded_size"),
+                            field(b, "tiles"), field(b, "always_live"),
+                            aliasValue, first, last}))
+        return err;
+    }
+    return Error::success();
   }
 
   Error execute(int64_t module, const TraceEvent &e, StringRef baseDir) {

@@ -296,7 +296,10 @@ int runSqlCommand(ArrayRef<std::string> eventFiles,
   if (args.size() != 1)
     return fail("sql needs one query, e.g. sql \"SELECT hlo, cycles FROM "
                 "ops ORDER BY cycles DESC LIMIT 10\"");
-  Expected<std::unique_ptr<SqliteSink>> sink = SqliteSink::open(":memory:");
+  // "": SQLite's private temporary database, whose pages live in a
+  // bounded cache and spill to a temporary file (deleted on close), so a
+  // query over millions of events does not need them all in memory.
+  Expected<std::unique_ptr<SqliteSink>> sink = SqliteSink::open("");
   if (!sink)
     return fail(toString(sink.takeError()));
   std::vector<std::string> warnings;
