@@ -3,14 +3,29 @@
 #include "tessera/Trace/BackgroundWriter.h"
 
 #include <cerrno>
+#include <cstring>
 #include <unistd.h>
 
 namespace tessera {
 
 BackgroundFdStream::BackgroundFdStream(int fd, bool closeFd)
     : raw_ostream(/*unbuffered=*/false), fd(fd), closeFd(closeFd) {
-  SetBufferSize(kBufferSize);
+  std::unique_lock<std::mutex> lock(mutex);
+  takeFreeBuffer(lock);
+  lock.unlock();
   writer = std::thread([this] { writerLoop(); });
+}
+
+void BackgroundFdStream::takeFreeBuffer(std::unique_lock<std::mutex> &lock) {
+  changed.wait(lock, [&] { return !free.empty() || allocated < kBuffers; });
+  if (free.empty()) {
+    current = std::make_unique<char[]>(kBufferSize);
+    ++allocated;
+  } else {
+    current = std::move(free.back());
+    free.pop_back();
+  }
+  SetBuffer(current.get(), kBufferSize);
 }
 
 BackgroundFdStream::~BackgroundFdStream() { (void)finish(); }
@@ -18,8 +33,19 @@ BackgroundFdStream::~BackgroundFdStream() { (void)finish(); }
 void BackgroundFdStream::write_impl(const char *ptr, size_t size) {
   position += size;
   std::unique_lock<std::mutex> lock(mutex);
-  changed.wait(lock, [&] { return queue.size() < kMaxQueued; });
-  queue.emplace_back(ptr, size);
+  if (ptr == current.get()) {
+    // The caller's buffer, full or flushed: hand it over whole.
+    queue.push_back({std::move(current), size, /*pooled=*/true});
+    changed.notify_all();
+    takeFreeBuffer(lock);
+    return;
+  }
+  // A write larger than the buffer, passed straight through: copied, after
+  // the queue drains enough that memory stays bounded.
+  changed.wait(lock, [&] { return queue.size() < kBuffers; });
+  Buffer copy = std::make_unique<char[]>(size);
+  std::memcpy(copy.get(), ptr, size);
+  queue.push_back({std::move(copy), size, /*pooled=*/false});
   changed.notify_all();
 }
 
@@ -29,15 +55,15 @@ void BackgroundFdStream::writerLoop() {
     changed.wait(lock, [&] { return !queue.empty() || stopping; });
     if (queue.empty())
       return;
-    std::string buffer = std::move(queue.front());
+    Pending buffer = std::move(queue.front());
     queue.pop_front();
-    changed.notify_all();
     bool failed = static_cast<bool>(error);
     lock.unlock();
     // After an error the rest is dropped: the file is discarded anyway.
     std::error_code ec;
-    for (size_t done = 0; !failed && done < buffer.size();) {
-      ssize_t n = ::write(fd, buffer.data() + done, buffer.size() - done);
+    for (size_t done = 0; !failed && done < buffer.size;) {
+      ssize_t n =
+          ::write(fd, buffer.data.get() + done, buffer.size - done);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0) {
@@ -49,6 +75,9 @@ void BackgroundFdStream::writerLoop() {
     lock.lock();
     if (ec && !error)
       error = ec;
+    if (buffer.pooled)
+      free.push_back(std::move(buffer.data));
+    changed.notify_all();
   }
 }
 

@@ -149,19 +149,23 @@ std::string firstLine(std::string s) {
 }
 
 void printBuffers(const json &list, int64_t top, raw_ostream &os) {
-  os << formatv("    {0,-28} {1,-22} {2,-12} {3,12} {4,12} {5,6}  {6}\n",
-                "buffer", "shape", "category", "size", "unpadded", "x",
-                "op name");
+  os << formatv("    {0,-28} {1,-22} {2,-12} {3,12} {4,12} {5,12} {6,6}  "
+                "{7}\n",
+                "buffer", "shape", "category", "size", "unpadded", "extra",
+                "x", "op name");
   int64_t n = 0;
   for (const json &b : list) {
     if (n++ == top)
       break;
-    double expansion = b.value("expansion", 1.0);
+    auto it = b.find("expansion");
+    double expansion =
+        it != b.end() && it->is_number() ? it->get<double>() : 1.0;
+    int64_t size = intAt(b, "size"), unpadded = intAt(b, "unpadded_size");
     os << StringRef(formatv("    {0,-28} {1,-22} {2,-12} {3,12} {4,12} "
-                            "{5,6:f2}  {6}",
+                            "{5,12} {6,6:f2}  {7}",
                             strAt(b, "name"), shapeOf(b), strAt(b, "category"),
-                            groupDigits(intAt(b, "size")),
-                            groupDigits(intAt(b, "unpadded_size")), expansion,
+                            groupDigits(size), groupDigits(unpadded),
+                            groupDigits(size - unpadded), expansion,
                             firstLine(strAt(b, "op_name")))
                         .str())
               .rtrim()

@@ -2,9 +2,10 @@
 //
 // Traces and exports run to gigabytes, and on a small machine the kernel's
 // copy into the page cache costs as much as formatting them: writing on a
-// second thread overlaps the two. The caller formats into 1 MiB buffers;
-// full buffers go to a writer thread through a bounded queue (at most four
-// wait, so memory stays a few MiB however fast the caller is).
+// second thread overlaps the two. The caller formats straight into 1 MiB
+// buffers; a full one is handed to the writer thread as it is (no copy)
+// and the caller goes on in a free one. At most five buffers exist, so
+// memory stays a few MiB however fast the caller is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +16,12 @@
 
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 namespace tessera {
 
@@ -38,15 +41,28 @@ private:
   uint64_t current_pos() const override { return position; }
   void writerLoop();
 
+  using Buffer = std::unique_ptr<char[]>;
+  /// A buffer to write, and whether it returns to the pool after.
+  struct Pending {
+    Buffer data;
+    size_t size;
+    bool pooled;
+  };
+  /// Waits for a free pool buffer (or makes one) and writes into it.
+  void takeFreeBuffer(std::unique_lock<std::mutex> &lock);
+
   static constexpr size_t kBufferSize = 1 << 20;
-  static constexpr size_t kMaxQueued = 4;
+  static constexpr size_t kBuffers = 5;
 
   int fd;
   bool closeFd, finished = false;
   uint64_t position = 0;
+  Buffer current;          ///< the buffer the caller formats into
+  size_t allocated = 0;    ///< pool buffers in existence
+  std::vector<Buffer> free; ///< written pool buffers, ready for reuse
   std::mutex mutex;
   std::condition_variable changed;
-  std::deque<std::string> queue;
+  std::deque<Pending> queue;
   bool stopping = false;
   std::error_code error;
   std::thread writer;
