@@ -32,8 +32,6 @@ class WholeDimSplit;
 
 namespace tessera::lowering {
 
-using namespace mlir;
-
 /// Budgets that keep the exact per-element copy planning bounded; an op over
 /// them is left on the host as "not-lowered" (with the budget in `detail`)
 /// until block-wise copy planning exists.
@@ -44,60 +42,60 @@ inline constexpr int64_t kMaxCopyRuns = int64_t(1) << 16;
 inline constexpr int64_t kMaxListedViewElements = int64_t(1) << 16;
 
 /// Tensor leaves of a type, in tuple order: tokens have none, tuples recurse.
-void flattenLeaves(Type type, SmallVectorImpl<Type> &leaves);
-int64_t numLeaves(Type type);
+void flattenLeaves(mlir::Type type, mlir::SmallVectorImpl<mlir::Type> &leaves);
+int64_t numLeaves(mlir::Type type);
 /// The element type of a split contraction's partial sums: f32 for 16-bit
 /// floats (as the chips' matrix units accumulate, and PopLibs' default
 /// partials type), so splitting K does not round each slice; `elt`
 /// otherwise.
-Type partialsType(Type elt);
+mlir::Type partialsType(mlir::Type elt);
 /// Static-shape ranked tensors get buffers; anything else stays on the host.
-RankedTensorType bufferableTensor(Type type);
+mlir::RankedTensorType bufferableTensor(mlir::Type type);
 /// The mapping runs / element count of a buffer (a tile.var result).
-ArrayRef<int64_t> runsOf(Value buffer);
-int64_t elementsOf(Value buffer);
+mlir::ArrayRef<int64_t> runsOf(mlir::Value buffer);
+int64_t elementsOf(mlir::Value buffer);
 /// Row-major strides of a shape, and a flat index as coordinates.
-SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
-void unravel(int64_t index, ArrayRef<int64_t> shape,
-             SmallVectorImpl<int64_t> &out);
+mlir::SmallVector<int64_t> stridesOf(mlir::ArrayRef<int64_t> shape);
+void unravel(int64_t index, mlir::ArrayRef<int64_t> shape,
+             mlir::SmallVectorImpl<int64_t> &out);
 /// unravel for indices visited mostly in order (planElementCopies asks for
 /// 0, 1, 2, ...): the next index is an increment of the coordinates left by
 /// the previous call, anything else a full unravel.
 class RowMajorCursor {
 public:
-  explicit RowMajorCursor(ArrayRef<int64_t> shape) : shape(shape) {}
-  void moveTo(int64_t index, SmallVectorImpl<int64_t> &coords);
+  explicit RowMajorCursor(mlir::ArrayRef<int64_t> shape) : shape(shape) {}
+  void moveTo(int64_t index, mlir::SmallVectorImpl<int64_t> &coords);
 
 private:
-  ArrayRef<int64_t> shape;
+  mlir::ArrayRef<int64_t> shape;
   int64_t last = -2;
 };
 /// The vertex kind of a reducer region made of one known binary op on its
 /// two arguments ("add", "maximum", ...), or "" for anything else.
-std::string reducerKind(Region &body);
+std::string reducerKind(mlir::Region &body);
 /// Bytes of one element (4 when the dtype has no known size).
-int64_t bytesOfElement(Type elementType);
+int64_t bytesOfElement(mlir::Type elementType);
 /// The one buffer of a tensor value, or null (none yet, or a tuple).
-Value singleBuffer(const DenseMap<Value, SmallVector<Value>> &buffers,
-                   Value value);
+mlir::Value singleBuffer(const mlir::DenseMap<mlir::Value, mlir::SmallVector<mlir::Value>> &buffers,
+                   mlir::Value value);
 
 /// A one-input reduction's reducer kind ("add", ...), result type, input
 /// buffer and scalar init buffer.
 struct ReductionOperands {
   std::string kind;
-  RankedTensorType outType;
-  Value input, init;
+  mlir::RankedTensorType outType;
+  mlir::Value input, init;
 };
 
 /// A buffer of an op indexed at run time (LowerIndexed.cpp), laid out by
 /// positions (IndexedLayout.h): an existing buffer to use in place or
 /// re-lay (`source`), or a new one (no source).
 struct PositionedBuffer {
-  Value source;
-  SmallVector<int64_t> shape;
+  mlir::Value source;
+  mlir::SmallVector<int64_t> shape;
   int64_t elementBytes = 0;
   /// An element's position: its coordinates dotted with these strides.
-  SmallVector<int64_t> positionStrides;
+  mlir::SmallVector<int64_t> positionStrides;
 };
 
 /// Where the buffers of an indexed op go: runs and re-layout copies per
@@ -105,157 +103,157 @@ struct PositionedBuffer {
 /// positions (ascending), the copies replicating the index buffer on them,
 /// and why.
 struct PositionedPlan {
-  SmallVector<SmallVector<int64_t>> runs, copies;
-  SmallVector<int64_t> tiles, replicateCopies;
+  mlir::SmallVector<mlir::SmallVector<int64_t>> runs, copies;
+  mlir::SmallVector<int64_t> tiles, replicateCopies;
   std::string why;
 };
 
 class Lowerer {
 public:
-  Lowerer(ModuleOp module, const TargetDescription &target)
+  Lowerer(mlir::ModuleOp module, const TargetDescription &target)
       : module(module), target(target), builder(module.getContext()),
         numTiles(target.totalTiles()) {}
 
-  LogicalResult run(func::FuncOp entry, TileLoweringStats &stats);
+  mlir::LogicalResult run(mlir::func::FuncOp entry, TileLoweringStats &stats);
 
 private:
   // Buffers and names.
-  std::string uniqueName(StringRef base);
-  Value makeVar(Location loc, StringRef name, tile::Category category,
-                const PlannedMapping &plan, ArrayRef<int64_t> shape,
-                Type elementType, StringRef hlo);
-  Value makeLinearVar(Location loc, StringRef name, tile::Category category,
-                      RankedTensorType type, StringRef hlo);
-  tile::Category resultCategory(Value result) const {
+  std::string uniqueName(mlir::StringRef base);
+  mlir::Value makeVar(mlir::Location loc, mlir::StringRef name, tile::Category category,
+                const PlannedMapping &plan, mlir::ArrayRef<int64_t> shape,
+                mlir::Type elementType, mlir::StringRef hlo);
+  mlir::Value makeLinearVar(mlir::Location loc, mlir::StringRef name, tile::Category category,
+                      mlir::RankedTensorType type, mlir::StringRef hlo);
+  tile::Category resultCategory(mlir::Value result) const {
     return returned.contains(result) ? tile::Category::Output
                                      : tile::Category::Temporary;
   }
 
   // Steps; each keeps the sync bookkeeping.
-  void syncBeforeReading(ValueRange reads);
-  void emitComputeSet(Location loc, StringRef name, StringRef kind,
-                      ValueRange ins, ValueRange outs,
-                      ArrayRef<NamedAttribute> attrs = {});
-  void emitExchange(Location loc, StringRef name, Value src, Value dst,
-                    ArrayRef<int64_t> copies);
+  void syncBeforeReading(mlir::ValueRange reads);
+  void emitComputeSet(mlir::Location loc, mlir::StringRef name, mlir::StringRef kind,
+                      mlir::ValueRange ins, mlir::ValueRange outs,
+                      mlir::ArrayRef<mlir::NamedAttribute> attrs = {});
+  void emitExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src, mlir::Value dst,
+                    mlir::ArrayRef<int64_t> copies);
   /// An exchange whose copies are implied by a view of `src` (dst element
   /// at idx = src element offset + sum idx[d] * strides[d]); listed instead
   /// when `dst` has at most `listUpTo` elements and the copies are compact.
-  void emitViewExchange(Location loc, StringRef name, Value src, Value dst,
-                        int64_t offset, ArrayRef<int64_t> strides,
+  void emitViewExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src, mlir::Value dst,
+                        int64_t offset, mlir::ArrayRef<int64_t> strides,
                         int64_t listUpTo = kMaxListedViewElements);
-  void createExchange(Location loc, StringRef name, Value src, Value dst,
-                      DenseI64ArrayAttr copies, DenseI64ArrayAttr viewStrides,
-                      IntegerAttr viewOffset);
-  void emitHostCopy(Location loc, tile::HostDirection direction, Value buffer);
-  Value replicateScalar(Location loc, StringRef name, Value scalar, Value like);
+  void createExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src, mlir::Value dst,
+                      mlir::DenseI64ArrayAttr copies, mlir::DenseI64ArrayAttr viewStrides,
+                      mlir::IntegerAttr viewOffset);
+  void emitHostCopy(mlir::Location loc, tile::HostDirection direction, mlir::Value buffer);
+  mlir::Value replicateScalar(mlir::Location loc, mlir::StringRef name, mlir::Value scalar, mlir::Value like);
 
   // Per-op lowerings. Each returns false, having emitted nothing, when it
   // cannot lower the op; the caller then leaves the op on the host.
-  void lowerOp(Operation *op, StringRef name);
-  void lowerOnHost(Operation *op, StringRef name, StringRef reason,
-                   StringRef detail);
+  void lowerOp(mlir::Operation *op, mlir::StringRef name);
+  void lowerOnHost(mlir::Operation *op, mlir::StringRef name, mlir::StringRef reason,
+                   mlir::StringRef detail);
   /// The op's kOpIdAttr, assigned on first use.
-  IntegerAttr opId(Operation *op);
-  bool lowerElementwise(Operation *op, StringRef name);
-  bool lowerAlias(Operation *op, StringRef name);
-  bool lowerCopyOp(Operation *op, StringRef name, std::string &detail);
-  bool lowerBookkeeping(Operation *op);
+  mlir::IntegerAttr opId(mlir::Operation *op);
+  bool lowerElementwise(mlir::Operation *op, mlir::StringRef name);
+  bool lowerAlias(mlir::Operation *op, mlir::StringRef name);
+  bool lowerCopyOp(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  bool lowerBookkeeping(mlir::Operation *op);
   /// infeed / outfeed as host copies into / out of the tiles.
-  bool lowerHostTransfer(Operation *op, StringRef name);
+  bool lowerHostTransfer(mlir::Operation *op, mlir::StringRef name);
   /// The operands of a one-input reduction whose body is one known binary
   /// op (reduce, reduce_window): nullopt when it has none of that form.
-  std::optional<ReductionOperands> reductionOperands(ValueRange inputs,
-                                                     ValueRange inits,
-                                                     Region &body,
-                                                     Type resultType);
-  bool lowerReduce(Operation *op, StringRef name, std::string &detail);
-  bool lowerDot(Operation *op, StringRef name, std::string &detail);
-  bool lowerConvolution(Operation *op, StringRef name, std::string &detail);
-  bool lowerReduceWindow(Operation *op, StringRef name, std::string &detail);
+  std::optional<ReductionOperands> reductionOperands(mlir::ValueRange inputs,
+                                                     mlir::ValueRange inits,
+                                                     mlir::Region &body,
+                                                     mlir::Type resultType);
+  bool lowerReduce(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  bool lowerDot(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  bool lowerConvolution(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  bool lowerReduceWindow(mlir::Operation *op, mlir::StringRef name, std::string &detail);
   // Ops indexed at run time: LowerIndexed.cpp (shared), LowerGather.cpp
   // (gather, dynamic_slice), LowerScatter.cpp (scatter,
   // dynamic_update_slice), LowerSort.cpp.
   std::optional<PositionedPlan> planPositioned(const WholeDimSplit &split,
-                                               ArrayRef<int64_t> wholeDims,
-                                               ArrayRef<PositionedBuffer> bufs,
-                                               Value replicated,
+                                               mlir::ArrayRef<int64_t> wholeDims,
+                                               mlir::ArrayRef<PositionedBuffer> bufs,
+                                               mlir::Value replicated,
                                                std::string &detail);
-  Value placePositioned(Location loc, StringRef name, Value source,
+  mlir::Value placePositioned(mlir::Location loc, mlir::StringRef name, mlir::Value source,
                         const PositionedPlan &plan, size_t index);
-  Value replicateIndices(Location loc, StringRef name, Value indices,
+  mlir::Value replicateIndices(mlir::Location loc, mlir::StringRef name, mlir::Value indices,
                          const PositionedPlan &plan);
-  bool lowerGather(Operation *op, StringRef name, std::string &detail);
-  bool lowerScatter(Operation *op, StringRef name, std::string &detail);
-  bool lowerSort(Operation *op, StringRef name, std::string &detail);
-  void lowerOutputs(func::ReturnOp ret);
+  bool lowerGather(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  bool lowerScatter(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  bool lowerSort(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  void lowerOutputs(mlir::func::ReturnOp ret);
   /// Marks the buffers holding `values` (an op's results, or an argument)
   /// with `result = <leaf index>`: they are the model's tensors in the
   /// tensor map, unlike the helper buffers the lowering adds. An op's
   /// buffers also get `result_of = <its tile.op_id>`, so a debugging run can
   /// check the op alone on the values the device gave it.
-  void markResults(ValueRange values, StringRef name,
-                   Operation *op = nullptr);
-  void lowerBlock(Block &block, StringRef prefix);
+  void markResults(mlir::ValueRange values, mlir::StringRef name,
+                   mlir::Operation *op = nullptr);
+  void lowerBlock(mlir::Block &block, mlir::StringRef prefix);
 
   // Control flow (LowerControlFlow.cpp): while -> tile.repeat, conditional
   // -> tile.if, call / fusion inlined.
-  bool lowerControlFlow(Operation *op, StringRef name, std::string &detail);
-  bool lowerWhile(tgraph::WhileOp op, StringRef name, std::string &detail);
-  bool lowerConditional(tgraph::ConditionalOp op, StringRef name,
+  bool lowerControlFlow(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  bool lowerWhile(tgraph::WhileOp op, mlir::StringRef name, std::string &detail);
+  bool lowerConditional(tgraph::ConditionalOp op, mlir::StringRef name,
                         std::string &detail);
-  bool lowerCall(Operation *op, FlatSymbolRefAttr callee, ValueRange inputs,
-                 StringRef name, std::string &detail);
+  bool lowerCall(mlir::Operation *op, mlir::FlatSymbolRefAttr callee, mlir::ValueRange inputs,
+                 mlir::StringRef name, std::string &detail);
   /// The callee of a computation reference, or null with `detail` saying
   /// why it cannot be lowered inline (missing, external, several blocks,
   /// already being lowered: recursion).
-  func::FuncOp inlinableCallee(FlatSymbolRefAttr callee, std::string &detail);
+  mlir::func::FuncOp inlinableCallee(mlir::FlatSymbolRefAttr callee, std::string &detail);
   /// Lowers `fn`'s body at the insertion point with its arguments bound to
   /// `args` (the buffers of each argument's leaves) and returns the
   /// buffers of its results' leaves.
-  SmallVector<Value> lowerBodyInline(func::FuncOp fn,
-                                     ArrayRef<SmallVector<Value>> args,
-                                     StringRef prefix);
+  mlir::SmallVector<mlir::Value> lowerBodyInline(mlir::func::FuncOp fn,
+                                     mlir::ArrayRef<mlir::SmallVector<mlir::Value>> args,
+                                     mlir::StringRef prefix);
   /// Copies buffers into others of the same element counts by exchange
   /// (a parallel assignment: safe when a source is also a destination).
-  void copyInto(Location loc, StringRef name, ArrayRef<Value> from,
-                ArrayRef<Value> to, bool destsMayBeRead);
+  void copyInto(mlir::Location loc, mlir::StringRef name, mlir::ArrayRef<mlir::Value> from,
+                mlir::ArrayRef<mlir::Value> to, bool destsMayBeRead);
   /// The loop-init buffers nothing reads after `op`.
-  DenseSet<Value> deadAfter(Operation *op, ArrayRef<Value> init);
+  mlir::DenseSet<mlir::Value> deadAfter(mlir::Operation *op, mlir::ArrayRef<mlir::Value> init);
   /// A tile.sync unless the last step emitted already is one.
-  void syncAll(Location loc);
+  void syncAll(mlir::Location loc);
 
   // Collectives (LowerCollectives.cpp); batch norm (LowerBatchNorm.cpp).
-  bool lowerCollective(Operation *op, StringRef name, std::string &detail);
-  bool lowerBatchNorm(Operation *op, StringRef name, std::string &detail);
+  bool lowerCollective(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  bool lowerBatchNorm(mlir::Operation *op, mlir::StringRef name, std::string &detail);
 
-  ModuleOp module;
+  mlir::ModuleOp module;
   const TargetDescription &target;
-  OpBuilder builder;
+  mlir::OpBuilder builder;
   int64_t numTiles;
   TileLoweringStats *stats = nullptr;
   /// Buffers of each tgraph value, one per tensor leaf (null: no buffer, e.g.
   /// a dynamic shape).
-  DenseMap<Value, SmallVector<Value>> buffers;
+  mlir::DenseMap<mlir::Value, mlir::SmallVector<mlir::Value>> buffers;
   /// tgraph values the entry returns (their buffers are outputs).
-  DenseSet<Value> returned;
+  mlir::DenseSet<mlir::Value> returned;
   /// Buffers written since the last tile.sync, and those of them written by
   /// a compute set (an exchange into one must wait for its vertices).
-  DenseSet<Value> dirty, computeDirty;
+  mlir::DenseSet<mlir::Value> dirty, computeDirty;
   llvm::StringMap<int64_t> names;
   /// Alias vars (reshape, collectives over one replica) name the elements
   /// of another buffer: the var they are stored in. Steps write only
   /// storage vars, so a read of an alias waits for writes to its storage.
-  DenseMap<Value, Value> aliasStorage;
-  Value storageOf(Value buffer) const {
-    Value s = aliasStorage.lookup(buffer);
+  mlir::DenseMap<mlir::Value, mlir::Value> aliasStorage;
+  mlir::Value storageOf(mlir::Value buffer) const {
+    mlir::Value s = aliasStorage.lookup(buffer);
     return s ? s : buffer;
   }
   /// The outermost tile.repeat / tile.if being filled: vars are declared
   /// before it (null at the program's top level).
-  Operation *varAnchor = nullptr;
+  mlir::Operation *varAnchor = nullptr;
   /// Functions being lowered inline (recursion guard).
-  DenseSet<Operation *> inlining;
+  mlir::DenseSet<mlir::Operation *> inlining;
   /// The next `tile.op_id` (kOpIdAttr) for a tgraph op the program refers
   /// to.
   int64_t nextOpId = 0;

@@ -29,48 +29,29 @@ const EnvFlags &getEnvFlags() {
   return flags;
 }
 
-/// Prints `message` (one problem per line) and exits with status 1.
-[[noreturn]] static void exitWithError(StringRef toolName,
-                                       const std::string &message) {
-  errs() << toolName << ": error: "
-         << absl::StrReplaceAll(message,
-                                {{"\n", "\n" + toolName.str() + ": error: "}})
-         << "\n";
-  errs().flush();
-  std::exit(1);
-}
-
-TesseraFlags resolveFlagsOrExit(StringRef toolName,
-                                ArrayRef<std::string> cliArgs) {
+Expected<TesseraFlags> resolveFlags(ArrayRef<std::string> cliArgs) {
   const EnvFlags &env = getEnvFlags();
   std::string errors = env.error;
   Expected<TesseraFlags> cli = parseFlagArgs(cliArgs);
   if (!cli)
     errors += (errors.empty() ? "" : "\n") + toString(cli.takeError());
   if (!errors.empty())
-    exitWithError(toolName, errors);
+    return createStringError(inconvertibleErrorCode(), errors);
 
   TesseraFlags merged = mergeFlags(env.flags, *cli);
-  if (merged.helpRequested) {
-    printFlagHelp(outs());
-    outs().flush();
-    std::exit(0);
-  }
+  if (merged.helpRequested)
+    return merged;
   // The rules between flags apply to the merged result: --profile_execution
   // in the environment is fine when --profiling comes from the command line.
   if (Error err = validateFlags(merged)) {
     std::string origin = cliArgs.empty() ? "TESSERA_FLAGS" : "flags";
-    exitWithError(toolName,
-                  origin + ": " +
-                      absl::StrReplaceAll(toString(std::move(err)),
-                                          {{"\n", "\n" + origin + ": "}}));
+    return createStringError(
+        inconvertibleErrorCode(),
+        origin + ": " +
+            absl::StrReplaceAll(toString(std::move(err)),
+                                {{"\n", "\n" + origin + ": "}}));
   }
   return merged;
-}
-
-const TesseraFlags &getTesseraFlagsOrExit(StringRef toolName) {
-  static const TesseraFlags flags = resolveFlagsOrExit(toolName, {});
-  return flags;
 }
 
 } // namespace tessera

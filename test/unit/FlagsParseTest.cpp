@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdlib>
 #include <map>
 
 using namespace tessera;
@@ -269,6 +270,28 @@ TEST(FlagsParse, EnvironmentIsParsedOncePerProcess) {
   EXPECT_EQ(second.flags.dumpTo, "first");
   EXPECT_TRUE(second.error.empty()) << second.error;
   ::unsetenv("TESSERA_FLAGS");
+}
+
+// resolveFlags returns what the tools print and exit on; it never exits.
+// (TESSERA_FLAGS is read once per process, so these use command-line flags;
+// the unit-test binary runs without TESSERA_FLAGS set.)
+TEST(FlagsResolve, ErrorsNameTheirOriginAndHelpComesBack) {
+  if (std::getenv("TESSERA_FLAGS"))
+    GTEST_SKIP() << "TESSERA_FLAGS is set in this environment";
+  auto bad = resolveFlags({"--profile_execution=tile"});
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(toString(bad.takeError()),
+            "flags: --profile_execution=tile requires --profiling");
+  auto unknown = resolveFlags({"--no_such_flag=1"});
+  ASSERT_FALSE(static_cast<bool>(unknown));
+  EXPECT_NE(toString(unknown.takeError()).find("'--no_such_flag'"),
+            std::string::npos);
+  auto help = resolveFlags({"--help"});
+  ASSERT_TRUE(static_cast<bool>(help)) << toString(help.takeError());
+  EXPECT_TRUE(help->helpRequested);
+  auto ok = resolveFlags({"--profiling", "--profile_execution=tile"});
+  ASSERT_TRUE(static_cast<bool>(ok)) << toString(ok.takeError());
+  EXPECT_TRUE(ok->profiling);
 }
 
 } // namespace

@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ToolFlags.h"
+
 #include "tessera/Compile/Compiler.h"
 #include "tessera/Compile/Program.h"
 #include "tessera/Import/HloImporter.h"

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProfCommands.h"
+#include "ToolFlags.h"
 
 #include "tessera/Trace/EventQuery.h"
 #include "tessera/Trace/Flags.h"
@@ -141,7 +142,7 @@ int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
   // Every Tessera tool checks TESSERA_FLAGS up front, so a typo is reported
   // by whichever tool the user runs first.
-  (void)getTesseraFlagsOrExit("tessera-prof");
+  (void)resolveFlagsOrExit("tessera-prof", {});
 
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {

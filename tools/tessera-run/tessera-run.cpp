@@ -13,6 +13,7 @@
 #include "RunChecks.h"
 #include "RunProfile.h"
 #include "RunTrace.h"
+#include "ToolFlags.h"
 
 #include "tessera/Runner/Runner.h"
 #include "tessera/Runtime/ExecutableFile.h"

@@ -124,7 +124,7 @@ void printFlagHelp(llvm::raw_ostream &os);
 
 /// The environment's flags, parsed once per process (cached). Not validated:
 /// the rules between flags apply to the final flags, after command-line flags
-/// are merged in (see resolveFlagsOrExit).
+/// are merged in (see resolveFlags).
 struct EnvFlags {
   TesseraFlags flags;
   /// Empty when TESSERA_FLAGS parsed cleanly (or is unset).
@@ -132,15 +132,12 @@ struct EnvFlags {
 };
 const EnvFlags &getEnvFlags();
 
-/// For tools' main(): TESSERA_FLAGS merged with the command-line flag
-/// arguments `cliArgs` (which win), then validated. Any error is printed as
-/// "<tool>: error: ..." (one line per problem) and the process exits with
-/// status 1, like XLA; --help prints every flag and exits with status 0.
-TesseraFlags resolveFlagsOrExit(llvm::StringRef toolName,
-                                llvm::ArrayRef<std::string> cliArgs);
-
-/// resolveFlagsOrExit for tools without flag arguments, cached.
-const TesseraFlags &getTesseraFlagsOrExit(llvm::StringRef toolName);
+/// TESSERA_FLAGS merged with the command-line flag arguments `cliArgs`
+/// (which win), then validated. An error holds one problem per line, each
+/// naming where it comes from ("TESSERA_FLAGS: ...", "flags: ..."). With
+/// --help the flags come back with helpRequested set and unvalidated. The
+/// tools print and exit (tools/ToolFlags.h); a library never exits.
+llvm::Expected<TesseraFlags> resolveFlags(llvm::ArrayRef<std::string> cliArgs);
 
 } // namespace tessera
 
