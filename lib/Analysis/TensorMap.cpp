@@ -2,7 +2,7 @@
 
 #include "tessera/Analysis/TensorMap.h"
 
-#include "tessera/Analysis/Compat.h"
+#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 
 #include "llvm/Support/Format.h"
 

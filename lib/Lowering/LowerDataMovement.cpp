@@ -7,7 +7,7 @@
 
 #include "Lowerer.h"
 
-#include "tessera/Analysis/Compat.h"
+#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Lowering/ElementCopies.h"
 
 #include <functional>

@@ -9,7 +9,7 @@
 
 #include "Lowerer.h"
 
-#include "tessera/Analysis/Compat.h"
+#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Analysis/OpCost.h"
 #include "tessera/Lowering/WindowPlanning.h"
 

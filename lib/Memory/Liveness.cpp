@@ -2,7 +2,7 @@
 
 #include "tessera/Memory/Liveness.h"
 
-#include "tessera/Analysis/Compat.h"
+#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Memory/Allocator.h"
 #include "tessera/Memory/Padding.h"
 

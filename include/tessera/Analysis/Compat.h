@@ -1,5 +1,4 @@
-//===- Compat.h - will this op run on the target? ----------------*- C++
-//-*-===//
+//===- Compat.h - will this op run on the target? ---------------*- C++ -*-===//
 //
 // The per-op rules of the compatibility checker. A verdict is computed from
 // the op and the target description alone, recorded on the op as the
@@ -12,6 +11,7 @@
 #ifndef TESSERA_ANALYSIS_COMPAT_H
 #define TESSERA_ANALYSIS_COMPAT_H
 
+#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 #include "tessera/Target/Target.h"
 
@@ -56,9 +56,6 @@ struct CompatOptions {
   /// on the host (not assessed). Null: none.
   const llvm::Regex *hostOps = nullptr;
 };
-
-/// HLO's name of an element type (f32, bf16, s32, u8, pred, c64, ...).
-std::string hloDtypeName(mlir::Type elementType);
 
 /// Whether the checker assesses `op` at all: tgraph ops directly in a
 /// function body. Ops inside reducer/comparator regions belong to their op.
