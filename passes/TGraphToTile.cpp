@@ -1,11 +1,11 @@
 //===- TGraphToTile.cpp - tgraph-to-tile ----------------------------------===//
 //
 // Lowers the entry function of a checked module to a tile.program; the work
-// is in lib/Lowering (TGraphToTile.cpp), so tools can call it directly.
+// is in lib/Conversion/TGraphToTile (TGraphToTile.cpp), so tools can call it directly.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Lowering/TGraphToTile.h"
+#include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
 #include "tessera/Passes.h"
 #include "tessera/Target/Presets.h"
 

@@ -11,10 +11,10 @@
 
 #include "tessera/Import/HloImporter.h"
 #include "tessera/InitAll.h"
-#include "tessera/Lowering/ElementCopies.h"
-#include "tessera/Lowering/ExchangeRuns.h"
-#include "tessera/Lowering/MappingPlanner.h"
-#include "tessera/Lowering/TGraphToTile.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
 #include "tessera/Target/Presets.h"
 
 #include "mlir/IR/BuiltinOps.h"

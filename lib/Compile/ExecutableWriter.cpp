@@ -4,7 +4,7 @@
 
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/OpIdentity.h"
-#include "tessera/Lowering/TGraphToTile.h"
+#include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
 #include "tessera/Support/HostTensor.h"
 #include "tessera/Target/TargetJson.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Lowering/ConvolutionGrid.h"
+#include "tessera/Conversion/TGraphToTile/ConvolutionGrid.h"
 #include "tessera/Target/Presets.h"
 #include "tessera/Target/Target.h"
 

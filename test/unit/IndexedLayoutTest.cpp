@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Lowering/IndexedLayout.h"
+#include "tessera/Conversion/TGraphToTile/IndexedLayout.h"
 #include "tessera/Dialect/Tile/IR/Tile.h"
-#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
 #include "mlir/IR/MLIRContext.h"
 

@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
-#include "tessera/Lowering/ElementCopies.h"
-#include "tessera/Lowering/ExchangeRuns.h"
-#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 #include "tessera/Target/Presets.h"
 
 #include "mlir/IR/MLIRContext.h"

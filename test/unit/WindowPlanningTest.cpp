@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Lowering/WindowPlanning.h"
-#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/WindowPlanning.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 //===- ElementCopies.cpp - exchange runs from an index mapping ------------===//
 
-#include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 
-#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -26,7 +26,7 @@
 
 #include "Lowerer.h"
 
-#include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 
 #include <functional>
 

@@ -29,8 +29,8 @@
 
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/OpIdentity.h"
-#include "tessera/Lowering/ElementCopies.h"
-#include "tessera/Lowering/ExchangeRuns.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
 
 #include <limits>
 

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_LOWERING_MAPPINGPLANNER_H
-#define TESSERA_LOWERING_MAPPINGPLANNER_H
+#ifndef TESSERA_CONVERSION_TGRAPHTOTILE_MAPPINGPLANNER_H
+#define TESSERA_CONVERSION_TGRAPHTOTILE_MAPPINGPLANNER_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -96,4 +96,4 @@ planFollow(llvm::ArrayRef<int64_t> sourceRuns, llvm::StringRef sourceName,
 
 } // namespace tessera
 
-#endif // TESSERA_LOWERING_MAPPINGPLANNER_H
+#endif // TESSERA_CONVERSION_TGRAPHTOTILE_MAPPINGPLANNER_H

@@ -1,6 +1,6 @@
 //===- ConvolutionGrid.cpp - a convolution's blocks on a tile grid --------===//
 
-#include "tessera/Lowering/ConvolutionGrid.h"
+#include "tessera/Conversion/TGraphToTile/ConvolutionGrid.h"
 
 #include "tessera/Target/Target.h"
 

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_LOWERING_INDEXEDLAYOUT_H
-#define TESSERA_LOWERING_INDEXEDLAYOUT_H
+#ifndef TESSERA_CONVERSION_TGRAPHTOTILE_INDEXEDLAYOUT_H
+#define TESSERA_CONVERSION_TGRAPHTOTILE_INDEXEDLAYOUT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -93,4 +93,4 @@ planReplicateCopies(llvm::ArrayRef<int64_t> sourceRuns, int64_t numElements,
 
 } // namespace tessera
 
-#endif // TESSERA_LOWERING_INDEXEDLAYOUT_H
+#endif // TESSERA_CONVERSION_TGRAPHTOTILE_INDEXEDLAYOUT_H

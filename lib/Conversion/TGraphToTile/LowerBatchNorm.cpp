@@ -24,7 +24,7 @@
 #include "Lowerer.h"
 
 #include "tessera/Dialect/TGraph/IR/HloTypes.h"
-#include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 
 #include <array>
 

@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_LOWERING_CONVOLUTIONGRID_H
-#define TESSERA_LOWERING_CONVOLUTIONGRID_H
+#ifndef TESSERA_CONVERSION_TGRAPHTOTILE_CONVOLUTIONGRID_H
+#define TESSERA_CONVERSION_TGRAPHTOTILE_CONVOLUTIONGRID_H
 
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
-#include "tessera/Lowering/WindowPlanning.h"
+#include "tessera/Conversion/TGraphToTile/WindowPlanning.h"
 
 #include <array>
 #include <string>
@@ -101,4 +101,4 @@ llvm::SmallVector<ConvGrid> rankConvGrids(const ConvShape &shape,
 
 } // namespace tessera
 
-#endif // TESSERA_LOWERING_CONVOLUTIONGRID_H
+#endif // TESSERA_CONVERSION_TGRAPHTOTILE_CONVOLUTIONGRID_H

@@ -1,8 +1,8 @@
 //===- IndexedLayout.cpp - layouts for ops indexed at run time ------------===//
 
-#include "tessera/Lowering/IndexedLayout.h"
+#include "tessera/Conversion/TGraphToTile/IndexedLayout.h"
 
-#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -13,7 +13,7 @@
 
 #include "Lowerer.h"
 
-#include "tessera/Lowering/IndexedLayout.h"
+#include "tessera/Conversion/TGraphToTile/IndexedLayout.h"
 
 using namespace mlir;
 using namespace tessera;

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_LOWERING_ELEMENTCOPIES_H
-#define TESSERA_LOWERING_ELEMENTCOPIES_H
+#ifndef TESSERA_CONVERSION_TGRAPHTOTILE_ELEMENTCOPIES_H
+#define TESSERA_CONVERSION_TGRAPHTOTILE_ELEMENTCOPIES_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -51,4 +51,4 @@ planIdentityCopies(llvm::ArrayRef<int64_t> sourceRuns,
 
 } // namespace tessera
 
-#endif // TESSERA_LOWERING_ELEMENTCOPIES_H
+#endif // TESSERA_CONVERSION_TGRAPHTOTILE_ELEMENTCOPIES_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_LOWERING_EXCHANGERUNS_H
-#define TESSERA_LOWERING_EXCHANGERUNS_H
+#ifndef TESSERA_CONVERSION_TGRAPHTOTILE_EXCHANGERUNS_H
+#define TESSERA_CONVERSION_TGRAPHTOTILE_EXCHANGERUNS_H
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
@@ -30,4 +30,4 @@ viewCopyRuns(llvm::ArrayRef<int64_t> sourceRuns,
 
 } // namespace tessera
 
-#endif // TESSERA_LOWERING_EXCHANGERUNS_H
+#endif // TESSERA_CONVERSION_TGRAPHTOTILE_EXCHANGERUNS_H

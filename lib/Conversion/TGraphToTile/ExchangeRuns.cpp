@@ -1,8 +1,8 @@
 //===- ExchangeRuns.cpp - the copy runs of any tile.exchange --------------===//
 
-#include "tessera/Lowering/ExchangeRuns.h"
+#include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
 
-#include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 
 #include <limits>
 

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_LOWERING_TGRAPHTOTILE_H
-#define TESSERA_LOWERING_TGRAPHTOTILE_H
+#ifndef TESSERA_CONVERSION_TGRAPHTOTILE_TGRAPHTOTILE_H
+#define TESSERA_CONVERSION_TGRAPHTOTILE_TGRAPHTOTILE_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -65,4 +65,4 @@ mlir::LogicalResult lowerEntryToTile(mlir::ModuleOp module,
 
 } // namespace tessera
 
-#endif // TESSERA_LOWERING_TGRAPHTOTILE_H
+#endif // TESSERA_CONVERSION_TGRAPHTOTILE_TGRAPHTOTILE_H

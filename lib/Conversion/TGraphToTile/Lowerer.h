@@ -1,7 +1,7 @@
 //===- Lowerer.h - the tgraph-to-tile lowering's internals -------*- C++
 //-*-===//
 //
-// Private to lib/Lowering: the Lowerer walks @main and emits buffers and
+// Private to lib/Conversion/TGraphToTile: the Lowerer walks @main and emits buffers and
 // steps; its per-family methods live in one file each (TGraphToTile.cpp:
 // driver, buffers, steps, elementwise, host; LowerDataMovement.cpp;
 // LowerReduce.cpp; LowerDot.cpp; LowerConvolution.cpp; LowerReduceWindow.cpp;
@@ -10,13 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_LIB_LOWERING_LOWERER_H
-#define TESSERA_LIB_LOWERING_LOWERER_H
+#ifndef TESSERA_CONVERSION_TGRAPHTOTILE_LOWERER_H
+#define TESSERA_CONVERSION_TGRAPHTOTILE_LOWERER_H
 
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 #include "tessera/Dialect/Tile/IR/Tile.h"
-#include "tessera/Lowering/MappingPlanner.h"
-#include "tessera/Lowering/TGraphToTile.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
 #include "tessera/Target/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -261,4 +261,4 @@ private:
 
 } // namespace tessera::lowering
 
-#endif // TESSERA_LIB_LOWERING_LOWERER_H
+#endif // TESSERA_CONVERSION_TGRAPHTOTILE_LOWERER_H

@@ -1,6 +1,6 @@
 //===- MappingPlanner.cpp - linear / same-as / follow mappings ------------===//
 
-#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
 #include "tessera/Target/Target.h"
 

@@ -12,7 +12,7 @@
 
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/OpCost.h"
-#include "tessera/Lowering/ConvolutionGrid.h"
+#include "tessera/Conversion/TGraphToTile/ConvolutionGrid.h"
 
 #include <algorithm>
 #include <array>

@@ -8,7 +8,7 @@
 #include "Lowerer.h"
 
 #include "tessera/Dialect/TGraph/IR/HloTypes.h"
-#include "tessera/Lowering/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 
 #include <functional>
 #include <optional>

@@ -11,7 +11,7 @@
 
 #include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Analysis/OpCost.h"
-#include "tessera/Lowering/WindowPlanning.h"
+#include "tessera/Conversion/TGraphToTile/WindowPlanning.h"
 
 #include <algorithm>
 #include <array>

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_LOWERING_WINDOWPLANNING_H
-#define TESSERA_LOWERING_WINDOWPLANNING_H
+#ifndef TESSERA_CONVERSION_TGRAPHTOTILE_WINDOWPLANNING_H
+#define TESSERA_CONVERSION_TGRAPHTOTILE_WINDOWPLANNING_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -138,4 +138,4 @@ std::optional<BlockCopyPlan> planBlockCopies(
 
 } // namespace tessera
 
-#endif // TESSERA_LOWERING_WINDOWPLANNING_H
+#endif // TESSERA_CONVERSION_TGRAPHTOTILE_WINDOWPLANNING_H

@@ -1,8 +1,8 @@
 //===- WindowPlanning.cpp - halo windows and block copies -----------------===//
 
-#include "tessera/Lowering/WindowPlanning.h"
+#include "tessera/Conversion/TGraphToTile/WindowPlanning.h"
 
-#include "tessera/Lowering/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -11,8 +11,8 @@
 #include "Lowerer.h"
 
 #include "tessera/Dialect/TGraph/IR/HloTypes.h"
-#include "tessera/Lowering/ElementCopies.h"
-#include "tessera/Lowering/IndexedLayout.h"
+#include "tessera/Conversion/TGraphToTile/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/IndexedLayout.h"
 #include "tessera/Target/TargetSchema.h"
 
 using namespace mlir;
