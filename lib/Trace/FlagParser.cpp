@@ -165,7 +165,7 @@ private:
       if (!close.empty())
         message += "; did you mean --" + absl::StrJoin(close, ", --") + "?";
       else
-        message += " (--help lists every flag)";
+        message += " (--help-flags lists every flag)";
       errors.push_back(message);
       return;
     }

@@ -120,7 +120,7 @@ TEST(FlagsParse, UnknownFlagNamesItAndSuggests) {
 
   error = parseError("--xyzzy_frobnicate");
   EXPECT_NE(error.find("unknown flag '--xyzzy_frobnicate'"), std::string::npos);
-  EXPECT_NE(error.find("--help lists every flag"), std::string::npos) << error;
+  EXPECT_NE(error.find("--help-flags lists every flag"), std::string::npos) << error;
 }
 
 TEST(FlagsParse, SuggestionsAreRankedByDistance) {

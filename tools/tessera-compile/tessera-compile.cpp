@@ -29,6 +29,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,105 +48,56 @@ using namespace tessera;
 
 static constexpr StringLiteral kTool = "tessera-compile";
 
-namespace {
-/// tessera-compile's own options; everything else starting with '-' is a
-/// TESSERA_FLAGS flag.
-struct DriverArgs {
-  std::vector<std::string> models;
-  std::string output;
-  std::string events;
-  CompileOptions compile;
-  std::vector<std::string> flagArgs;
-  bool help = false;
-};
-} // namespace
+// tessera-compile's own options, in llvm::cl; every other argument that
+// starts with '-' is a TESSERA_FLAGS flag (--name=value or a bare bool),
+// which cl hands over untouched through the sink, and TESSERA_FLAGS'
+// parser checks. That parser stays hand-written: cl cannot take the same
+// flags from the environment variable, where a value may be a quoted regex.
+static cl::OptionCategory driverCategory("tessera-compile options");
 
-static void printUsage(raw_ostream &os) {
-  os << "usage: tessera-compile MODEL... [--target=T] [-o OUT] "
-        "[--host-ops=RE]\n"
-        "                       [--compat-fail-on=none|incompatible] "
-        "[--events=FILE]\n"
-        "                       [--FLAG=VALUE ...]\n"
-        "\n"
-        "  MODEL...               .hlo (XLA HLO text) or .mlir (tgraph); "
-        "several\n"
-        "                         models share the event file and trace\n"
-        "  --target=T             target preset or JSON file (default: "
-     << defaultTargetName()
-     << ")\n"
-        "  -o OUT                 the executable (docs/executable.md; default: "
-        "<MODEL stem>.tessera)\n"
-        "  --host-ops=RE          place ops whose op name matches RE on the "
-        "host\n"
-        "  --compat-fail-on=none|incompatible\n"
-        "                         fail when an op cannot run on the target\n"
-        "  --events=FILE          event file (with --profiling or "
-        "--enable_events;\n"
-        "                         default: OUT.events)\n"
-        "  --FLAG=VALUE           any TESSERA_FLAGS flag; wins over the "
-        "environment\n"
-        "                         (--help-flags lists them)\n";
-}
+static cl::list<std::string> models(cl::Positional, cl::desc("MODEL..."),
+                                    cl::cat(driverCategory));
+static cl::opt<std::string>
+    output("o", cl::desc("the executable (docs/executable.md; default: "
+                         "<MODEL stem>.tessera)"),
+           cl::value_desc("OUT"), cl::cat(driverCategory));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("target preset or JSON file (default: tile-1472)"),
+           cl::value_desc("T"), cl::cat(driverCategory));
+static cl::opt<std::string>
+    hostOps("host-ops",
+            cl::desc("place ops whose op name matches RE on the host"),
+            cl::value_desc("RE"), cl::cat(driverCategory));
+static cl::opt<std::string> compatFailOn(
+    "compat-fail-on",
+    cl::desc("none | incompatible: fail when an op cannot run on the target"),
+    cl::init("none"), cl::cat(driverCategory));
+static cl::opt<std::string>
+    events("events",
+           cl::desc("event file (with --profiling or --enable_events; "
+                    "default: OUT.events)"),
+           cl::value_desc("FILE"), cl::cat(driverCategory));
+static cl::opt<bool>
+    helpFlags("help-flags",
+              cl::desc("list every TESSERA_FLAGS flag (--FLAG=VALUE here "
+                       "wins over the environment)"),
+              cl::cat(driverCategory));
+static cl::opt<bool> helpShort("h", cl::desc("the same as --help"),
+                               cl::Hidden, cl::cat(driverCategory));
+static cl::list<std::string> flagArgs(cl::Sink,
+                                      cl::desc("--FLAG=VALUE ..."));
+
+static constexpr const char kOverview[] =
+    "compiles models (.hlo: XLA HLO text; .mlir: tgraph) to executables "
+    "for a tile target (docs/compile.md); several models share the event "
+    "file and trace. Any TESSERA_FLAGS flag may be given as --FLAG=VALUE "
+    "(--help-flags lists them).\n";
 
 [[noreturn]] static void fail(const Twine &message) {
   errs() << kTool << ": error: " << message << "\n";
   errs().flush();
   std::exit(1);
-}
-
-/// Accepts `--name=value` and `--name value` (and `-o OUT`).
-static bool takeValue(ArrayRef<std::string> args, size_t &i, StringRef name,
-                      std::string &value) {
-  StringRef arg = args[i];
-  for (StringRef prefix : {"--", "-"}) {
-    StringRef rest = arg;
-    if (!rest.consume_front(prefix) || !rest.consume_front(name))
-      continue;
-    if (rest.consume_front("=")) {
-      value = rest.str();
-      return true;
-    }
-    if (rest.empty()) {
-      if (i + 1 >= args.size())
-        fail("--" + name + " needs a value");
-      value = args[++i];
-      return true;
-    }
-  }
-  return false;
-}
-
-static DriverArgs parseArgs(ArrayRef<std::string> args) {
-  DriverArgs out;
-  std::string value;
-  for (size_t i = 0; i < args.size(); ++i) {
-    StringRef arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      out.help = true;
-    } else if (arg == "--help-flags") {
-      printFlagHelp(outs());
-      std::exit(0);
-    } else if (arg == "-o") {
-      if (i + 1 >= args.size())
-        fail("-o needs a file name");
-      out.output = args[++i];
-    } else if (arg.starts_with("-o=")) {
-      out.output = arg.drop_front(3).str();
-    } else if (takeValue(args, i, "target", value)) {
-      out.compile.target = value;
-    } else if (takeValue(args, i, "host-ops", value)) {
-      out.compile.hostOps = value;
-    } else if (takeValue(args, i, "compat-fail-on", value)) {
-      out.compile.compatFailOn = value;
-    } else if (takeValue(args, i, "events", value)) {
-      out.events = value;
-    } else if (arg.starts_with("-") && arg != "-") {
-      out.flagArgs.push_back(arg.str());
-    } else {
-      out.models.push_back(arg.str());
-    }
-  }
-  return out;
 }
 
 /// Reads MODEL into a module; diagnostics carry file:line:col.
@@ -168,51 +120,57 @@ static OwningOpRef<ModuleOp> loadModel(StringRef path, SourceMgr &sourceMgr,
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
-  DriverArgs args = parseArgs(std::vector<std::string>(argv + 1, argv + argc));
-  if (args.help) {
-    printUsage(outs());
+  cl::HideUnrelatedOptions(driverCategory);
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+  if (helpShort) {
+    cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
     return 0;
   }
-  TesseraFlags flags = resolveFlagsOrExit(kTool, args.flagArgs);
-  if (args.models.empty()) {
-    printUsage(errs());
-    fail("no MODEL given");
+  if (helpFlags) {
+    printFlagHelp(outs());
+    return 0;
   }
+  std::vector<std::string> flagArguments(flagArgs.begin(), flagArgs.end());
+  TesseraFlags flags = resolveFlagsOrExit(kTool, flagArguments);
+  if (models.empty())
+    fail("no MODEL given (--help lists the options)");
+  CompileOptions compile;
+  compile.target = target;
+  compile.hostOps = hostOps;
+  compile.compatFailOn = compatFailOn;
   // Several models share one event file and compile trace (one module id
   // each); their outputs are named after them.
-  if (args.models.size() > 1 && !args.output.empty())
+  if (models.size() > 1 && !output.empty())
     fail("-o names the output of a single MODEL; with several, each output "
          "is named <MODEL stem>.tessera");
-  if (args.compile.compatFailOn != "none" &&
-      args.compile.compatFailOn != "incompatible")
+  if (compile.compatFailOn != "none" && compile.compatFailOn != "incompatible")
     fail("--compat-fail-on must be 'none' or 'incompatible', got '" +
-         args.compile.compatFailOn + "'");
+         compile.compatFailOn + "'");
   ReportSinkOptions sinkOptions = ReportSinkOptions::fromFlags(flags);
-  if (!args.events.empty() && !sinkOptions.writesEvents())
+  if (!events.empty() && !sinkOptions.writesEvents())
     fail("--events needs --profiling or --enable_events (nothing would be "
          "written to '" +
-         args.events + "')");
-  args.compile.showProgress =
+         events + "')");
+  compile.showProgress =
       flags.showProgressBar || sys::Process::StandardErrIsDisplayed();
 
   Expected<TargetDescription> target = resolveTarget(
-      args.compile.target.empty() ? defaultTargetName()
-                                  : StringRef(args.compile.target));
+      compile.target.empty() ? defaultTargetName() : StringRef(compile.target));
   if (!target)
     fail(toString(target.takeError()));
 
   // Outputs: the program defaults to the model's stem in the current
   // folder (like a.out), the event file sits beside the (first) output.
   std::vector<std::string> outputs;
-  for (const std::string &model : args.models)
+  for (const std::string &model : models)
     outputs.push_back(
-        args.output.empty()
+        output.empty()
             ? (sys::path::stem(model) + "." + kExecutableExtension).str()
-            : args.output);
-  std::string eventsPath = args.events;
+            : output);
+  std::string eventsPath = events;
   if (eventsPath.empty())
     eventsPath = outputs[0] == "-"
-                     ? (sys::path::stem(args.models[0]) + ".events").str()
+                     ? (sys::path::stem(models[0]) + ".events").str()
                      : outputs[0] + ".events";
 
   DialectRegistry registry;
@@ -234,7 +192,7 @@ int main(int argc, char **argv) {
   ReportSink sink(sinkOptions, events.get(),
                   eventFolder.empty() ? "." : eventFolder, kTool.str(), errs());
   Dumper dumper(flags, kTool.str(), errs());
-  Compiler compiler(flags, args.compile, *target, sink, dumper, errs());
+  Compiler compiler(flags, compile, *target, sink, dumper, errs());
 
   // Every file written so far is taken back on failure: the report files
   // (through the sink), outputs and trace (listed here); the event file is
@@ -253,7 +211,7 @@ int main(int argc, char **argv) {
   // leave an earlier model's output behind.
   std::vector<std::string> programs;
   std::vector<std::pair<std::string, std::string>> vertexGraphs;
-  for (const std::string &model : args.models) {
+  for (const std::string &model : models) {
     // The importer and parser read the main buffer: one SourceMgr (and
     // diagnostic handler, for file:line:col) per model.
     SourceMgr sourceMgr;
