@@ -1,11 +1,11 @@
 //===- TileMapTensors.cpp - tile-map-tensors ------------------------------===//
 //
-// Prints the tensor map (tessera/Analysis/TensorMap.h) or its summary;
+// Prints the tensor map (tessera/Analysis/Tile/TensorMap.h) or its summary;
 // tessera-compile writes the same map through the report sink.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Analysis/TensorMap.h"
+#include "tessera/Analysis/Tile/TensorMap.h"
 #include "tessera/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"

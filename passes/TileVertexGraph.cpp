@@ -1,11 +1,11 @@
 //===- TileVertexGraph.cpp - tile-vertex-graph ----------------------------===//
 //
 // Prints the vertex graph of each tile.program as Graphviz DOT
-// (tessera/Analysis/VertexGraph.h); the IR is unchanged.
+// (tessera/Analysis/Tile/VertexGraph.h); the IR is unchanged.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Analysis/VertexGraph.h"
+#include "tessera/Analysis/Tile/VertexGraph.h"
 #include "tessera/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -4,8 +4,8 @@
 
 #include "tessera/Analysis/CompatReport.h"
 #include "tessera/Analysis/InstructionInfo.h"
-#include "tessera/Analysis/TensorMap.h"
-#include "tessera/Analysis/VertexGraph.h"
+#include "tessera/Analysis/Tile/TensorMap.h"
+#include "tessera/Analysis/Tile/VertexGraph.h"
 #include "tessera/Compile/CompileReport.h"
 #include "tessera/Compile/ExecutableWriter.h"
 #include "tessera/Compile/PassTimeline.h"

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_ANALYSIS_VERTEXGRAPH_H
-#define TESSERA_ANALYSIS_VERTEXGRAPH_H
+#ifndef TESSERA_ANALYSIS_TILE_VERTEXGRAPH_H
+#define TESSERA_ANALYSIS_TILE_VERTEXGRAPH_H
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
@@ -24,4 +24,4 @@ void writeVertexGraphDot(tile::ProgramOp program, int64_t maxVertices,
 
 } // namespace tessera
 
-#endif // TESSERA_ANALYSIS_VERTEXGRAPH_H
+#endif // TESSERA_ANALYSIS_TILE_VERTEXGRAPH_H

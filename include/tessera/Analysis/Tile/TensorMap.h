@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSERA_ANALYSIS_TENSORMAP_H
-#define TESSERA_ANALYSIS_TENSORMAP_H
+#ifndef TESSERA_ANALYSIS_TILE_TENSORMAP_H
+#define TESSERA_ANALYSIS_TILE_TENSORMAP_H
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
@@ -37,4 +37,4 @@ void writeTensorMapSummary(tile::ProgramOp program, llvm::raw_ostream &os);
 
 } // namespace tessera
 
-#endif // TESSERA_ANALYSIS_TENSORMAP_H
+#endif // TESSERA_ANALYSIS_TILE_TENSORMAP_H

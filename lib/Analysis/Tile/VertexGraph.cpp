@@ -1,6 +1,6 @@
 //===- VertexGraph.cpp - compute sets -> vertices -> tiles as DOT ---------===//
 
-#include "tessera/Analysis/VertexGraph.h"
+#include "tessera/Analysis/Tile/VertexGraph.h"
 
 #include <set>
 

@@ -1,6 +1,6 @@
 //===- TensorMap.cpp - where every tensor element lives -------------------===//
 
-#include "tessera/Analysis/TensorMap.h"
+#include "tessera/Analysis/Tile/TensorMap.h"
 
 #include "tessera/Dialect/TGraph/IR/HloTypes.h"
 
