@@ -295,8 +295,8 @@ def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
   ];
 }
 
-def TileAllocate : Pass<"tile-allocate", "mlir::ModuleOp"> {
-  let summary = "Assign per-tile buffer offsets; report peaks, bounds, overflow";
+def TilePrintAllocation : Pass<"tile-print-allocation", "mlir::ModuleOp"> {
+  let summary = "Print per-tile buffer offsets, peaks, bounds and overflow";
   let description = [{
     On every tile, places the buffers live there at byte offsets (best fit,
     largest first, aligned to the target's `alignment_bytes`) so that no
@@ -305,7 +305,8 @@ def TileAllocate : Pass<"tile-allocate", "mlir::ModuleOp"> {
     gaps between them, and the total with the always-live program overheads
     against the tile's SRAM. A tile that does not fit is marked `OUT OF
     MEMORY by N` and allocation goes on, so every tile is reported. The IR
-    is unchanged. See docs/memory.md.
+    is unchanged (offsets are printed, not attached), hence the name. See
+    docs/memory.md.
 
     Before: the program of `tile-liveness`. Printed (`offsets=true`):
     ```

@@ -2,7 +2,7 @@
 //
 // RUN: not tessera-opt %s --tile-memory-report=format=xml -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not tessera-opt %s --tile-liveness=print=yaml -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
-// RUN: not tessera-opt %s --tile-allocate=target=core8 -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not tessera-opt %s --tile-print-allocation=target=core8 -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not tessera-opt %s --tile-padding=target=core-8 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: not tessera-opt %s --tile-memory-report=tile=16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 

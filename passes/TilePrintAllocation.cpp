@@ -1,10 +1,11 @@
-//===- TileAllocate.cpp - tile-allocate -----------------------------------===//
+//===- TilePrintAllocation.cpp - tile-print-allocation --------------------===//
 //
 // Assigns every buffer an offset on each tile it lives on (best fit with
 // the target's alignment) and prints per tile the allocated peak, the
 // liveness lower bound and the gaps; a tile that does not fit is marked
 // with how much it is over, and allocation goes on (docs/memory.md,
-// "Allocation"). The IR is unchanged.
+// "Allocation"). The offsets are printed, not attached: the IR is
+// unchanged, hence "print" in the name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,7 @@
 #include <cmath>
 
 namespace tessera {
-#define GEN_PASS_DEF_TILEALLOCATE
+#define GEN_PASS_DEF_TILEPRINTALLOCATION
 #include "Passes.h.inc"
 } // namespace tessera
 
@@ -30,14 +31,15 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-struct TileAllocatePass
-    : public tessera::impl::TileAllocateBase<TileAllocatePass> {
-  using TileAllocateBase::TileAllocateBase;
+struct TilePrintAllocationPass
+    : public tessera::impl::TilePrintAllocationBase<TilePrintAllocationPass> {
+  using TilePrintAllocationBase::TilePrintAllocationBase;
 
   void runOnOperation() override {
     if (print != "text" && print != "json" && print != "summary") {
-      getOperation().emitError("tile-allocate: print must be text, json or "
-                               "summary, got '")
+      getOperation().emitError(
+          "tile-print-allocation: print must be text, json or "
+          "summary, got '")
           << print << "'";
       return signalPassFailure();
     }
