@@ -43,14 +43,6 @@ struct TGraphCheckCompatPass
         return emitError(loc) << "tgraph-check-compat: host-ops regex '"
                               << hostOps << "' is invalid: " << error;
     }
-    if (failOn != "none" && failOn != "incompatible")
-      return emitError(loc) << "tgraph-check-compat: fail-on must be 'none' "
-                               "or 'incompatible', got '"
-                            << failOn << "'";
-    if (!llvm::is_contained({"none", "text", "json", "dot"}, print))
-      return emitError(loc) << "tgraph-check-compat: print must be one of "
-                               "none, text, json, dot; got '"
-                            << print << "'";
     return success();
   }
 
@@ -78,18 +70,19 @@ struct TGraphCheckCompatPass
     module->setAttr("tgraph.target",
                     StringAttr::get(module.getContext(), target.name));
 
-    if (print != "none" || (failOn == "incompatible" && incompatible)) {
+    if (print != PrintFormat::None ||
+        (failOn == CompatFailOn::Incompatible && incompatible)) {
       nlohmann::ordered_json report = buildCompatReport(module, target.name);
-      if (print == "json")
+      if (print == PrintFormat::Json)
         llvm::outs() << report.dump(
                             2, ' ', false,
                             nlohmann::ordered_json::error_handler_t::replace)
                      << "\n";
-      else if (print == "dot")
+      else if (print == PrintFormat::Dot)
         writeCompatDot(report, module, dotDepth, llvm::outs());
-      else if (print == "text")
+      else if (print == PrintFormat::Text)
         writeCompatSummary(report, llvm::outs());
-      if (failOn == "incompatible" && incompatible) {
+      if (failOn == CompatFailOn::Incompatible && incompatible) {
         std::string summary;
         llvm::raw_string_ostream os(summary);
         writeCompatSummary(report, os, /*maxListed=*/5);

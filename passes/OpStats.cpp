@@ -35,14 +35,6 @@ struct TGraphOpStatsPass
     : public tessera::impl::TGraphOpStatsBase<TGraphOpStatsPass> {
   using TGraphOpStatsBase::TGraphOpStatsBase;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    if (format != "json" && format != "text")
-      return emitError(UnknownLoc::get(context))
-             << "tgraph-op-stats: format must be 'json' or 'text', got '"
-             << format << "'";
-    return success();
-  }
-
   void runOnOperation() override {
     Totals total;
     std::map<std::string, Totals> byOpcode;
@@ -64,7 +56,7 @@ struct TGraphOpStatsPass
       if (perOp)
         ops.push_back(record);
     });
-    if (format == "text")
+    if (format == tessera::PrintFormat::Text)
       printText(byOpcode, total);
     else
       printJson(ops, byOpcode, total);

@@ -38,8 +38,13 @@ def TGraphOpStats : Pass<"tgraph-op-stats", "mlir::ModuleOp"> {
   let options = [
     Option<"perOp", "per-op", "bool", /*default=*/"true",
            "List every op, not only the per-opcode totals (JSON only)">,
-    Option<"format", "format", "std::string", /*default=*/"\"json\"",
-           "json | text: a JSON object, or a table for terminals">
+    Option<"format", "format", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Json", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "a JSON object"),
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "a table for terminals"))}]>
   ];
 }
 
@@ -75,10 +80,24 @@ def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
            "placed on the host (not assessed)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit an MLIR remark at each incompatible op">,
-    Option<"failOn", "fail-on", "std::string", /*default=*/"\"none\"",
-           "none | incompatible: fail the pipeline when an op is incompatible">,
-    Option<"print", "print", "std::string", /*default=*/"\"none\"",
-           "none | text | json | dot: print the report to stdout">,
+    Option<"failOn", "fail-on", "::tessera::CompatFailOn",
+           /*default=*/"::tessera::CompatFailOn::None",
+           "When to fail the pipeline",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::CompatFailOn::None, "none", "never"),
+             clEnumValN(::tessera::CompatFailOn::Incompatible, "incompatible",
+                        "when an op is incompatible"))}]>,
+    Option<"print", "print", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::None",
+           "Print the report to stdout",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::None, "none", "nothing"),
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "the summary"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "the report object"),
+             clEnumValN(::tessera::PrintFormat::Dot, "dot",
+                        "the graph, incompatible ops marked, as DOT"))}]>,
     Option<"dotDepth", "dot-depth", "unsigned", /*default=*/"0",
            "Name-scope depth of the DOT graph nodes (0: first depth that "
            "splits the graph)">
@@ -290,8 +309,13 @@ def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
-    Option<"print", "print", "std::string", /*default=*/"\"text\"",
-           "text | json">
+    Option<"print", "print", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Text", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "lines for terminals and FileCheck"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "one JSON object per program"))}]>
   ];
 }
 
@@ -319,9 +343,16 @@ def TilePrintAllocation : Pass<"tile-print-allocation", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
-    Option<"print", "print", "std::string", /*default=*/"\"text\"",
-           "text | json | summary (one line: peak / lower bound, max and "
-           "mean tile bytes, tiles out of memory)">,
+    Option<"print", "print", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Text", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "per tile: peak, lower bound, gaps, total"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "one JSON object per program"),
+             clEnumValN(::tessera::PrintFormat::Summary, "summary",
+                        "one line per program: peak / lower bound, max and "
+                        "mean tile bytes, tiles out of memory"))}]>,
     Option<"offsets", "offsets", "bool", /*default=*/"false",
            "List every buffer's offset on every tile">
   ];
@@ -350,8 +381,13 @@ def TilePadding : Pass<"tile-padding", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
-    Option<"print", "print", "std::string", /*default=*/"\"text\"",
-           "text | json">
+    Option<"print", "print", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Text", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "lines for terminals and FileCheck"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "one JSON object per program"))}]>
   ];
 }
 
@@ -381,8 +417,14 @@ def TileMemoryReport : Pass<"tile-memory-report", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
-    Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "text | json | svg">,
+    Option<"format", "format", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Text", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Text, "text", "the summary"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "the whole report object"),
+             clEnumValN(::tessera::PrintFormat::Svg, "svg",
+                        "a heat map of bytes per tile"))}]>,
     Option<"tile", "tile", "int64_t", /*default=*/"-1",
            "Also show this tile in full: its heap at every point and every "
            "buffer live at its peak (text; `tile_detail` in JSON)">,

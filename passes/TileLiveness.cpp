@@ -27,15 +27,9 @@ struct TileLivenessPass
   using TileLivenessBase::TileLivenessBase;
 
   void runOnOperation() override {
-    if (print != "text" && print != "json") {
-      getOperation().emitError("tile-liveness: print must be text or json, "
-                               "got '")
-          << print << "'";
-      return signalPassFailure();
-    }
     auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
       nlohmann::ordered_json report = buildLivenessReport(analysis);
-      if (print == "json")
+      if (print == PrintFormat::Json)
         llvm::outs() << report.dump(-1, ' ', false,
                                     nlohmann::json::error_handler_t::replace)
                      << "\n";

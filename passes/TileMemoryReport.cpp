@@ -28,12 +28,6 @@ struct TileMemoryReportPass
   using TileMemoryReportBase::TileMemoryReportBase;
 
   void runOnOperation() override {
-    if (format != "text" && format != "json" && format != "svg") {
-      getOperation().emitError("tile-memory-report: format must be text, "
-                               "json or svg, got '")
-          << format << "'";
-      return signalPassFailure();
-    }
     auto each = [&](tile::ProgramOp program,
                     const MemoryAnalysis &analysis) -> LogicalResult {
       if (tile >= static_cast<int64_t>(program.getTiles())) {
@@ -46,13 +40,13 @@ struct TileMemoryReportPass
       nlohmann::ordered_json detail;
       if (tile >= 0)
         detail = buildTileDetail(analysis, tile);
-      if (format == "json") {
+      if (format == PrintFormat::Json) {
         if (tile >= 0)
           report["tile_detail"] = detail;
         llvm::outs() << report.dump(pretty ? 1 : -1, ' ', false,
                                     nlohmann::json::error_handler_t::replace)
                      << "\n";
-      } else if (format == "svg") {
+      } else if (format == PrintFormat::Svg) {
         writeTileHeatmapSvg(report, llvm::outs());
       } else {
         writeMemorySummary(report, llvm::outs());

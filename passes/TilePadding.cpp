@@ -30,12 +30,6 @@ struct TilePaddingPass
   using TilePaddingBase::TilePaddingBase;
 
   void runOnOperation() override {
-    if (print != "text" && print != "json") {
-      getOperation().emitError("tile-padding: print must be text or json, "
-                               "got '")
-          << print << "'";
-      return signalPassFailure();
-    }
     auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
       json full = buildMemoryReport(analysis);
       json report = {{"program", full["program"]},
@@ -54,7 +48,7 @@ struct TilePaddingPass
                                        {"size", b["size"]},
                                        {"expansion", b["expansion"]},
                                        {"extra", b["extra"]}});
-      if (print == "json")
+      if (print == PrintFormat::Json)
         llvm::outs() << report.dump(-1, ' ', false,
                                     json::error_handler_t::replace)
                      << "\n";

@@ -36,18 +36,11 @@ struct TilePrintAllocationPass
   using TilePrintAllocationBase::TilePrintAllocationBase;
 
   void runOnOperation() override {
-    if (print != "text" && print != "json" && print != "summary") {
-      getOperation().emitError(
-          "tile-print-allocation: print must be text, json or "
-          "summary, got '")
-          << print << "'";
-      return signalPassFailure();
-    }
     auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
       json report = build(analysis);
-      if (print == "summary")
+      if (print == PrintFormat::Summary)
         writeSummary(report);
-      else if (print == "json")
+      else if (print == PrintFormat::Json)
         llvm::outs() << report.dump(-1, ' ', false,
                                     json::error_handler_t::replace)
                      << "\n";

@@ -16,7 +16,7 @@
 // TEXT-NEXT: reduce_window                  1             256            1284
 // TEXT-NEXT: reduce                         1              32             148
 // TEXT-NEXT: total                          5          535456          125016
-// BADFMT: error: tgraph-op-stats: format must be 'json' or 'text', got 'xml'
+// BADFMT: for the --format option: Cannot find option named 'xml'!
 
 // dot.1: batch 8, M 16, N 32, K 64: 2 * (8*16*32) * 64 = 524288 FLOPs;
 //   bytes (8*16*64 + 8*64*32 + 8*16*32) * 4 = 114688.
