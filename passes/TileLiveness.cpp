@@ -9,6 +9,8 @@
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
 
+#include "MemoryPass.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 namespace tessera {
@@ -37,8 +39,11 @@ struct TileLivenessPass
         writeText(report);
       return success();
     };
-    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
-      signalPassFailure();
+    if (failed(forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                    targetName, each)))
+      return signalPassFailure();
+    // The IR is unchanged: the next memory pass reuses the analysis.
+    markAllAnalysesPreserved();
   }
 
   static void writeText(const nlohmann::ordered_json &r) {

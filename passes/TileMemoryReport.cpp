@@ -10,6 +10,8 @@
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
 
+#include "MemoryPass.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 namespace tessera {
@@ -55,8 +57,11 @@ struct TileMemoryReportPass
       }
       return success();
     };
-    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
-      signalPassFailure();
+    if (failed(forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                    targetName, each)))
+      return signalPassFailure();
+    // The IR is unchanged: the next memory pass reuses the analysis.
+    markAllAnalysesPreserved();
   }
 };
 

@@ -10,6 +10,8 @@
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
 
+#include "MemoryPass.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -56,8 +58,11 @@ struct TilePaddingPass
         writeText(report);
       return success();
     };
-    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
-      signalPassFailure();
+    if (failed(forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                    targetName, each)))
+      return signalPassFailure();
+    // The IR is unchanged: the next memory pass reuses the analysis.
+    markAllAnalysesPreserved();
   }
 
   static void writeText(const json &r) {

@@ -12,6 +12,8 @@
 #include "tessera/Memory/MemoryAnalysis.h"
 #include "tessera/Passes.h"
 
+#include "MemoryPass.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -48,8 +50,11 @@ struct TilePrintAllocationPass
         writeText(report);
       return success();
     };
-    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
-      signalPassFailure();
+    if (failed(forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                    targetName, each)))
+      return signalPassFailure();
+    // The IR is unchanged: the next memory pass reuses the analysis.
+    markAllAnalysesPreserved();
   }
 
   json build(const MemoryAnalysis &a) {
