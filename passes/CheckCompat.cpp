@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassOutput.h"
+
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/CompatReport.h"
 #include "tessera/Passes.h"
@@ -73,15 +75,20 @@ struct TGraphCheckCompatPass
     if (print != PrintFormat::None ||
         (failOn == CompatFailOn::Incompatible && incompatible)) {
       nlohmann::ordered_json report = buildCompatReport(module, target.name);
-      if (print == PrintFormat::Json)
-        llvm::outs() << report.dump(
-                            2, ' ', false,
+      auto write = [&](llvm::raw_ostream &os) {
+        if (print == PrintFormat::Json)
+          os << report.dump(2, ' ', false,
                             nlohmann::ordered_json::error_handler_t::replace)
-                     << "\n";
-      else if (print == PrintFormat::Dot)
-        writeCompatDot(report, module, dotDepth, llvm::outs());
-      else if (print == PrintFormat::Text)
-        writeCompatSummary(report, llvm::outs());
+             << "\n";
+        else if (print == PrintFormat::Dot)
+          writeCompatDot(report, module, dotDepth, os);
+        else
+          writeCompatSummary(report, os);
+        return success();
+      };
+      if (print != PrintFormat::None &&
+          failed(writePassOutput(module, getArgument(), output, write)))
+        return signalPassFailure();
       if (failOn == CompatFailOn::Incompatible && incompatible) {
         std::string summary;
         llvm::raw_string_ostream os(summary);

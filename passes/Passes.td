@@ -44,7 +44,10 @@ def TGraphOpStats : Pass<"tgraph-op-stats", "mlir::ModuleOp"> {
              clEnumValN(::tessera::PrintFormat::Json, "json",
                         "a JSON object"),
              clEnumValN(::tessera::PrintFormat::Text, "text",
-                        "a table for terminals"))}]>
+                        "a table for terminals"))}]>,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -58,8 +61,8 @@ def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
     `unsupported-attribute`, `exceeds-memory`, `unknown-op`), a detail and a
     fix hint. Verdicts are recorded as the `tgraph.compat` attribute; the
     reports (docs/compat.md) are built from them. The pass prints the report
-    to stdout only when `print` asks for it; with `fail-on=incompatible` it
-    fails when any op is incompatible.
+    (to stdout or `output`) only when `print` asks for it; with
+    `fail-on=incompatible` it fails when any op is incompatible.
 
     Before, with `target=core-8` (which has no f64):
     ```mlir
@@ -89,7 +92,7 @@ def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
                         "when an op is incompatible"))}]>,
     Option<"print", "print", "::tessera::PrintFormat",
            /*default=*/"::tessera::PrintFormat::None",
-           "Print the report to stdout",
+           "Print the report",
            [{::llvm::cl::values(
              clEnumValN(::tessera::PrintFormat::None, "none", "nothing"),
              clEnumValN(::tessera::PrintFormat::Text, "text",
@@ -100,7 +103,10 @@ def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
                         "the graph, incompatible ops marked, as DOT"))}]>,
     Option<"dotDepth", "dot-depth", "unsigned", /*default=*/"0",
            "Name-scope depth of the DOT graph nodes (0: first depth that "
-           "splits the graph)">
+           "splits the graph)">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -211,7 +217,10 @@ def TileMapTensors : Pass<"tile-map-tensors", "mlir::ModuleOp"> {
            "Indent the JSON">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Print a text summary instead: tensors, tiles used, elements "
-           "per used tile (min / mean / max)">
+           "per used tile (min / mean / max)">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -243,7 +252,10 @@ def TileVertexGraph : Pass<"tile-vertex-graph", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"maxVertices", "max-vertices", "int64_t", /*default=*/"256",
-           "Draw every vertex up to this many in a program; summarise above">
+           "Draw every vertex up to this many in a program; summarise above">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -257,7 +269,7 @@ def TGraphInstructionInfo : Pass<"tgraph-instruction-info", "mlir::ModuleOp"> {
     `Conv2DBackpropInput` / `Conv2DBackpropFilter`) and everything computed
     from them; a backward contraction whose result has a weight's shape (an
     argument used as a forward contraction's rhs or kernel) is the weight
-    update. The IR is unchanged; the JSON goes to stdout.
+    update. The IR is unchanged; the JSON goes to stdout or `output`.
 
     Before (a JAX training step, abridged):
     ```mlir
@@ -272,6 +284,11 @@ def TGraphInstructionInfo : Pass<"tgraph-instruction-info", "mlir::ModuleOp"> {
                   "jit(train_step)/transpose(jvp(dot_general))/dot_general/dot.46": 4}}
     ```
   }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
+  ];
 }
 
 def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
@@ -315,7 +332,10 @@ def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
              clEnumValN(::tessera::PrintFormat::Text, "text",
                         "lines for terminals and FileCheck"),
              clEnumValN(::tessera::PrintFormat::Json, "json",
-                        "one JSON object per program"))}]>
+                        "one JSON object per program"))}]>,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -354,7 +374,10 @@ def TilePrintAllocation : Pass<"tile-print-allocation", "mlir::ModuleOp"> {
                         "one line per program: peak / lower bound, max and "
                         "mean tile bytes, tiles out of memory"))}]>,
     Option<"offsets", "offsets", "bool", /*default=*/"false",
-           "List every buffer's offset on every tile">
+           "List every buffer's offset on every tile">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -387,7 +410,10 @@ def TilePadding : Pass<"tile-padding", "mlir::ModuleOp"> {
              clEnumValN(::tessera::PrintFormat::Text, "text",
                         "lines for terminals and FileCheck"),
              clEnumValN(::tessera::PrintFormat::Json, "json",
-                        "one JSON object per program"))}]>
+                        "one JSON object per program"))}]>,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -429,7 +455,10 @@ def TileMemoryReport : Pass<"tile-memory-report", "mlir::ModuleOp"> {
            "Also show this tile in full: its heap at every point and every "
            "buffer live at its peak (text; `tile_detail` in JSON)">,
     Option<"pretty", "pretty", "bool", /*default=*/"false",
-           "Indent the JSON">
+           "Indent the JSON">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 

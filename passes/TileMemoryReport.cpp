@@ -7,10 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryPass.h"
+#include "PassOutput.h"
+
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
-
-#include "MemoryPass.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,35 +31,38 @@ struct TileMemoryReportPass
   using TileMemoryReportBase::TileMemoryReportBase;
 
   void runOnOperation() override {
-    auto each = [&](tile::ProgramOp program,
-                    const MemoryAnalysis &analysis) -> LogicalResult {
-      if (tile >= static_cast<int64_t>(program.getTiles())) {
-        program.emitError() << "tile-memory-report: tile " << int64_t(tile)
-                            << " is not a tile of the program (it has "
-                            << program.getTiles() << ")";
-        return failure();
-      }
-      nlohmann::ordered_json report = buildMemoryReport(analysis);
-      nlohmann::ordered_json detail;
-      if (tile >= 0)
-        detail = buildTileDetail(analysis, tile);
-      if (format == PrintFormat::Json) {
+    auto write = [&](llvm::raw_ostream &os) {
+      auto each = [&](tile::ProgramOp program,
+                      const MemoryAnalysis &analysis) -> LogicalResult {
+        if (tile >= static_cast<int64_t>(program.getTiles())) {
+          program.emitError() << "tile-memory-report: tile " << int64_t(tile)
+                              << " is not a tile of the program (it has "
+                              << program.getTiles() << ")";
+          return failure();
+        }
+        nlohmann::ordered_json report = buildMemoryReport(analysis);
+        nlohmann::ordered_json detail;
         if (tile >= 0)
-          report["tile_detail"] = detail;
-        llvm::outs() << report.dump(pretty ? 1 : -1, ' ', false,
-                                    nlohmann::json::error_handler_t::replace)
-                     << "\n";
-      } else if (format == PrintFormat::Svg) {
-        writeTileHeatmapSvg(report, llvm::outs());
-      } else {
-        writeMemorySummary(report, llvm::outs());
-        if (tile >= 0)
-          writeTileDetail(detail, llvm::outs());
-      }
-      return success();
+          detail = buildTileDetail(analysis, tile);
+        if (format == PrintFormat::Json) {
+          if (tile >= 0)
+            report["tile_detail"] = detail;
+          os << report.dump(pretty ? 1 : -1, ' ', false,
+                            nlohmann::json::error_handler_t::replace)
+             << "\n";
+        } else if (format == PrintFormat::Svg) {
+          writeTileHeatmapSvg(report, os);
+        } else {
+          writeMemorySummary(report, os);
+          if (tile >= 0)
+            writeTileDetail(detail, os);
+        }
+        return success();
+      };
+      return forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                  targetName, each);
     };
-    if (failed(forEachProgramMemory(getOperation(), getAnalysisManager(),
-                                    targetName, each)))
+    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
       return signalPassFailure();
     // The IR is unchanged: the next memory pass reuses the analysis.
     markAllAnalysesPreserved();

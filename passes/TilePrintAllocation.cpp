@@ -9,10 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryPass.h"
+#include "PassOutput.h"
+
 #include "tessera/Memory/MemoryAnalysis.h"
 #include "tessera/Passes.h"
-
-#include "MemoryPass.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,20 +39,22 @@ struct TilePrintAllocationPass
   using TilePrintAllocationBase::TilePrintAllocationBase;
 
   void runOnOperation() override {
-    auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
-      json report = build(analysis);
-      if (print == PrintFormat::Summary)
-        writeSummary(report);
-      else if (print == PrintFormat::Json)
-        llvm::outs() << report.dump(-1, ' ', false,
-                                    json::error_handler_t::replace)
-                     << "\n";
-      else
-        writeText(report);
-      return success();
+    auto write = [&](llvm::raw_ostream &os) {
+      auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
+        json report = build(analysis);
+        if (print == PrintFormat::Summary)
+          writeSummary(report, os);
+        else if (print == PrintFormat::Json)
+          os << report.dump(-1, ' ', false, json::error_handler_t::replace)
+             << "\n";
+        else
+          writeText(report, os);
+        return success();
+      };
+      return forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                  targetName, each);
     };
-    if (failed(forEachProgramMemory(getOperation(), getAnalysisManager(),
-                                    targetName, each)))
+    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
       return signalPassFailure();
     // The IR is unchanged: the next memory pass reuses the analysis.
     markAllAnalysesPreserved();
@@ -121,23 +124,20 @@ struct TilePrintAllocationPass
   }
 
   /// One line: the figures the corpus conformance test pins.
-  static void writeSummary(const json &r) {
-    llvm::outs() << "@" << r.value("program", "") << " on "
-                 << r.value("target", "") << ": peak/lower-bound "
-                 << llvm::format("%.4f", r["peak_to_lower_bound"].get<double>())
-                 << " (worst tile " << r["worst_tile"].get<int64_t>() << ": "
-                 << llvm::format("%.4f",
-                                 r["worst_peak_to_lower_bound"].get<double>())
-                 << "), max tile " << r["max_tile_bytes"].get<int64_t>()
-                 << " B (tile " << r["max_tile"].get<int64_t>()
-                 << "), mean tile " << r["mean_used_tile_bytes"].get<int64_t>()
-                 << " B over " << r["used_tiles"].get<int64_t>() << " tiles, "
-                 << r["tiles_out_of_memory"].get<int64_t>()
-                 << " tile(s) out of memory\n";
+  static void writeSummary(const json &r, llvm::raw_ostream &os) {
+    os << "@" << r.value("program", "") << " on " << r.value("target", "")
+       << ": peak/lower-bound "
+       << llvm::format("%.4f", r["peak_to_lower_bound"].get<double>())
+       << " (worst tile " << r["worst_tile"].get<int64_t>() << ": "
+       << llvm::format("%.4f", r["worst_peak_to_lower_bound"].get<double>())
+       << "), max tile " << r["max_tile_bytes"].get<int64_t>() << " B (tile "
+       << r["max_tile"].get<int64_t>() << "), mean tile "
+       << r["mean_used_tile_bytes"].get<int64_t>() << " B over "
+       << r["used_tiles"].get<int64_t>() << " tiles, "
+       << r["tiles_out_of_memory"].get<int64_t>() << " tile(s) out of memory\n";
   }
 
-  static void writeText(const json &r) {
-    llvm::raw_ostream &os = llvm::outs();
+  static void writeText(const json &r, llvm::raw_ostream &os) {
     os << "allocation of @" << r.value("program", "") << " on "
        << r.value("target", "") << " (alignment "
        << r["alignment_bytes"].get<int64_t>()

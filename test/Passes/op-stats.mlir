@@ -4,6 +4,8 @@
 // RUN: tessera-opt %s --tgraph-op-stats -o /dev/null | FileCheck %s
 // RUN: tessera-opt %s --tgraph-op-stats=per-op=false -o /dev/null | FileCheck %s --check-prefix=TOTALS
 // RUN: tessera-opt %s --tgraph-op-stats=format=text -o /dev/null | FileCheck %s --check-prefix=TEXT
+// RUN: tessera-opt %s --tgraph-op-stats="format=text output=%t.txt" -o /dev/null
+// RUN: FileCheck %s --check-prefix=TEXT --input-file=%t.txt
 // RUN: not tessera-opt %s --tgraph-op-stats=format=xml -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFMT
 // The pass leaves the IR as it was.
 // RUN: tessera-opt %s --tgraph-op-stats | FileCheck %s --check-prefix=IR
