@@ -20,12 +20,12 @@ for f in "$corpus"/hlo/*.hlo; do
     name="$(basename "$f") on $t"
     "$opt" "$f" --tgraph-check-compat=target=$t --tgraph-to-tile \
       -o "$tmp/lowered.mlir"
-    echo "$name: $("$opt" "$tmp/lowered.mlir" --tile-allocate=print=summary -o /dev/null)"
+    echo "$name: $("$opt" "$tmp/lowered.mlir" --tile-print-allocation=print=summary -o /dev/null)"
     "$opt" "$tmp/lowered.mlir" --verify-each=false \
-      --tile-liveness --tile-allocate --tile-padding \
+      --tile-liveness --tile-print-allocation --tile-padding \
       --tile-memory-report=format=json --mlir-timing -o /dev/null \
       2>"$tmp/timing" >/dev/null
-    awk '/Tile(Liveness|Allocate|Padding|MemoryReport)$/ {
+    awk '/Tile(Liveness|PrintAllocation|Padding|MemoryReport)$/ {
            printf "  %s %s s\n", $NF, $1 }' "$tmp/timing"
   done
 done

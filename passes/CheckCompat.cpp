@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassOutput.h"
+
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/CompatReport.h"
 #include "tessera/Passes.h"
@@ -43,14 +45,6 @@ struct TGraphCheckCompatPass
         return emitError(loc) << "tgraph-check-compat: host-ops regex '"
                               << hostOps << "' is invalid: " << error;
     }
-    if (failOn != "none" && failOn != "incompatible")
-      return emitError(loc) << "tgraph-check-compat: fail-on must be 'none' "
-                               "or 'incompatible', got '"
-                            << failOn << "'";
-    if (!llvm::is_contained({"none", "text", "json", "dot"}, print))
-      return emitError(loc) << "tgraph-check-compat: print must be one of "
-                               "none, text, json, dot; got '"
-                            << print << "'";
     return success();
   }
 
@@ -78,18 +72,24 @@ struct TGraphCheckCompatPass
     module->setAttr("tgraph.target",
                     StringAttr::get(module.getContext(), target.name));
 
-    if (print != "none" || (failOn == "incompatible" && incompatible)) {
+    if (print != PrintFormat::None ||
+        (failOn == CompatFailOn::Incompatible && incompatible)) {
       nlohmann::ordered_json report = buildCompatReport(module, target.name);
-      if (print == "json")
-        llvm::outs() << report.dump(
-                            2, ' ', false,
+      auto write = [&](llvm::raw_ostream &os) {
+        if (print == PrintFormat::Json)
+          os << report.dump(2, ' ', false,
                             nlohmann::ordered_json::error_handler_t::replace)
-                     << "\n";
-      else if (print == "dot")
-        writeCompatDot(report, module, dotDepth, llvm::outs());
-      else if (print == "text")
-        writeCompatSummary(report, llvm::outs());
-      if (failOn == "incompatible" && incompatible) {
+             << "\n";
+        else if (print == PrintFormat::Dot)
+          writeCompatDot(report, module, dotDepth, os);
+        else
+          writeCompatSummary(report, os);
+        return success();
+      };
+      if (print != PrintFormat::None &&
+          failed(writePassOutput(module, getArgument(), output, write)))
+        return signalPassFailure();
+      if (failOn == CompatFailOn::Incompatible && incompatible) {
         std::string summary;
         llvm::raw_string_ostream os(summary);
         writeCompatSummary(report, os, /*maxListed=*/5);

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassOutput.h"
+
 #include "tessera/Analysis/InstructionInfo.h"
 #include "tessera/Passes.h"
 
@@ -23,10 +25,16 @@ struct TGraphInstructionInfoPass
   using TGraphInstructionInfoBase::TGraphInstructionInfoBase;
 
   void runOnOperation() override {
-    llvm::outs() << tessera::buildInstructionInfo(getOperation())
-                        .dump(2, ' ', false,
-                              nlohmann::ordered_json::error_handler_t::replace)
-                 << "\n";
+    auto write = [&](llvm::raw_ostream &os) {
+      os << tessera::buildInstructionInfo(getOperation())
+                .dump(2, ' ', false,
+                      nlohmann::ordered_json::error_handler_t::replace)
+         << "\n";
+      return mlir::success();
+    };
+    if (mlir::failed(tessera::writePassOutput(getOperation(), getArgument(),
+                                              output, write)))
+      return signalPassFailure();
     markAllAnalysesPreserved();
   }
 };

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassOutput.h"
+
 #include "tessera/Analysis/OpCost.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 #include "tessera/Passes.h"
@@ -35,14 +37,6 @@ struct TGraphOpStatsPass
     : public tessera::impl::TGraphOpStatsBase<TGraphOpStatsPass> {
   using TGraphOpStatsBase::TGraphOpStatsBase;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    if (format != "json" && format != "text")
-      return emitError(UnknownLoc::get(context))
-             << "tgraph-op-stats: format must be 'json' or 'text', got '"
-             << format << "'";
-    return success();
-  }
-
   void runOnOperation() override {
     Totals total;
     std::map<std::string, Totals> byOpcode;
@@ -64,17 +58,23 @@ struct TGraphOpStatsPass
       if (perOp)
         ops.push_back(record);
     });
-    if (format == "text")
-      printText(byOpcode, total);
-    else
-      printJson(ops, byOpcode, total);
+    auto write = [&](llvm::raw_ostream &os) {
+      if (format == tessera::PrintFormat::Text)
+        printText(os, byOpcode, total);
+      else
+        printJson(os, ops, byOpcode, total);
+      return success();
+    };
+    if (failed(tessera::writePassOutput(getOperation(), getArgument(), output,
+                                        write)))
+      return signalPassFailure();
     markAllAnalysesPreserved();
   }
 
-  void printJson(llvm::ArrayRef<OpRecord> ops,
+  void printJson(llvm::raw_ostream &os, llvm::ArrayRef<OpRecord> ops,
                  const std::map<std::string, Totals> &byOpcode,
                  const Totals &total) {
-    llvm::json::OStream json(llvm::outs(), /*IndentSize=*/2);
+    llvm::json::OStream json(os, /*IndentSize=*/2);
     json.objectBegin();
     if (perOp)
       json.attributeArray("ops", [&] {
@@ -92,18 +92,18 @@ struct TGraphOpStatsPass
     });
     json.attributeObject("total", [&] { writeTotals(json, total); });
     json.objectEnd();
-    llvm::outs() << "\n";
+    os << "\n";
   }
 
   /// A table for terminals, the costliest opcodes first.
-  static void printText(const std::map<std::string, Totals> &byOpcode,
+  static void printText(llvm::raw_ostream &os,
+                        const std::map<std::string, Totals> &byOpcode,
                         const Totals &total) {
     std::vector<std::pair<std::string, Totals>> rows(byOpcode.begin(),
                                                      byOpcode.end());
     llvm::stable_sort(rows, [](const auto &a, const auto &b) {
       return a.second.flops > b.second.flops;
     });
-    llvm::raw_ostream &os = llvm::outs();
     auto row = [&](llvm::StringRef name, const Totals &t) {
       os << llvm::left_justify(name, 24)
          << llvm::right_justify(std::to_string(t.count), 8)

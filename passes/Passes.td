@@ -38,8 +38,16 @@ def TGraphOpStats : Pass<"tgraph-op-stats", "mlir::ModuleOp"> {
   let options = [
     Option<"perOp", "per-op", "bool", /*default=*/"true",
            "List every op, not only the per-opcode totals (JSON only)">,
-    Option<"format", "format", "std::string", /*default=*/"\"json\"",
-           "json | text: a JSON object, or a table for terminals">
+    Option<"format", "format", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Json", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "a JSON object"),
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "a table for terminals"))}]>,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -53,8 +61,8 @@ def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
     `unsupported-attribute`, `exceeds-memory`, `unknown-op`), a detail and a
     fix hint. Verdicts are recorded as the `tgraph.compat` attribute; the
     reports (docs/compat.md) are built from them. The pass prints the report
-    to stdout only when `print` asks for it; with `fail-on=incompatible` it
-    fails when any op is incompatible.
+    (to stdout or `output`) only when `print` asks for it; with
+    `fail-on=incompatible` it fails when any op is incompatible.
 
     Before, with `target=core-8` (which has no f64):
     ```mlir
@@ -75,13 +83,30 @@ def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
            "placed on the host (not assessed)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit an MLIR remark at each incompatible op">,
-    Option<"failOn", "fail-on", "std::string", /*default=*/"\"none\"",
-           "none | incompatible: fail the pipeline when an op is incompatible">,
-    Option<"print", "print", "std::string", /*default=*/"\"none\"",
-           "none | text | json | dot: print the report to stdout">,
+    Option<"failOn", "fail-on", "::tessera::CompatFailOn",
+           /*default=*/"::tessera::CompatFailOn::None",
+           "When to fail the pipeline",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::CompatFailOn::None, "none", "never"),
+             clEnumValN(::tessera::CompatFailOn::Incompatible, "incompatible",
+                        "when an op is incompatible"))}]>,
+    Option<"print", "print", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::None",
+           "Print the report",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::None, "none", "nothing"),
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "the summary"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "the report object"),
+             clEnumValN(::tessera::PrintFormat::Dot, "dot",
+                        "the graph, incompatible ops marked, as DOT"))}]>,
     Option<"dotDepth", "dot-depth", "unsigned", /*default=*/"0",
            "Name-scope depth of the DOT graph nodes (0: first depth that "
-           "splits the graph)">
+           "splits the graph)">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -192,7 +217,10 @@ def TileMapTensors : Pass<"tile-map-tensors", "mlir::ModuleOp"> {
            "Indent the JSON">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Print a text summary instead: tensors, tiles used, elements "
-           "per used tile (min / mean / max)">
+           "per used tile (min / mean / max)">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -224,7 +252,10 @@ def TileVertexGraph : Pass<"tile-vertex-graph", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"maxVertices", "max-vertices", "int64_t", /*default=*/"256",
-           "Draw every vertex up to this many in a program; summarise above">
+           "Draw every vertex up to this many in a program; summarise above">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -238,7 +269,7 @@ def TGraphInstructionInfo : Pass<"tgraph-instruction-info", "mlir::ModuleOp"> {
     `Conv2DBackpropInput` / `Conv2DBackpropFilter`) and everything computed
     from them; a backward contraction whose result has a weight's shape (an
     argument used as a forward contraction's rhs or kernel) is the weight
-    update. The IR is unchanged; the JSON goes to stdout.
+    update. The IR is unchanged; the JSON goes to stdout or `output`.
 
     Before (a JAX training step, abridged):
     ```mlir
@@ -253,6 +284,11 @@ def TGraphInstructionInfo : Pass<"tgraph-instruction-info", "mlir::ModuleOp"> {
                   "jit(train_step)/transpose(jvp(dot_general))/dot_general/dot.46": 4}}
     ```
   }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
+  ];
 }
 
 def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
@@ -290,13 +326,21 @@ def TileLiveness : Pass<"tile-liveness", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
-    Option<"print", "print", "std::string", /*default=*/"\"text\"",
-           "text | json">
+    Option<"print", "print", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Text", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "lines for terminals and FileCheck"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "one JSON object per program"))}]>,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
-def TileAllocate : Pass<"tile-allocate", "mlir::ModuleOp"> {
-  let summary = "Assign per-tile buffer offsets; report peaks, bounds, overflow";
+def TilePrintAllocation : Pass<"tile-print-allocation", "mlir::ModuleOp"> {
+  let summary = "Print per-tile buffer offsets, peaks, bounds and overflow";
   let description = [{
     On every tile, places the buffers live there at byte offsets (best fit,
     largest first, aligned to the target's `alignment_bytes`) so that no
@@ -305,7 +349,8 @@ def TileAllocate : Pass<"tile-allocate", "mlir::ModuleOp"> {
     gaps between them, and the total with the always-live program overheads
     against the tile's SRAM. A tile that does not fit is marked `OUT OF
     MEMORY by N` and allocation goes on, so every tile is reported. The IR
-    is unchanged. See docs/memory.md.
+    is unchanged (offsets are printed, not attached), hence the name. See
+    docs/memory.md.
 
     Before: the program of `tile-liveness`. Printed (`offsets=true`):
     ```
@@ -318,11 +363,21 @@ def TileAllocate : Pass<"tile-allocate", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
-    Option<"print", "print", "std::string", /*default=*/"\"text\"",
-           "text | json | summary (one line: peak / lower bound, max and "
-           "mean tile bytes, tiles out of memory)">,
+    Option<"print", "print", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Text", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "per tile: peak, lower bound, gaps, total"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "one JSON object per program"),
+             clEnumValN(::tessera::PrintFormat::Summary, "summary",
+                        "one line per program: peak / lower bound, max and "
+                        "mean tile bytes, tiles out of memory"))}]>,
     Option<"offsets", "offsets", "bool", /*default=*/"false",
-           "List every buffer's offset on every tile">
+           "List every buffer's offset on every tile">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -349,8 +404,16 @@ def TilePadding : Pass<"tile-padding", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
-    Option<"print", "print", "std::string", /*default=*/"\"text\"",
-           "text | json">
+    Option<"print", "print", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Text", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Text, "text",
+                        "lines for terminals and FileCheck"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "one JSON object per program"))}]>,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 
@@ -380,13 +443,22 @@ def TileMemoryReport : Pass<"tile-memory-report", "mlir::ModuleOp"> {
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
            "Target preset or JSON file (default: the program's target)">,
-    Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "text | json | svg">,
+    Option<"format", "format", "::tessera::PrintFormat",
+           /*default=*/"::tessera::PrintFormat::Text", "Output format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrintFormat::Text, "text", "the summary"),
+             clEnumValN(::tessera::PrintFormat::Json, "json",
+                        "the whole report object"),
+             clEnumValN(::tessera::PrintFormat::Svg, "svg",
+                        "a heat map of bytes per tile"))}]>,
     Option<"tile", "tile", "int64_t", /*default=*/"-1",
            "Also show this tile in full: its heap at every point and every "
            "buffer live at its peak (text; `tile_detail` in JSON)">,
     Option<"pretty", "pretty", "bool", /*default=*/"false",
-           "Indent the JSON">
+           "Indent the JSON">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the report to this file (atomically) instead of stdout "
+           "(-)">
   ];
 }
 

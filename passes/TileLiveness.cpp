@@ -6,6 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryPass.h"
+#include "PassOutput.h"
+
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
 
@@ -27,28 +30,28 @@ struct TileLivenessPass
   using TileLivenessBase::TileLivenessBase;
 
   void runOnOperation() override {
-    if (print != "text" && print != "json") {
-      getOperation().emitError("tile-liveness: print must be text or json, "
-                               "got '")
-          << print << "'";
-      return signalPassFailure();
-    }
-    auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
-      nlohmann::ordered_json report = buildLivenessReport(analysis);
-      if (print == "json")
-        llvm::outs() << report.dump(-1, ' ', false,
-                                    nlohmann::json::error_handler_t::replace)
-                     << "\n";
-      else
-        writeText(report);
-      return success();
+    auto write = [&](llvm::raw_ostream &os) {
+      auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
+        nlohmann::ordered_json report = buildLivenessReport(analysis);
+        if (print == PrintFormat::Json)
+          os << report.dump(-1, ' ', false,
+                            nlohmann::json::error_handler_t::replace)
+             << "\n";
+        else
+          writeText(report, os);
+        return success();
+      };
+      return forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                  targetName, each);
     };
-    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
-      signalPassFailure();
+    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+      return signalPassFailure();
+    // The IR is unchanged: the next memory pass reuses the analysis.
+    markAllAnalysesPreserved();
   }
 
-  static void writeText(const nlohmann::ordered_json &r) {
-    llvm::raw_ostream &os = llvm::outs();
+  static void writeText(const nlohmann::ordered_json &r,
+                        llvm::raw_ostream &os) {
     os << "liveness of @" << r.value("program", "") << " on "
        << r.value("target", "") << ": " << r["program_points"].get<int64_t>()
        << " program points\n";

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassOutput.h"
+
 #include "tessera/Analysis/Tile/TensorMap.h"
 #include "tessera/Passes.h"
 
@@ -25,16 +27,22 @@ struct TileMapTensorsPass
   using TileMapTensorsBase::TileMapTensorsBase;
 
   void runOnOperation() override {
-    if (summary) {
-      getOperation().walk([&](tile::ProgramOp program) {
-        writeTensorMapSummary(program, llvm::outs());
-      });
-      return;
-    }
-    llvm::outs() << buildTensorMap(getOperation())
-                        .dump(pretty ? 1 : -1, ' ', false,
-                              nlohmann::json::error_handler_t::replace)
-                 << "\n";
+    auto write = [&](llvm::raw_ostream &os) {
+      if (summary) {
+        getOperation().walk([&](tile::ProgramOp program) {
+          writeTensorMapSummary(program, os);
+        });
+        return success();
+      }
+      os << buildTensorMap(getOperation())
+                .dump(pretty ? 1 : -1, ' ', false,
+                      nlohmann::json::error_handler_t::replace)
+         << "\n";
+      return success();
+    };
+    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
   }
 };
 

@@ -7,6 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryPass.h"
+#include "PassOutput.h"
+
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
 
@@ -28,41 +31,41 @@ struct TileMemoryReportPass
   using TileMemoryReportBase::TileMemoryReportBase;
 
   void runOnOperation() override {
-    if (format != "text" && format != "json" && format != "svg") {
-      getOperation().emitError("tile-memory-report: format must be text, "
-                               "json or svg, got '")
-          << format << "'";
-      return signalPassFailure();
-    }
-    auto each = [&](tile::ProgramOp program,
-                    const MemoryAnalysis &analysis) -> LogicalResult {
-      if (tile >= static_cast<int64_t>(program.getTiles())) {
-        program.emitError() << "tile-memory-report: tile " << int64_t(tile)
-                            << " is not a tile of the program (it has "
-                            << program.getTiles() << ")";
-        return failure();
-      }
-      nlohmann::ordered_json report = buildMemoryReport(analysis);
-      nlohmann::ordered_json detail;
-      if (tile >= 0)
-        detail = buildTileDetail(analysis, tile);
-      if (format == "json") {
+    auto write = [&](llvm::raw_ostream &os) {
+      auto each = [&](tile::ProgramOp program,
+                      const MemoryAnalysis &analysis) -> LogicalResult {
+        if (tile >= static_cast<int64_t>(program.getTiles())) {
+          program.emitError() << "tile-memory-report: tile " << int64_t(tile)
+                              << " is not a tile of the program (it has "
+                              << program.getTiles() << ")";
+          return failure();
+        }
+        nlohmann::ordered_json report = buildMemoryReport(analysis);
+        nlohmann::ordered_json detail;
         if (tile >= 0)
-          report["tile_detail"] = detail;
-        llvm::outs() << report.dump(pretty ? 1 : -1, ' ', false,
-                                    nlohmann::json::error_handler_t::replace)
-                     << "\n";
-      } else if (format == "svg") {
-        writeTileHeatmapSvg(report, llvm::outs());
-      } else {
-        writeMemorySummary(report, llvm::outs());
-        if (tile >= 0)
-          writeTileDetail(detail, llvm::outs());
-      }
-      return success();
+          detail = buildTileDetail(analysis, tile);
+        if (format == PrintFormat::Json) {
+          if (tile >= 0)
+            report["tile_detail"] = detail;
+          os << report.dump(pretty ? 1 : -1, ' ', false,
+                            nlohmann::json::error_handler_t::replace)
+             << "\n";
+        } else if (format == PrintFormat::Svg) {
+          writeTileHeatmapSvg(report, os);
+        } else {
+          writeMemorySummary(report, os);
+          if (tile >= 0)
+            writeTileDetail(detail, os);
+        }
+        return success();
+      };
+      return forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                  targetName, each);
     };
-    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
-      signalPassFailure();
+    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+      return signalPassFailure();
+    // The IR is unchanged: the next memory pass reuses the analysis.
+    markAllAnalysesPreserved();
   }
 };
 

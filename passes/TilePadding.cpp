@@ -7,6 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryPass.h"
+#include "PassOutput.h"
+
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
 
@@ -30,44 +33,42 @@ struct TilePaddingPass
   using TilePaddingBase::TilePaddingBase;
 
   void runOnOperation() override {
-    if (print != "text" && print != "json") {
-      getOperation().emitError("tile-padding: print must be text or json, "
-                               "got '")
-          << print << "'";
-      return signalPassFailure();
-    }
-    auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
-      json full = buildMemoryReport(analysis);
-      json report = {{"program", full["program"]},
-                     {"target", full["target"]["name"]},
-                     {"layout_tile", full["target"]["layout_tile"]},
-                     {"total", full["summary"]["padding"]},
-                     {"buffers", json::array()},
-                     {"matmuls", full["padding"]["matmuls"]},
-                     {"ops", full["cost"]["ops"]}};
-      for (const json &b : full["buffers"])
-        if (b["alias_of"].is_null())
-          report["buffers"].push_back({{"name", b["name"]},
-                                       {"shape", b["shape"]},
-                                       {"dtype", b["dtype"]},
-                                       {"unpadded_size", b["unpadded_size"]},
-                                       {"size", b["size"]},
-                                       {"expansion", b["expansion"]},
-                                       {"extra", b["extra"]}});
-      if (print == "json")
-        llvm::outs() << report.dump(-1, ' ', false,
-                                    json::error_handler_t::replace)
-                     << "\n";
-      else
-        writeText(report);
-      return success();
+    auto write = [&](llvm::raw_ostream &os) {
+      auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
+        json full = buildMemoryReport(analysis);
+        json report = {{"program", full["program"]},
+                       {"target", full["target"]["name"]},
+                       {"layout_tile", full["target"]["layout_tile"]},
+                       {"total", full["summary"]["padding"]},
+                       {"buffers", json::array()},
+                       {"matmuls", full["padding"]["matmuls"]},
+                       {"ops", full["cost"]["ops"]}};
+        for (const json &b : full["buffers"])
+          if (b["alias_of"].is_null())
+            report["buffers"].push_back({{"name", b["name"]},
+                                         {"shape", b["shape"]},
+                                         {"dtype", b["dtype"]},
+                                         {"unpadded_size", b["unpadded_size"]},
+                                         {"size", b["size"]},
+                                         {"expansion", b["expansion"]},
+                                         {"extra", b["extra"]}});
+        if (print == PrintFormat::Json)
+          os << report.dump(-1, ' ', false, json::error_handler_t::replace)
+             << "\n";
+        else
+          writeText(report, os);
+        return success();
+      };
+      return forEachProgramMemory(getOperation(), getAnalysisManager(),
+                                  targetName, each);
     };
-    if (failed(forEachProgramAnalysis(getOperation(), targetName, each)))
-      signalPassFailure();
+    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+      return signalPassFailure();
+    // The IR is unchanged: the next memory pass reuses the analysis.
+    markAllAnalysesPreserved();
   }
 
-  static void writeText(const json &r) {
-    llvm::raw_ostream &os = llvm::outs();
+  static void writeText(const json &r, llvm::raw_ostream &os) {
     const json &total = r["total"];
     os << "padding of @" << r.value("program", "") << " on "
        << r.value("target", "") << " (layout tile ["

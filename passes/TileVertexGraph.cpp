@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassOutput.h"
+
 #include "tessera/Analysis/Tile/VertexGraph.h"
 #include "tessera/Passes.h"
 
@@ -25,9 +27,15 @@ struct TileVertexGraphPass
   using TileVertexGraphBase::TileVertexGraphBase;
 
   void runOnOperation() override {
-    getOperation().walk([&](tile::ProgramOp program) {
-      writeVertexGraphDot(program, maxVertices, llvm::outs());
-    });
+    auto write = [&](llvm::raw_ostream &os) {
+      getOperation().walk([&](tile::ProgramOp program) {
+        writeVertexGraphDot(program, maxVertices, os);
+      });
+      return success();
+    };
+    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
   }
 };
 

@@ -8,6 +8,15 @@
 
 namespace tessera {
 
+/// What a printing pass prints (its `print=` or `format=` option). Each pass
+/// lists the values it accepts with clEnumValN in Passes.td, so llvm::cl
+/// rejects any other while parsing the pipeline, with the list of valid
+/// ones, before a pass runs.
+enum class PrintFormat { None, Text, Json, Summary, Dot, Svg };
+
+/// When tgraph-check-compat fails the pipeline (its `fail-on=` option).
+enum class CompatFailOn { None, Incompatible };
+
 #define GEN_PASS_DECL
 #include "Passes.h.inc"
 

@@ -31,11 +31,14 @@ std::vector<PipelineStep> compilePipeline() {
                      TGraphCheckCompatOptions pass;
                      pass.targetName = options.target;
                      pass.hostOps = options.hostOps;
-                     pass.failOn = options.compatFailOn;
+                     // tessera-compile has checked the flag's value.
+                     pass.failOn = options.compatFailOn == "incompatible"
+                                       ? CompatFailOn::Incompatible
+                                       : CompatFailOn::None;
                      // Remarks at each incompatible op only when the
                      // compile fails because of them: they are the
                      // located errors the user needs then.
-                     pass.remarks = options.compatFailOn == "incompatible";
+                     pass.remarks = pass.failOn == CompatFailOn::Incompatible;
                      return createTGraphCheckCompat(pass);
                    }});
   // The entry function becomes a tile program; ops the checker marked

@@ -50,23 +50,22 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
   return result;
 }
 
-mlir::LogicalResult tessera::memory::forEachProgramAnalysis(
-    mlir::Operation *root, llvm::StringRef targetOverride,
-    llvm::function_ref<mlir::LogicalResult(tile::ProgramOp,
-                                           const MemoryAnalysis &)>
-        fn) {
-  bool ok = true;
-  root->walk([&](tile::ProgramOp program) {
+ProgramMemoryAnalysis::ProgramMemoryAnalysis(Operation *op)
+    : program(cast<tile::ProgramOp>(op)) {}
+
+llvm::Expected<const MemoryAnalysis &>
+ProgramMemoryAnalysis::get(llvm::StringRef targetOverride) {
+  std::unique_ptr<MemoryAnalysis> &slot = byTarget[targetOverride];
+  if (!slot) {
     llvm::Expected<MemoryAnalysis> analysis =
         analyzeMemory(program, targetOverride);
     if (!analysis) {
-      program.emitError(llvm::toString(analysis.takeError()));
-      ok = false;
-      return;
+      byTarget.erase(targetOverride);
+      return analysis.takeError();
     }
-    ok &= mlir::succeeded(fn(program, *analysis));
-  });
-  return mlir::success(ok);
+    slot = std::make_unique<MemoryAnalysis>(std::move(*analysis));
+  }
+  return *slot;
 }
 
 llvm::Expected<MemoryAnalysis>

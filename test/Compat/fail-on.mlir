@@ -13,7 +13,7 @@
 
 // REMARK: model.hlo:2:3: remark: incompatible with core-8: unsupported-op: tgraph.sort is not supported by core-8 (fix: place on host)
 // BADTARGET: error: tgraph-check-compat: {{.*}}no-such-chip
-// BADOPT: error: tgraph-check-compat: fail-on must be 'none' or 'incompatible', got 'sometimes'
+// BADOPT: for the --fail-on option: Cannot find option named 'sometimes'!
 
 func.func @main(%a: tensor<4xf32>) {
   %0 = tgraph.add %a, %a : tensor<4xf32> loc("add.1")

@@ -2,9 +2,9 @@
 // is reported next to the liveness lower bound; a tile without buffers is
 // not listed. Both presets (alignment 8 on tile-1472, 64 on core-8).
 //
-// RUN: tessera-opt %s --tile-allocate=offsets=true -o /dev/null | FileCheck %s
-// RUN: tessera-opt %s --tile-allocate=print=json -o /dev/null | FileCheck %s --check-prefix=JSON
-// RUN: tessera-opt %s --tile-allocate=print=summary -o /dev/null | FileCheck %s --check-prefix=SUMMARY
+// RUN: tessera-opt %s --tile-print-allocation=offsets=true -o /dev/null | FileCheck %s
+// RUN: tessera-opt %s --tile-print-allocation=print=json -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: tessera-opt %s --tile-print-allocation=print=summary -o /dev/null | FileCheck %s --check-prefix=SUMMARY
 
 // a (400 B) dies before c (400 B) is written, so c takes a's place; b and
 // d live across the hand-over and go above: peak 608 = a + b at point 1

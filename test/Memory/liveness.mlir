@@ -4,7 +4,7 @@
 //
 // RUN: tessera-opt %s --tile-liveness -o /dev/null | FileCheck %s
 // RUN: tessera-opt %s --tile-liveness=print=json -o /dev/null | FileCheck %s --check-prefix=JSON
-// RUN: tessera-opt %s --tile-allocate=offsets=true -o /dev/null | FileCheck %s --check-prefix=TILES
+// RUN: tessera-opt %s --tile-print-allocation=offsets=true -o /dev/null | FileCheck %s --check-prefix=TILES
 
 // core-8: the [8, 128] f32 buffers are one layout tile (4,096 bytes)
 // whole, so each of the two tiles holding half of one stores a full

@@ -3,7 +3,7 @@
 // every report is produced; the report says which tile, by how much, at
 // which step, and which buffers (written by which steps) are live there.
 //
-// RUN: tessera-opt %s --tile-allocate -o /dev/null | FileCheck %s --check-prefix=ALLOC
+// RUN: tessera-opt %s --tile-print-allocation -o /dev/null | FileCheck %s --check-prefix=ALLOC
 // RUN: tessera-opt %s --tile-liveness --tile-padding -o /dev/null | FileCheck %s --check-prefix=OTHERS
 // RUN: tessera-opt %s --tile-memory-report -o /dev/null | FileCheck %s --check-prefix=TEXT
 // RUN: tessera-opt %s --tile-memory-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON

@@ -2,7 +2,7 @@
 // (the memory library is in the plugin's object files).
 // RUN: %stock_mlir_opt --load-dialect-plugin=%tessera_lib/libTesseraPlugin.so \
 // RUN:   --load-pass-plugin=%tessera_lib/libTesseraPlugin.so \
-// RUN:   --pass-pipeline='builtin.module(tile-allocate,tile-memory-report)' \
+// RUN:   --pass-pipeline='builtin.module(tile-print-allocation,tile-memory-report)' \
 // RUN:   %s -o /dev/null 2>&1 | FileCheck %s
 
 // CHECK-NOT: Failed to load

@@ -4,6 +4,8 @@
 // RUN: tessera-opt %s --tgraph-op-stats -o /dev/null | FileCheck %s
 // RUN: tessera-opt %s --tgraph-op-stats=per-op=false -o /dev/null | FileCheck %s --check-prefix=TOTALS
 // RUN: tessera-opt %s --tgraph-op-stats=format=text -o /dev/null | FileCheck %s --check-prefix=TEXT
+// RUN: tessera-opt %s --tgraph-op-stats="format=text output=%t.txt" -o /dev/null
+// RUN: FileCheck %s --check-prefix=TEXT --input-file=%t.txt
 // RUN: not tessera-opt %s --tgraph-op-stats=format=xml -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFMT
 // The pass leaves the IR as it was.
 // RUN: tessera-opt %s --tgraph-op-stats | FileCheck %s --check-prefix=IR
@@ -16,7 +18,7 @@
 // TEXT-NEXT: reduce_window                  1             256            1284
 // TEXT-NEXT: reduce                         1              32             148
 // TEXT-NEXT: total                          5          535456          125016
-// BADFMT: error: tgraph-op-stats: format must be 'json' or 'text', got 'xml'
+// BADFMT: for the --format option: Cannot find option named 'xml'!
 
 // dot.1: batch 8, M 16, N 32, K 64: 2 * (8*16*32) * 64 = 524288 FLOPs;
 //   bytes (8*16*64 + 8*64*32 + 8*16*32) * 4 = 114688.

@@ -15,7 +15,10 @@
 #include "tessera/Memory/CostModel.h"
 #include "tessera/Memory/Liveness.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+
+#include <memory>
 
 namespace tessera::memory {
 
@@ -53,15 +56,28 @@ MemoryAnalysis analyzeMemory(tile::ProgramOp program,
 llvm::Expected<MemoryAnalysis>
 analyzeMemory(tile::ProgramOp program, llvm::StringRef targetOverride = "");
 
-/// Analyses every tile.program under `root` (see analyzeMemory) and hands
-/// each analysis to `fn`, which returns failure after emitting its own
-/// error; a program that cannot be analysed gets a located error. Fails if
-/// any program or `fn` did: the memory passes' shared driver.
-mlir::LogicalResult forEachProgramAnalysis(
-    mlir::Operation *root, llvm::StringRef targetOverride,
-    llvm::function_ref<mlir::LogicalResult(tile::ProgramOp,
-                                           const MemoryAnalysis &)>
-        fn);
+/// The memory analysis of one tile.program in the form MLIR's analysis
+/// manager keeps (constructed from the op): the memory passes ask for it
+/// with getChildAnalysis, so in one pipeline liveness and allocation are
+/// computed once and the later passes reuse them, for as long as the passes
+/// in between preserve it (the memory passes change no IR and preserve
+/// every analysis). The manager keys analyses by type only, and each pass
+/// has its own `target` option, so the results are kept per target
+/// override.
+class ProgramMemoryAnalysis {
+public:
+  explicit ProgramMemoryAnalysis(mlir::Operation *op);
+
+  /// The analysis on the program's target, or on `targetOverride` when that
+  /// is not empty; computed on first use. Errors as analyzeMemory (they are
+  /// not kept: asking again gives the same error).
+  llvm::Expected<const MemoryAnalysis &>
+  get(llvm::StringRef targetOverride = "");
+
+private:
+  tile::ProgramOp program;
+  llvm::StringMap<std::unique_ptr<MemoryAnalysis>> byTarget;
+};
 
 } // namespace tessera::memory
 

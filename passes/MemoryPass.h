@@ -1,0 +1,56 @@
+//===- MemoryPass.h - What the memory passes share --------------*- C++ -*-===//
+//
+// tile-liveness, tile-print-allocation, tile-padding and tile-memory-report
+// print reports built from one MemoryAnalysis per tile.program, which they
+// take from the pass's analysis manager (ProgramMemoryAnalysis): the first
+// memory pass of a pipeline computes liveness and allocation, the others
+// reuse them.
+//
+// The passes stay anchored on the module, not on tile.program. Anchored on
+// the program, consecutive memory passes are merged into one nested
+// pipeline run per program (MLIR merges adjacent op adaptors), so with
+// several programs their reports would come program by program instead of
+// pass by pass, and the programs could run on several threads and print in
+// any order: the output would change. The module-level analysis manager
+// still keeps one analysis per program (getChildAnalysis).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_PASSES_MEMORYPASS_H
+#define TESSERA_PASSES_MEMORYPASS_H
+
+#include "tessera/Dialect/Tile/IR/Tile.h"
+#include "tessera/Memory/MemoryAnalysis.h"
+
+#include "mlir/Pass/AnalysisManager.h"
+
+namespace tessera::memory {
+
+/// Hands the memory analysis of every tile.program under `root`, on the
+/// program's target or `targetOverride`, to `fn`, in program order; `fn`
+/// returns failure after emitting its own error. A program that cannot be
+/// analysed gets a located error and the others are still reported.
+inline mlir::LogicalResult forEachProgramMemory(
+    mlir::Operation *root, mlir::AnalysisManager analyses,
+    llvm::StringRef targetOverride,
+    llvm::function_ref<mlir::LogicalResult(tile::ProgramOp,
+                                           const MemoryAnalysis &)>
+        fn) {
+  bool ok = true;
+  root->walk([&](tile::ProgramOp program) {
+    llvm::Expected<const MemoryAnalysis &> analysis =
+        analyses.getChildAnalysis<ProgramMemoryAnalysis>(program).get(
+            targetOverride);
+    if (!analysis) {
+      program.emitError(llvm::toString(analysis.takeError()));
+      ok = false;
+      return;
+    }
+    ok &= mlir::succeeded(fn(program, *analysis));
+  });
+  return mlir::success(ok);
+}
+
+} // namespace tessera::memory
+
+#endif // TESSERA_PASSES_MEMORYPASS_H
