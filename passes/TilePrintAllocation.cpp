@@ -62,10 +62,8 @@ struct TilePrintAllocationPass
 
   json build(const MemoryAnalysis &a) {
     const ProgramLiveness &live = a.liveness;
+    AllocationSummary summary = summarizeAllocation(a);
     json tiles = json::array();
-    double worst = 1.0;
-    int64_t worstTile = 0, sumPeak = 0, sumBound = 0, maxTile = 0,
-            maxBytes = -1, usedBytes = 0, used = 0;
     for (int64_t t = 0; t < live.numTiles; ++t) {
       if (live.buffersOnTile[t].empty())
         continue;
@@ -79,18 +77,6 @@ struct TilePrintAllocationPass
                 {"capacity", alloc.capacity},
                 {"out_of_memory", alloc.outOfMemory()},
                 {"over_by", alloc.overBy()}};
-      sumPeak += alloc.allocation.peak;
-      sumBound += alloc.allocation.lowerBound;
-      double ratio =
-          alloc.allocation.lowerBound > 0
-              ? double(alloc.allocation.peak) / alloc.allocation.lowerBound
-              : 1.0;
-      if (ratio > worst)
-        worst = ratio, worstTile = t;
-      if (alloc.includingGaps() > maxBytes)
-        maxBytes = alloc.includingGaps(), maxTile = t;
-      usedBytes += alloc.includingGaps();
-      ++used;
       if (offsets) {
         json buffers = json::array();
         const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
@@ -106,18 +92,20 @@ struct TilePrintAllocationPass
       }
       tiles.push_back(j);
     }
+    int64_t sumPeak = summary.totalPeak, sumBound = summary.totalLowerBound;
     return {{"program", a.program},
             {"target", a.target.name},
             {"alignment_bytes", a.target.alignmentBytes},
-            {"tiles_out_of_memory", a.tilesOutOfMemory()},
-            {"worst_peak_to_lower_bound", std::round(worst * 10000) / 10000},
-            {"worst_tile", worstTile},
+            {"tiles_out_of_memory", summary.tilesOutOfMemory},
+            {"worst_peak_to_lower_bound",
+             std::round(summary.worstRatio * 10000) / 10000},
+            {"worst_tile", summary.worstTile},
             {"peak_to_lower_bound",
              sumBound ? std::round(10000.0 * sumPeak / sumBound) / 10000 : 1.0},
-            {"max_tile", maxTile},
-            {"max_tile_bytes", std::max<int64_t>(maxBytes, 0)},
-            {"used_tiles", used},
-            {"mean_used_tile_bytes", used ? usedBytes / used : 0},
+            {"max_tile", summary.maxUsedTile},
+            {"max_tile_bytes", std::max<int64_t>(summary.maxUsedTileBytes, 0)},
+            {"used_tiles", summary.usedTiles},
+            {"mean_used_tile_bytes", summary.meanUsedTileBytes()},
             {"total_peak", sumPeak},
             {"total_lower_bound", sumBound},
             {"tiles", tiles}};

@@ -15,6 +15,39 @@ int64_t MemoryAnalysis::tilesOutOfMemory() const {
       tiles, [](const TileAllocation &t) { return t.outOfMemory(); });
 }
 
+AllocationSummary
+tessera::memory::summarizeAllocation(const MemoryAnalysis &a) {
+  AllocationSummary s;
+  const ProgramLiveness &live = a.liveness;
+  for (int64_t t = 0; t < static_cast<int64_t>(a.tiles.size()); ++t) {
+    const TileAllocation &alloc = a.tiles[t];
+    int64_t incl = alloc.includingGaps(), excl = alloc.excludingGaps();
+    s.totalIncludingGaps += incl;
+    s.totalExcludingGaps += excl;
+    if (incl > s.maxTileBytes)
+      s.maxTileBytes = incl, s.maxTile = t;
+    if (excl > s.maxExcludingGapsBytes)
+      s.maxExcludingGapsBytes = excl, s.maxExcludingGapsTile = t;
+    if (alloc.outOfMemory())
+      ++s.tilesOutOfMemory;
+    if (t >= live.numTiles || live.buffersOnTile[t].empty())
+      continue;
+    ++s.usedTiles;
+    s.usedBytes += incl;
+    s.totalPeak += alloc.allocation.peak;
+    s.totalLowerBound += alloc.allocation.lowerBound;
+    if (alloc.allocation.lowerBound > 0) {
+      double ratio = static_cast<double>(alloc.allocation.peak) /
+                     alloc.allocation.lowerBound;
+      if (ratio > s.worstRatio)
+        s.worstRatio = ratio, s.worstTile = t;
+    }
+    if (incl > s.maxUsedTileBytes)
+      s.maxUsedTileBytes = incl, s.maxUsedTile = t;
+  }
+  return s;
+}
+
 MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
                                               const TargetDescription &target) {
   MemoryAnalysis result;

@@ -47,8 +47,14 @@ private:
   void indexOpNames();
   json buffer(uint32_t b);
   json bufferBrief(uint32_t b);
-  json tile(int64_t t);
-  json summary(const json &tiles);
+  /// A tile at its peak, by category: computed once, read by the tile's
+  /// JSON and by the summary's totals.
+  struct TileBreakdown {
+    int64_t variables = 0, constants = 0, hostBuffers = 0, alwaysLive = 0;
+  };
+  TileBreakdown breakdown(int64_t t) const;
+  json tile(int64_t t, const TileBreakdown &b);
+  json summary(llvm::ArrayRef<TileBreakdown> tiles);
   json viewer();
   json outOfMemory();
   /// Tile `t` at its peak: totals, and its live buffers (the `maxListed`
@@ -135,23 +141,32 @@ json ReportBuilder::buffer(uint32_t b) {
   return j;
 }
 
-json ReportBuilder::tile(int64_t t) {
+ReportBuilder::TileBreakdown ReportBuilder::breakdown(int64_t t) const {
+  const TileAllocation &alloc = a.tiles[t];
+  int64_t point = alloc.allocation.peakPoint;
+  TileBreakdown b;
+  b.alwaysLive = live.overheads[t].total();
+  for (uint32_t id : live.liveOn(t, point)) {
+    const BufferLiveness &buf = live.buffers[id];
+    int64_t bytes = live.share(id, t)->paddedBytes;
+    if (buf.var.getCategory() == tile::Category::Constant)
+      b.constants += bytes;
+    else if (buf.hostExchanged)
+      b.hostBuffers += bytes;
+    else
+      b.variables += bytes;
+    if (buf.alwaysLive)
+      b.alwaysLive += bytes;
+  }
+  return b;
+}
+
+json ReportBuilder::tile(int64_t t, const TileBreakdown &b) {
   const TileAllocation &alloc = a.tiles[t];
   const TileOverheads &o = live.overheads[t];
   int64_t point = alloc.allocation.peakPoint;
-  int64_t variables = 0, constants = 0, hostBuffers = 0, alwaysLive = o.total();
-  for (uint32_t b : live.liveOn(t, point)) {
-    const BufferLiveness &buf = live.buffers[b];
-    int64_t bytes = live.share(b, t)->paddedBytes;
-    if (buf.var.getCategory() == tile::Category::Constant)
-      constants += bytes;
-    else if (buf.hostExchanged)
-      hostBuffers += bytes;
-    else
-      variables += bytes;
-    if (buf.alwaysLive)
-      alwaysLive += bytes;
-  }
+  int64_t variables = b.variables, constants = b.constants,
+          hostBuffers = b.hostBuffers, alwaysLive = b.alwaysLive;
   json j;
   j["tile"] = t;
   j["including_gaps"] = alloc.includingGaps();
@@ -176,36 +191,36 @@ json ReportBuilder::tile(int64_t t) {
   return j;
 }
 
-json ReportBuilder::summary(const json &tiles) {
+json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles) {
   json s;
-  int64_t including = 0, excluding = 0, alwaysLive = 0, notAlwaysLive = 0;
-  int64_t maxIncl = -1, maxInclTile = 0, maxExcl = -1, maxExclTile = 0;
-  int64_t used = 0, usedBytes = 0;
-  double worstRatio = 1.0;
-  int64_t worstRatioTile = 0;
-  json byCategory = json::object();
-  for (const json &t : tiles) {
-    int64_t incl = t["including_gaps"], excl = t["excluding_gaps"];
-    including += incl;
-    excluding += excl;
-    alwaysLive += t["always_live"].get<int64_t>();
-    notAlwaysLive += t["not_always_live"].get<int64_t>();
-    for (auto &[key, value] : t["by_category"].items())
-      byCategory[key] =
-          byCategory.value(key, int64_t(0)) + value.get<int64_t>();
-    if (incl > maxIncl)
-      maxIncl = incl, maxInclTile = t["tile"];
-    if (excl > maxExcl)
-      maxExcl = excl, maxExclTile = t["tile"];
-    if (t["buffers"].get<int64_t>() > 0) {
-      ++used;
-      usedBytes += incl;
-    }
-    int64_t peak = t["allocated_peak"], bound = t["lower_bound"];
-    if (bound > 0 && static_cast<double>(peak) / bound > worstRatio)
-      worstRatio = static_cast<double>(peak) / bound,
-      worstRatioTile = t["tile"];
+  AllocationSummary alloc = summarizeAllocation(a);
+  int64_t including = alloc.totalIncludingGaps,
+          excluding = alloc.totalExcludingGaps;
+  int64_t alwaysLive = 0, notAlwaysLive = 0;
+  int64_t variables = 0, constants = 0, hostBuffers = 0;
+  for (auto [t, b] : llvm::enumerate(tiles)) {
+    alwaysLive += b.alwaysLive;
+    notAlwaysLive += a.tiles[t].excludingGaps() - b.alwaysLive;
+    variables += b.variables;
+    constants += b.constants;
+    hostBuffers += b.hostBuffers;
   }
+  TileOverheads overheads;
+  for (const TileOverheads &o : live.overheads) {
+    overheads.vertexCode += o.vertexCode;
+    overheads.vertexState += o.vertexState;
+    overheads.exchangeCode += o.exchangeCode;
+    overheads.controlCode += o.controlCode;
+    overheads.stack += o.stack;
+  }
+  json byCategory = {{"variables", variables},
+                     {"constants", constants},
+                     {"host_exchange_buffers", hostBuffers},
+                     {"vertex_code", overheads.vertexCode},
+                     {"vertex_state", overheads.vertexState},
+                     {"exchange_code", overheads.exchangeCode},
+                     {"control_code", overheads.controlCode},
+                     {"stack", overheads.stack}};
   s["total_including_gaps"] = including;
   s["total_excluding_gaps"] = excluding;
   s["gaps"] = including - excluding;
@@ -267,25 +282,27 @@ json ReportBuilder::summary(const json &tiles) {
   }
   s["vertex_data"] = vertexData;
 
-  s["max_tile_including_gaps"] = {{"tile", maxInclTile}, {"bytes", maxIncl}};
-  s["max_tile_excluding_gaps"] = {{"tile", maxExclTile}, {"bytes", maxExcl}};
-  s["tiles_used"] = used;
-  s["mean_used_tile_bytes"] = used ? usedBytes / used : 0;
-  s["tiles_out_of_memory"] = a.tilesOutOfMemory();
+  s["max_tile_including_gaps"] = {{"tile", alloc.maxTile},
+                                  {"bytes", alloc.maxTileBytes}};
+  s["max_tile_excluding_gaps"] = {{"tile", alloc.maxExcludingGapsTile},
+                                  {"bytes", alloc.maxExcludingGapsBytes}};
+  s["tiles_used"] = alloc.usedTiles;
+  s["mean_used_tile_bytes"] = alloc.meanUsedTileBytes();
+  s["tiles_out_of_memory"] = alloc.tilesOutOfMemory;
   s["worst_peak_to_lower_bound"] = {
-      {"tile", worstRatioTile},
-      {"ratio", ratio(worstRatio * 10000, 10000, 10000.0)}};
+      {"tile", alloc.worstTile},
+      {"ratio", ratio(alloc.worstRatio * 10000, 10000, 10000.0)}};
 
   // Histogram of bytes per tile (including gaps) in power-of-two KiB
   // buckets, about 16 up to the larger of the SRAM and the fullest tile.
-  int64_t top = std::max(maxIncl, target.sramBytesPerTile);
+  int64_t top = std::max(alloc.maxTileBytes, target.sramBytesPerTile);
   int64_t bucketKb = 1;
   while (bucketKb * 1024 * 16 < top)
     bucketKb *= 2;
   int64_t bucket = bucketKb * 1024;
   std::vector<int64_t> counts(top / bucket + 1, 0);
-  for (const json &t : tiles)
-    ++counts[t["including_gaps"].get<int64_t>() / bucket];
+  for (const TileAllocation &t : a.tiles)
+    ++counts[t.includingGaps() / bucket];
   json buckets = json::array();
   for (size_t i = 0; i < counts.size(); ++i)
     buckets.push_back({{"from_kb", int64_t(i) * bucketKb},
@@ -409,7 +426,7 @@ json ReportBuilder::outOfMemory() {
 }
 
 json ReportBuilder::tileDetail(int64_t t) {
-  json d = tile(t);
+  json d = tile(t, breakdown(t));
   json peak = tileAtPeak(t, SIZE_MAX);
   for (const char *key :
        {"capacity", "peak_step", "live_buffers", "live_bytes", "live_at_peak"})
@@ -556,10 +573,13 @@ json ReportBuilder::build() {
       {"layout_tile", {target.layoutTile.rows, target.layoutTile.cols}},
       {"alignment_bytes", target.alignmentBytes}};
   r["graph"] = graph();
+  std::vector<TileBreakdown> breakdowns;
   json tiles = json::array();
-  for (int64_t t = 0; t < live.numTiles; ++t)
-    tiles.push_back(tile(t));
-  r["summary"] = summary(tiles);
+  for (int64_t t = 0; t < live.numTiles; ++t) {
+    breakdowns.push_back(breakdown(t));
+    tiles.push_back(tile(t, breakdowns.back()));
+  }
+  r["summary"] = summary(breakdowns);
   r["memory_viewer"] = viewer();
   r["tiles"] = std::move(tiles);
   r["out_of_memory"] = outOfMemory();

@@ -140,6 +140,37 @@ TEST_F(MemoryReportTest, SummaryTextShowsTheReport) {
   EXPECT_NE(text.find("Tile memory histogram"), std::string::npos);
 }
 
+// The allocation figures are computed once (summarizeAllocation) and both
+// reports print them: the memory report's summary agrees with a direct
+// count over the tiles.
+TEST_F(MemoryReportTest, AllocationSummaryIsTheReportsNumbers) {
+  ASSERT_TRUE(module);
+  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
+  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
+  ASSERT_TRUE(static_cast<bool>(analysis));
+  AllocationSummary a = summarizeAllocation(*analysis);
+  int64_t used = 0, peak = 0, bound = 0, incl = 0;
+  for (int64_t t = 0; t < analysis->liveness.numTiles; ++t) {
+    incl += analysis->tiles[t].includingGaps();
+    if (analysis->liveness.buffersOnTile[t].empty())
+      continue;
+    ++used;
+    peak += analysis->tiles[t].allocation.peak;
+    bound += analysis->tiles[t].allocation.lowerBound;
+  }
+  EXPECT_EQ(a.usedTiles, used);
+  EXPECT_EQ(a.totalPeak, peak);
+  EXPECT_EQ(a.totalLowerBound, bound);
+  EXPECT_EQ(a.totalIncludingGaps, incl);
+  EXPECT_GE(a.worstRatio, 1.0);
+  json s = buildMemoryReport(*analysis)["summary"];
+  EXPECT_EQ(s["tiles_used"].get<int64_t>(), a.usedTiles);
+  EXPECT_EQ(s["total_including_gaps"].get<int64_t>(), a.totalIncludingGaps);
+  EXPECT_EQ(s["max_tile_including_gaps"]["bytes"].get<int64_t>(),
+            a.maxTileBytes);
+  EXPECT_EQ(s["mean_used_tile_bytes"].get<int64_t>(), a.meanUsedTileBytes());
+}
+
 // tessera-prof renders reports read back from event files, possibly of
 // another version: missing sections and mistyped fields read as empty,
 // never as a crash (nlohmann's const operator[] on a missing key is

@@ -47,6 +47,35 @@ struct MemoryAnalysis {
   int64_t tilesOutOfMemory() const;
 };
 
+/// What the allocation came to over the tiles, computed once from the
+/// analysis: tile-print-allocation, the memory report's summary and the
+/// corpus conformance pins all read these numbers (formatting and rounding
+/// stay with each report).
+struct AllocationSummary {
+  /// Tiles holding at least one buffer, and their bytes including gaps.
+  int64_t usedTiles = 0, usedBytes = 0;
+  /// Summed over the tiles: the allocator's peaks, the liveness lower
+  /// bounds, and the bytes with and without gaps (program overheads in).
+  int64_t totalPeak = 0, totalLowerBound = 0;
+  int64_t totalIncludingGaps = 0, totalExcludingGaps = 0;
+  /// The tile whose peak is furthest over its lower bound (the first such).
+  int64_t worstTile = 0;
+  double worstRatio = 1.0;
+  /// The fullest tile including gaps among the used tiles, among all tiles
+  /// (overheads count), and excluding gaps among all tiles; bytes are -1
+  /// when there is no such tile.
+  int64_t maxUsedTile = 0, maxUsedTileBytes = -1;
+  int64_t maxTile = 0, maxTileBytes = -1;
+  int64_t maxExcludingGapsTile = 0, maxExcludingGapsBytes = -1;
+  int64_t tilesOutOfMemory = 0;
+
+  int64_t meanUsedTileBytes() const {
+    return usedTiles ? usedBytes / usedTiles : 0;
+  }
+};
+
+AllocationSummary summarizeAllocation(const MemoryAnalysis &analysis);
+
 /// Analyses `program` on `target`.
 MemoryAnalysis analyzeMemory(tile::ProgramOp program,
                              const TargetDescription &target);
