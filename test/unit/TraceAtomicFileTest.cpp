@@ -13,6 +13,7 @@
 #include <iterator>
 #include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace tessera;
 using tessera::testing::readWholeFile;
@@ -103,6 +104,31 @@ TEST(TraceAtomicFile, AFolderIsAnError) {
   llvm::Error err = writeFileAtomically(dir.path(""), "x");
   ASSERT_TRUE(static_cast<bool>(err));
   EXPECT_NE(toString(std::move(err)).find("it is a folder"),
+            std::string::npos);
+}
+
+// An output named through a symbolic link replaces the file the link
+// points to; the link stays a link (a dangling one gets its target made).
+TEST(TraceAtomicFile, SymbolicLinksAreWrittenThrough) {
+  ScopedTempDir dir;
+  std::string target = dir.path("real.json"), link = dir.path("link.json");
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(target, "old")));
+  ASSERT_EQ(::symlink("real.json", link.c_str()), 0);
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(link, "new")));
+  EXPECT_TRUE(llvm::sys::fs::is_symlink_file(link));
+  EXPECT_EQ(readWholeFile(target), "new");
+
+  std::string dangling = dir.path("dangling.json");
+  ASSERT_EQ(::symlink("made.json", dangling.c_str()), 0);
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(dangling, "made")));
+  EXPECT_TRUE(llvm::sys::fs::is_symlink_file(dangling));
+  EXPECT_EQ(readWholeFile(dir.path("made.json")), "made");
+
+  std::string loop = dir.path("loop.json");
+  ASSERT_EQ(::symlink("loop.json", loop.c_str()), 0);
+  llvm::Error err = writeFileAtomically(loop, "x");
+  ASSERT_TRUE(static_cast<bool>(err));
+  EXPECT_NE(toString(std::move(err)).find("too many levels"),
             std::string::npos);
 }
 

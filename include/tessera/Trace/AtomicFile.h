@@ -48,7 +48,9 @@ llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents,
 /// A file written over time (a trace, an interval report) that appears
 /// under its name only when commit() succeeds: until then it is a
 /// temporary beside it, removed if the writer gives up or the process dies.
-/// A path naming a device or pipe (/dev/null, a FIFO) is written in place.
+/// A path naming a device or pipe (/dev/null, a FIFO) is written in place;
+/// a symbolic link is followed, so the file it points to is replaced and the
+/// link stays.
 class AtomicFileStream {
 public:
   static llvm::Expected<std::unique_ptr<AtomicFileStream>>

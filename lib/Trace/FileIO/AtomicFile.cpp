@@ -7,9 +7,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <set>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -45,11 +48,45 @@ Error writeFileAtomically(StringRef path, StringRef contents,
       options);
 }
 
+/// The file a path names once symbolic links are followed (the link's own
+/// path when it dangles at the end: writing creates its target), so an
+/// output written through a link replaces the linked file, not the link.
+static Expected<std::string> followLinks(StringRef path) {
+  std::string current = path.str();
+  // The kernel's own limit on links in a path (ELOOP).
+  for (int hops = 0; hops < 40; ++hops) {
+    if (!sys::fs::is_symlink_file(current))
+      return current;
+    char target[4096];
+    ssize_t n = ::readlink(current.c_str(), target, sizeof(target) - 1);
+    if (n < 0)
+      return createStringError(std::error_code(errno, std::generic_category()),
+                               "cannot write '%s': %s", path.str().c_str(),
+                               std::strerror(errno));
+    StringRef link(target, static_cast<size_t>(n));
+    if (sys::path::is_absolute(link)) {
+      current = link.str();
+    } else {
+      SmallString<256> next(sys::path::parent_path(current));
+      sys::path::append(next, link);
+      current = std::string(next);
+    }
+  }
+  return createStringError(std::make_error_code(std::errc::too_many_symbolic_link_levels),
+                           "cannot write '%s': too many levels of symbolic "
+                           "links",
+                           path.str().c_str());
+}
+
 Expected<std::unique_ptr<AtomicFileStream>>
-AtomicFileStream::open(StringRef path, const AtomicWriteOptions &options) {
-  if (path.empty())
+AtomicFileStream::open(StringRef requested, const AtomicWriteOptions &options) {
+  if (requested.empty())
     return createStringError(errc::invalid_argument,
                              "cannot write a file with an empty name");
+  Expected<std::string> resolved = followLinks(requested);
+  if (!resolved)
+    return resolved.takeError();
+  StringRef path = *resolved;
   // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place:
   // renaming a temporary over it would replace the device with a file.
   sys::fs::file_status status;
