@@ -100,6 +100,42 @@ static constexpr const char kOverview[] =
   std::exit(1);
 }
 
+/// A path as the file system will see it, for comparing outputs with
+/// inputs and with each other before any work: absolute, without "." and
+/// "..", and the same file as another name when both exist.
+static bool sameFile(StringRef a, StringRef b) {
+  bool equal = false;
+  if (!sys::fs::equivalent(a, b, equal) && equal)
+    return true;
+  auto normal = [](StringRef p) {
+    SmallString<256> out(p);
+    sys::fs::make_absolute(out);
+    sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+    return std::string(out);
+  };
+  return normal(a) == normal(b);
+}
+
+/// Fails when an output would overwrite a model or another output: the
+/// model or the first output would be lost, and only after the work.
+static void checkOutputsApart(
+    ArrayRef<std::string> inputs,
+    ArrayRef<std::pair<std::string, std::string>> outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto &[what, path] = outputs[i];
+    if (path == "-")
+      continue;
+    for (const std::string &model : inputs)
+      if (sameFile(path, model))
+        fail(what + " '" + path + "' is the model '" + model +
+             "': it would be overwritten");
+    for (size_t j = 0; j < i; ++j)
+      if (outputs[j].second != "-" && sameFile(path, outputs[j].second))
+        fail(what + " and " + outputs[j].first + " are the same file '" +
+             path + "'");
+  }
+}
+
 /// Reads MODEL into a module; diagnostics carry file:line:col.
 static OwningOpRef<ModuleOp> loadModel(StringRef path, SourceMgr &sourceMgr,
                                        MLIRContext &context) {
@@ -172,6 +208,20 @@ int main(int argc, char **argv) {
     eventsPath = outputs[0] == "-"
                      ? (sys::path::stem(models[0]) + ".events").str()
                      : outputs[0] + ".events";
+  {
+    std::vector<std::pair<std::string, std::string>> written;
+    for (auto [model, out] : llvm::zip_equal(models, outputs))
+      written.push_back({output.empty()
+                             ? "the output of '" + model + "' (named after it)"
+                             : std::string("-o"),
+                         out});
+    if (sinkOptions.writesEvents())
+      written.push_back({"the event file", eventsPath});
+    if (!flags.compileTrace.empty())
+      written.push_back({"--compile_trace", flags.compileTrace});
+    std::vector<std::string> inputs(models.begin(), models.end());
+    checkOutputsApart(inputs, written);
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
