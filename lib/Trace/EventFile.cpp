@@ -11,6 +11,7 @@
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cerrno>
@@ -33,11 +34,74 @@ std::string eventFileHeader() {
   return header;
 }
 
+/// Whether every string field of `m`, nested messages included, is UTF-8.
+/// proto3 `string` fields must be UTF-8: protobuf serializes invalid ones
+/// but refuses to parse them back, so one bad module name would make its
+/// record, and every later one, unreadable.
+static bool allStringsValid(const google::protobuf::Message &m) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Reflection *r = m.GetReflection();
+  std::vector<const FieldDescriptor *> fields;
+  r->ListFields(m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
+    for (int i = 0; i < n; ++i) {
+      if (f->type() == FieldDescriptor::TYPE_STRING) {
+        std::string scratch;
+        const std::string &text =
+            f->is_repeated() ? r->GetRepeatedStringReference(m, f, i, &scratch)
+                             : r->GetStringReference(m, f, &scratch);
+        if (!json::isUTF8(text))
+          return false;
+      } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+        if (!allStringsValid(f->is_repeated() ? r->GetRepeatedMessage(m, f, i)
+                                              : r->GetMessage(m, f)))
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// Repairs every invalid UTF-8 string field (U+FFFD for bad bytes).
+static void fixStrings(google::protobuf::Message &m) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Reflection *r = m.GetReflection();
+  std::vector<const FieldDescriptor *> fields;
+  r->ListFields(m, &fields);
+  for (const FieldDescriptor *f : fields) {
+    int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
+    for (int i = 0; i < n; ++i) {
+      if (f->type() == FieldDescriptor::TYPE_STRING) {
+        std::string text = f->is_repeated() ? r->GetRepeatedString(m, f, i)
+                                            : r->GetString(m, f);
+        if (json::isUTF8(text))
+          continue;
+        if (f->is_repeated())
+          r->SetRepeatedString(&m, f, i, json::fixUTF8(text));
+        else
+          r->SetString(&m, f, json::fixUTF8(text));
+      } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+        fixStrings(f->is_repeated() ? *r->MutableRepeatedMessage(&m, f, i)
+                                    : *r->MutableMessage(&m, f));
+      }
+    }
+  }
+}
+
 void appendEventRecord(const TraceEvent &event, std::string &out) {
   std::string body;
+  // Repaired on a copy, only when needed: almost every event is valid.
+  TraceEvent copy;
+  const TraceEvent *toWrite = &event;
+  if (!allStringsValid(event)) {
+    copy = event;
+    fixStrings(copy);
+    toWrite = &copy;
+  }
   // SerializeToString only fails for messages with missing required fields,
   // which proto3 does not have.
-  (void)event.SerializeToString(&body);
+  (void)toWrite->SerializeToString(&body);
   // Base-128 varint, least significant group first: the framing protobuf's
   // writeDelimitedTo / parseDelimitedFrom use.
   uint64_t length = body.size();

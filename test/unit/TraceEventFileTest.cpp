@@ -390,4 +390,29 @@ TEST(TraceEventFile, TailFinalReadCallsACutOffRecordDamage) {
   EXPECT_EQ((*tail)->damage()->recordIndex, 2u);
 }
 
+// proto3 strings must be UTF-8: protobuf writes invalid ones but will not
+// read them back. A module or pass name with bad bytes is repaired as it
+// is written, so its record (and every later one) stays readable.
+TEST(TraceEventFile, InvalidUtf8StringsAreRepairedNotLost) {
+  ScopedTempDir dir;
+  std::string path = dir.path("utf8.events");
+  TraceEvent bad = makeEvent(TraceEvent::COMPILE_END, "mod\xff\xfe", 1);
+  bad.mutable_compile_end()->add_pass_timeline()->set_name("pass\xc3");
+  TraceEvent good = makeEvent(TraceEvent::EXECUTE, "after", 2);
+  {
+    auto writer = EventWriter::open(path);
+    ASSERT_TRUE(static_cast<bool>(writer));
+    ASSERT_FALSE(static_cast<bool>((*writer)->write(bad)));
+    ASSERT_FALSE(static_cast<bool>((*writer)->write(good)));
+  }
+  auto contents = readEventFile(path);
+  ASSERT_TRUE(static_cast<bool>(contents)) << toString(contents.takeError());
+  EXPECT_FALSE(contents->damage.has_value());
+  ASSERT_EQ(contents->events.size(), 2u);
+  EXPECT_EQ(contents->events[0].module_name(), "mod\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(contents->events[0].compile_end().pass_timeline(0).name(),
+            "pass\xef\xbf\xbd");
+  EXPECT_EQ(contents->events[1].module_name(), "after");
+}
+
 } // namespace

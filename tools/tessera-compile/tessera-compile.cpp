@@ -170,6 +170,16 @@ int main(int argc, char **argv) {
   TesseraFlags flags = resolveFlagsOrExit(kTool, flagArguments);
   if (models.empty())
     fail("no MODEL given (--help lists the options)");
+  // An option given with an empty value is a mistake (a shell variable
+  // that was not set), not a request for the default.
+  if (output.getNumOccurrences() && output.empty())
+    fail("-o needs a file name");
+  if (target.getNumOccurrences() && target.empty())
+    fail("--target needs a preset name or a target JSON file");
+  if (events.getNumOccurrences() && events.empty())
+    fail("--events needs a file name");
+  if (hostOps.getNumOccurrences() && hostOps.empty())
+    fail("--host-ops needs a regular expression");
   CompileOptions compile;
   compile.target = target;
   compile.hostOps = hostOps;
