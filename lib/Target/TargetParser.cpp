@@ -13,6 +13,7 @@
 
 #include "tessera/Target/TargetJson.h"
 #include "tessera/Target/TargetSchema.h"
+#include "tessera/Trace/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -546,10 +547,9 @@ llvm::Expected<TargetDescription> tessera::parseTarget(StringRef jsonText,
 }
 
 llvm::Expected<TargetDescription> tessera::parseTargetFile(StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (std::error_code ec = file.getError())
-    return llvm::createStringError(ec, "cannot read target file '" + path +
-                                           "': " + ec.message());
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readInputFile(path, kMaxTargetBytes, "target file", /*isText=*/true);
+  if (!file)
+    return file.takeError();
   return parseTarget((*file)->getBuffer(), path);
 }

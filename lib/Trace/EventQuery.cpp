@@ -1,6 +1,7 @@
 //===- EventQuery.cpp - Listing events and extracting their reports -------===//
 
 #include "tessera/Trace/EventQuery.h"
+#include "tessera/Trace/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -191,14 +192,13 @@ Expected<std::string> extractBytes(const TraceEvent &event, ExtractKind kind,
   std::optional<std::string> path = reportFilePath(report, baseDir);
   if (!path)
     return report.data();
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(*path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  // "cannot read the tensor-map of module 'm' from 'path': ..."
+  std::string what = extractKindName(kind).str() + " of module '" +
+                     event.module_name() + "' from";
+  Expected<std::unique_ptr<MemoryBuffer>> buffer =
+      readInputFile(*path, kMaxReportBytes, what);
   if (!buffer)
-    return createStringError(
-        buffer.getError(), "cannot read the %s of module '%s' from '%s': %s",
-        extractKindName(kind).str().c_str(), event.module_name().c_str(),
-        path->c_str(), buffer.getError().message().c_str());
+    return buffer.takeError();
   return (*buffer)->getBuffer().str();
 }
 

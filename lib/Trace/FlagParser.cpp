@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Trace/Flags.h"
+#include "tessera/Trace/InputFile.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -82,10 +83,10 @@ std::string stripCommentLines(StringRef content) {
 }
 
 Expected<std::string> readFileFromDisk(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
+  Expected<std::unique_ptr<MemoryBuffer>> buffer =
+      readInputFile(path, kMaxFlagFileBytes, "flag file");
   if (!buffer)
-    return createStringError(buffer.getError(), "%s",
-                             buffer.getError().message().c_str());
+    return buffer.takeError();
   return (*buffer)->getBuffer().str();
 }
 

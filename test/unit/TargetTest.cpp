@@ -507,7 +507,7 @@ TEST(ResolveTarget, MissingFileIsAnError) {
   llvm::Expected<TargetDescription> t =
       resolveTarget("/nonexistent/dir/target.json");
   ASSERT_FALSE(static_cast<bool>(t));
-  EXPECT_NE(llvm::toString(t.takeError()).find("cannot read target file"),
+  EXPECT_NE(llvm::toString(t.takeError()).find("cannot read the target file"),
             std::string::npos);
 }
 

@@ -3,6 +3,7 @@
 #include "TraceTestUtil.h"
 
 #include "tessera/Trace/AtomicFile.h"
+#include "tessera/Trace/InputFile.h"
 
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
@@ -129,6 +130,43 @@ TEST(TraceAtomicFile, SymbolicLinksAreWrittenThrough) {
   llvm::Error err = writeFileAtomically(loop, "x");
   ASSERT_TRUE(static_cast<bool>(err));
   EXPECT_NE(toString(std::move(err)).find("too many levels"),
+            std::string::npos);
+}
+
+// Inputs read whole are bounded: a regular file over its limit is refused
+// before it is read, a pipe once it passes the limit, a device or a folder
+// at once.
+TEST(TraceInputFile, ReadsAreBounded) {
+  ScopedTempDir dir;
+  std::string small = dir.path("small.txt"), big = dir.path("big.txt");
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(small, "hello")));
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(big, std::string(64, 'x'))));
+  auto ok = readInputFile(small, 16, "thing");
+  ASSERT_TRUE(static_cast<bool>(ok)) << toString(ok.takeError());
+  EXPECT_EQ((*ok)->getBuffer(), "hello");
+  auto tooBig = readInputFile(big, 16, "thing");
+  ASSERT_FALSE(static_cast<bool>(tooBig));
+  EXPECT_NE(toString(tooBig.takeError()).find("it is 64 bytes; the limit is 16"),
+            std::string::npos);
+  auto device = readInputFile("/dev/zero", 16, "model");
+  ASSERT_FALSE(static_cast<bool>(device));
+  EXPECT_EQ(toString(device.takeError()),
+            "cannot read the model '/dev/zero': it is a device, not a file");
+  auto folder = readInputFile(dir.path(""), 16, "model");
+  ASSERT_FALSE(static_cast<bool>(folder));
+  EXPECT_NE(toString(folder.takeError()).find("it is a folder"),
+            std::string::npos);
+
+  std::string pipe = dir.path("pipe");
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+  std::thread writer([&] {
+    std::ofstream out(pipe, std::ios::binary);
+    out << std::string(40, 'y');
+  });
+  auto endless = readInputFile(pipe, 16, "model");
+  writer.join();
+  ASSERT_FALSE(static_cast<bool>(endless));
+  EXPECT_NE(toString(endless.takeError()).find("past the limit of 16 bytes"),
             std::string::npos);
 }
 

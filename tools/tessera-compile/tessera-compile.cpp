@@ -23,6 +23,7 @@
 #include "tessera/Trace/ChromeTrace.h"
 #include "tessera/Trace/DumpNames.h"
 #include "tessera/Trace/Flags.h"
+#include "tessera/Trace/InputFile.h"
 #include "tessera/Trace/PendingEventFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -139,11 +140,10 @@ static void checkOutputsApart(
 /// Reads MODEL into a module; diagnostics carry file:line:col.
 static OwningOpRef<ModuleOp> loadModel(StringRef path, SourceMgr &sourceMgr,
                                        MLIRContext &context) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFileOrSTDIN(path);
-  if (std::error_code ec = file.getError()) {
-    errs() << kTool << ": error: cannot read '" << path << "': " << ec.message()
-           << "\n";
+  Expected<std::unique_ptr<MemoryBuffer>> file =
+      readInputFile(path, kMaxModelBytes, "model");
+  if (!file) {
+    errs() << kTool << ": error: " << toString(file.takeError()) << "\n";
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());

@@ -1,0 +1,82 @@
+//===- InputFile.cpp - Reading an input file with a size bound ------------===//
+
+#include "tessera/Trace/InputFile.h"
+
+#include "llvm/Support/Errc.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace tessera {
+
+Expected<std::unique_ptr<MemoryBuffer>>
+readInputFile(StringRef path, uint64_t maxBytes, StringRef what, bool isText) {
+  auto error = [&](std::error_code ec, const Twine &why) -> Error {
+    return createStringError(ec, "cannot read the %s '%s': %s",
+                             what.str().c_str(), path.str().c_str(),
+                             why.str().c_str());
+  };
+  bool stdinput = path == "-";
+  if (!stdinput) {
+    sys::fs::file_status status;
+    if (std::error_code ec = sys::fs::status(path, status))
+      return error(ec, ec.message());
+    if (sys::fs::is_directory(status))
+      return error(make_error_code(errc::is_a_directory), "it is a folder");
+    if (status.type() == sys::fs::file_type::character_file ||
+        status.type() == sys::fs::file_type::block_file)
+      return error(make_error_code(errc::invalid_argument),
+                   "it is a device, not a file");
+    if (sys::fs::is_regular_file(status)) {
+      if (status.getSize() > maxBytes)
+        return error(make_error_code(errc::file_too_large),
+                     formatv("it is {0} bytes; the limit is {1}",
+                             status.getSize(), maxBytes));
+      ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+          MemoryBuffer::getFile(path, isText,
+                                /*RequiresNullTerminator=*/true);
+      if (!buffer)
+        return error(buffer.getError(), buffer.getError().message());
+      return std::move(*buffer);
+    }
+  }
+  // A pipe (or standard input): its size is unknown until it ends, so it
+  // is read in chunks and refused once it passes the limit.
+  Expected<sys::fs::file_t> fd =
+      stdinput ? Expected<sys::fs::file_t>(sys::fs::getStdinHandle())
+               : sys::fs::openNativeFileForRead(path);
+  if (!fd) {
+    std::error_code ec = errorToErrorCode(fd.takeError());
+    return error(ec, ec.message());
+  }
+  std::string bytes;
+  constexpr size_t kChunk = 1 << 20;
+  while (true) {
+    size_t have = bytes.size();
+    bytes.resize(have + kChunk);
+    Expected<size_t> got = sys::fs::readNativeFile(
+        *fd, MutableArrayRef<char>(bytes.data() + have, kChunk));
+    if (!got) {
+      if (!stdinput)
+        sys::fs::closeFile(*fd);
+      std::error_code ec = errorToErrorCode(got.takeError());
+      return error(ec, ec.message());
+    }
+    bytes.resize(have + *got);
+    if (*got == 0)
+      break;
+    if (bytes.size() > maxBytes) {
+      if (!stdinput)
+        sys::fs::closeFile(*fd);
+      return error(make_error_code(errc::file_too_large),
+                   formatv("it goes on past the limit of {0} bytes",
+                           maxBytes));
+    }
+  }
+  if (!stdinput)
+    sys::fs::closeFile(*fd);
+  return MemoryBuffer::getMemBufferCopy(bytes, path == "-" ? "<stdin>" : path);
+}
+
+} // namespace tessera
