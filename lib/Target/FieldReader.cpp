@@ -25,10 +25,9 @@ std::string target_detail::describe(const Json &value) {
   return text;
 }
 
-/// Reads an integer >= `min` (0 or 1). Integral floats such as 1.33e9 are
-/// accepted so large rates can be written in exponent form.
 std::optional<int64_t> target_detail::readInt(const Json &value, StringRef path,
-                                              int64_t min, Diagnostics &diag) {
+                                              int64_t min, Diagnostics &diag,
+                                              int64_t max) {
   StringRef expected = min > 0 ? "expected a positive integer"
                                : "expected a non-negative integer";
   std::optional<int64_t> result;
@@ -47,6 +46,11 @@ std::optional<int64_t> target_detail::readInt(const Json &value, StringRef path,
   }
   if (!result || *result < min) {
     diag.error(path, expected + ", got " + describe(value));
+    return std::nullopt;
+  }
+  if (*result > max) {
+    diag.error(path, "at most " + std::to_string(max) + " is supported, got " +
+                         describe(value));
     return std::nullopt;
   }
   return result;

@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,10 +49,12 @@ private:
 /// A short rendering of a JSON value for "got ..." messages.
 std::string describe(const Json &value);
 
-/// Reads an integer >= `min` (0 or 1). Integral floats such as 1.33e9 are
-/// accepted so large rates can be written in exponent form.
-std::optional<int64_t> readInt(const Json &value, llvm::StringRef path,
-                               int64_t min, Diagnostics &diag);
+/// Reads an integer >= `min` (0 or 1) and <= `max`. Integral floats such as
+/// 1.33e9 are accepted so large rates can be written in exponent form.
+std::optional<int64_t>
+readInt(const Json &value, llvm::StringRef path, int64_t min,
+        Diagnostics &diag,
+        int64_t max = std::numeric_limits<int64_t>::max());
 std::optional<bool> readBool(const Json &value, llvm::StringRef path,
                              Diagnostics &diag);
 std::optional<std::string> readString(const Json &value, llvm::StringRef path,
@@ -99,10 +102,12 @@ public:
     return &*it;
   }
 
-  std::optional<int64_t> intField(llvm::StringRef key, bool required,
-                                  int64_t min) {
+  std::optional<int64_t>
+  intField(llvm::StringRef key, bool required, int64_t min,
+           int64_t max = std::numeric_limits<int64_t>::max()) {
     const Json *value = field(key, required);
-    return value ? readInt(*value, pathOf(key), min, diag) : std::nullopt;
+    return value ? readInt(*value, pathOf(key), min, diag, max)
+                 : std::nullopt;
   }
 
   /// Reads an optional integer into `out`, leaving its default when absent.

@@ -28,6 +28,15 @@ using namespace tessera;
 using namespace tessera::target_detail;
 using llvm::StringRef;
 
+// Ranges beyond any chip modelled, so that products and divisions of these
+// fields in the later passes cannot overflow or divide by a wrapped value
+// (docs/limits.md): 4,096 chips of 1M tiles, vectors of 1M elements, 1 MiB
+// alignment.
+static constexpr int64_t kMaxChips = int64_t(1) << 12;
+static constexpr int64_t kMaxTilesPerChip = int64_t(1) << 20;
+static constexpr int64_t kMaxVectorWidth = int64_t(1) << 20;
+static constexpr int64_t kMaxAlignmentBytes = int64_t(1) << 20;
+
 namespace {
 
 /// Everything the individual field readers need to share.
@@ -92,13 +101,14 @@ void TargetParser::parse(const Json &root, TargetDescription &target) {
             readString(*v, reader->pathOf("description"), diag))
       target.description = *s;
 
-  std::optional<int64_t> chips = reader->intField("chips", false, 1);
+  std::optional<int64_t> chips =
+      reader->intField("chips", false, 1, kMaxChips);
   bool chipsValid = chips || !reader->field("chips", false);
   if (chips)
     target.chips = *chips;
   parseChipLinks(*reader, target, chipsValid);
 
-  if (auto v = reader->intField("tiles_per_chip", true, 1))
+  if (auto v = reader->intField("tiles_per_chip", true, 1, kMaxTilesPerChip))
     target.tilesPerChip = *v;
   std::optional<int64_t> sram =
       reader->intField("sram_bytes_per_tile", true, 1);
@@ -119,7 +129,8 @@ void TargetParser::parse(const Json &root, TargetDescription &target) {
   parseVectorWidth(*reader, target);
   parseMatrixUnit(*reader, target);
   parseLayoutTile(*reader, target);
-  if (auto v = reader->intField("alignment_bytes", false, 1)) {
+  if (auto v = reader->intField("alignment_bytes", false, 1,
+                                kMaxAlignmentBytes)) {
     // Offsets of on-tile buffers are multiples of it; allocators round with
     // masks, so only powers of two make sense.
     if (*v & (*v - 1))
@@ -308,7 +319,8 @@ void TargetParser::parseVectorWidth(ObjectReader &reader,
       diag.error(path, problem);
       continue;
     }
-    if (std::optional<int64_t> width = readInt(it.value(), path, 1, diag))
+    if (std::optional<int64_t> width =
+            readInt(it.value(), path, 1, diag, kMaxVectorWidth))
       target.vectorWidth[it.key()] = *width;
   }
 }
