@@ -57,8 +57,7 @@ public:
   bool binary(binary_t &v) { return value(), dom.binary(v); }
 
   bool start_object(std::size_t n) {
-    open(/*isObject=*/true);
-    return dom.start_object(n);
+    return open(/*isObject=*/true) && dom.start_object(n);
   }
   bool key(string_t &k) {
     Frame &frame = frames.back();
@@ -76,8 +75,7 @@ public:
     return dom.end_object();
   }
   bool start_array(std::size_t n) {
-    open(/*isObject=*/false);
-    return dom.start_array(n);
+    return open(/*isObject=*/false) && dom.start_array(n);
   }
   bool end_array() {
     frames.pop_back();
@@ -132,9 +130,20 @@ private:
     return indexPath(frame.path, frame.nextIndex++);
   }
   void value() { (void)currentPath(); }
-  void open(bool isObject) {
+  /// Containers nest at most kMaxDepth deep: a target is a few levels, and
+  /// each frame keeps its path, so a hostile file nested 10^5 deep would
+  /// cost memory quadratic in the depth (docs/limits.md).
+  static constexpr size_t kMaxDepth = 64;
+  bool open(bool isObject) {
     std::string path = currentPath();
+    if (frames.size() >= kMaxDepth) {
+      error = (path.size() > 80 ? path.substr(0, 80) + "..." : path) +
+              ": nested more than " + std::to_string(kMaxDepth) +
+              " levels deep";
+      return false;
+    }
     frames.push_back(Frame{isObject, std::move(path), {}, {}, 0});
+    return true;
   }
 
   Dom dom;
