@@ -28,6 +28,8 @@
 
 #include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include <functional>
 
 using namespace mlir;
@@ -37,6 +39,16 @@ namespace tg = tessera::tgraph;
 
 bool Lowerer::lowerControlFlow(Operation *op, StringRef name,
                                std::string &detail) {
+  // Bodies are lowered by recursion: bound it, so a chain of thousands of
+  // nested calls is an op left on the host, not a stack overflow
+  // (docs/limits.md).
+  if (controlFlowDepth >= kMaxControlFlowDepth) {
+    detail = "control flow (calls, loops, branches) nested more than " +
+             std::to_string(kMaxControlFlowDepth) + " deep is not lowered";
+    return false;
+  }
+  ++controlFlowDepth;
+  auto leave = llvm::make_scope_exit([&] { --controlFlowDepth; });
   if (auto w = dyn_cast<tg::WhileOp>(op))
     return lowerWhile(w, name, detail);
   if (auto c = dyn_cast<tg::ConditionalOp>(op))

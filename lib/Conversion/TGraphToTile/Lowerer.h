@@ -40,6 +40,8 @@ inline constexpr int64_t kMaxCopyRuns = int64_t(1) << 16;
 /// A view exchange of at most this many elements is listed as copies when
 /// they are compact.
 inline constexpr int64_t kMaxListedViewElements = int64_t(1) << 16;
+/// Calls, loops and branches nested deeper than this stay on the host.
+inline constexpr int64_t kMaxControlFlowDepth = 64;
 
 /// Tensor leaves of a type, in tuple order: tokens have none, tuples recurse.
 void flattenLeaves(mlir::Type type, mlir::SmallVectorImpl<mlir::Type> &leaves);
@@ -254,6 +256,8 @@ private:
   mlir::Operation *varAnchor = nullptr;
   /// Functions being lowered inline (recursion guard).
   mlir::DenseSet<mlir::Operation *> inlining;
+  /// Calls, loops and branches being lowered around the current op.
+  int64_t controlFlowDepth = 0;
   /// The next `tile.op_id` (kOpIdAttr) for a tgraph op the program refers
   /// to.
   int64_t nextOpId = 0;
