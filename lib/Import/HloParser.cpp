@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace tessera::hlo;
 using llvm::SMLoc;
@@ -147,6 +148,26 @@ bool Parser::parseShape(Shape &shape, unsigned depth) {
   consume(); // dtype
   if (!parseDims(shape))
     return false;
+  // As XLA's shape validation: the byte size (and so the element count)
+  // fits in int64, which every later size computation assumes. A zero-size
+  // dimension is legal, as in XLA.
+  int64_t elementBytes = llvm::StringSwitch<int64_t>(dtype)
+                             .Cases("s16", "u16", "f16", "bf16", 2)
+                             .Cases("s32", "u32", "f32", 4)
+                             .Cases("s64", "u64", "f64", "c64", 8)
+                             .Case("c128", 16)
+                             .Default(1);
+  int64_t bytes = elementBytes;
+  for (size_t i = 0; i < shape.dims.size(); ++i) {
+    int64_t dim = shape.dims[i] >= 0
+                      ? shape.dims[i]
+                      : (shape.isDynamic() ? shape.bounds[i] : -1);
+    if (dim >= 0 && llvm::MulOverflow(bytes, dim, bytes))
+      return error(shape.loc, "shape " + dtype +
+                                  "[...] is larger than 2^63 - 1 bytes "
+                                  "(its element count times " +
+                                  Twine(elementBytes) + " bytes overflows)");
+  }
   // `tok` is the `]`; a layout follows with no space in between.
   if (lexer.nextCharIs('{')) {
     bool ok;
