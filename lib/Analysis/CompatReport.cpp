@@ -18,6 +18,11 @@ using namespace tessera;
 using json = nlohmann::ordered_json;
 
 static constexpr llvm::StringLiteral kNoOpName = "(no op_name)";
+/// Scopes below this depth count toward their ancestor at it: each scope
+/// keeps its whole prefix, so a hostile op_name of 500,000 levels would
+/// cost memory quadratic in its length (docs/limits.md). Frameworks' names
+/// are a few levels deep.
+static constexpr size_t kMaxScopeDepth = 32;
 
 llvm::SmallVector<std::string> tessera::nameScopes(llvm::StringRef opName) {
   if (opName.empty())
@@ -28,7 +33,8 @@ llvm::SmallVector<std::string> tessera::nameScopes(llvm::StringRef opName) {
     return {opName.str()};
   // A name without '/' is its own node; otherwise its scopes are the
   // prefixes without the last component (the op itself).
-  size_t depth = parts.size() == 1 ? 1 : parts.size() - 1;
+  size_t depth =
+      std::min(parts.size() == 1 ? 1 : parts.size() - 1, kMaxScopeDepth);
   llvm::SmallVector<std::string> scopes;
   std::string prefix;
   for (size_t i = 0; i < depth; ++i) {
