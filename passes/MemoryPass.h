@@ -19,10 +19,14 @@
 #ifndef TESSERA_PASSES_MEMORYPASS_H
 #define TESSERA_PASSES_MEMORYPASS_H
 
+#include "PassOutput.h"
+
 #include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Memory/MemoryAnalysis.h"
 
 #include "mlir/Pass/AnalysisManager.h"
+
+#include <nlohmann/json.hpp>
 
 namespace tessera::memory {
 
@@ -49,6 +53,35 @@ inline mlir::LogicalResult forEachProgramMemory(
     ok &= mlir::succeeded(fn(program, *analysis));
   });
   return mlir::success(ok);
+}
+
+/// The body the memory passes share: `report` writes one program's report;
+/// the reports of every program go to `output` (stdout for "-", else a
+/// file written atomically). The caller marks the analyses preserved
+/// afterwards: the IR is unchanged, so the next memory pass reuses them.
+inline mlir::LogicalResult writeProgramReports(
+    mlir::Operation *root, mlir::AnalysisManager analyses,
+    llvm::StringRef pass, llvm::StringRef output,
+    llvm::StringRef targetOverride,
+    llvm::function_ref<mlir::LogicalResult(
+        tile::ProgramOp, const MemoryAnalysis &, llvm::raw_ostream &)>
+        report) {
+  return writePassOutput(root, pass, output, [&](llvm::raw_ostream &os) {
+    return forEachProgramMemory(
+        root, analyses, targetOverride,
+        [&](tile::ProgramOp program, const MemoryAnalysis &analysis) {
+          return report(program, analysis, os);
+        });
+  });
+}
+
+/// A report as one line of JSON (an indented document with `pretty`);
+/// invalid UTF-8 in names is replaced rather than aborting the dump.
+inline void writeJsonReport(const nlohmann::ordered_json &report,
+                            llvm::raw_ostream &os, bool pretty = false) {
+  os << report.dump(pretty ? 1 : -1, ' ', false,
+                    nlohmann::json::error_handler_t::replace)
+     << "\n";
 }
 
 } // namespace tessera::memory

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryPass.h"
-#include "PassOutput.h"
 
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
@@ -30,21 +29,18 @@ struct TileLivenessPass
   using TileLivenessBase::TileLivenessBase;
 
   void runOnOperation() override {
-    auto write = [&](llvm::raw_ostream &os) {
-      auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
-        nlohmann::ordered_json report = buildLivenessReport(analysis);
-        if (print == PrintFormat::Json)
-          os << report.dump(-1, ' ', false,
-                            nlohmann::json::error_handler_t::replace)
-             << "\n";
-        else
-          writeText(report, os);
-        return success();
-      };
-      return forEachProgramMemory(getOperation(), getAnalysisManager(),
-                                  targetName, each);
+    auto writeReport = [&](tile::ProgramOp, const MemoryAnalysis &analysis,
+                      llvm::raw_ostream &os) {
+      nlohmann::ordered_json report = buildLivenessReport(analysis);
+      if (print == PrintFormat::Json)
+        writeJsonReport(report, os);
+      else
+        writeText(report, os);
+      return success();
     };
-    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+    if (failed(writeProgramReports(getOperation(), getAnalysisManager(),
+                                   getArgument(), output, targetName,
+                                   writeReport)))
       return signalPassFailure();
     // The IR is unchanged: the next memory pass reuses the analysis.
     markAllAnalysesPreserved();

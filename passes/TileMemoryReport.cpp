@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryPass.h"
-#include "PassOutput.h"
 
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
@@ -31,38 +30,35 @@ struct TileMemoryReportPass
   using TileMemoryReportBase::TileMemoryReportBase;
 
   void runOnOperation() override {
-    auto write = [&](llvm::raw_ostream &os) {
-      auto each = [&](tile::ProgramOp program,
-                      const MemoryAnalysis &analysis) -> LogicalResult {
-        if (tile >= static_cast<int64_t>(program.getTiles())) {
-          program.emitError() << "tile-memory-report: tile " << int64_t(tile)
-                              << " is not a tile of the program (it has "
-                              << program.getTiles() << ")";
-          return failure();
-        }
-        nlohmann::ordered_json report = buildMemoryReport(analysis);
-        nlohmann::ordered_json detail;
+    auto writeReport = [&](tile::ProgramOp program,
+                           const MemoryAnalysis &analysis,
+                           llvm::raw_ostream &os) -> LogicalResult {
+      if (tile >= static_cast<int64_t>(program.getTiles())) {
+        program.emitError() << "tile-memory-report: tile " << int64_t(tile)
+                            << " is not a tile of the program (it has "
+                            << program.getTiles() << ")";
+        return failure();
+      }
+      nlohmann::ordered_json report = buildMemoryReport(analysis);
+      nlohmann::ordered_json detail;
+      if (tile >= 0)
+        detail = buildTileDetail(analysis, tile);
+      if (format == PrintFormat::Json) {
         if (tile >= 0)
-          detail = buildTileDetail(analysis, tile);
-        if (format == PrintFormat::Json) {
-          if (tile >= 0)
-            report["tile_detail"] = detail;
-          os << report.dump(pretty ? 1 : -1, ' ', false,
-                            nlohmann::json::error_handler_t::replace)
-             << "\n";
-        } else if (format == PrintFormat::Svg) {
-          writeTileHeatmapSvg(report, os);
-        } else {
-          writeMemorySummary(report, os);
-          if (tile >= 0)
-            writeTileDetail(detail, os);
-        }
-        return success();
-      };
-      return forEachProgramMemory(getOperation(), getAnalysisManager(),
-                                  targetName, each);
+          report["tile_detail"] = detail;
+        writeJsonReport(report, os, pretty);
+      } else if (format == PrintFormat::Svg) {
+        writeTileHeatmapSvg(report, os);
+      } else {
+        writeMemorySummary(report, os);
+        if (tile >= 0)
+          writeTileDetail(detail, os);
+      }
+      return success();
     };
-    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+    if (failed(writeProgramReports(getOperation(), getAnalysisManager(),
+                                   getArgument(), output, targetName,
+                                   writeReport)))
       return signalPassFailure();
     // The IR is unchanged: the next memory pass reuses the analysis.
     markAllAnalysesPreserved();

@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryPass.h"
-#include "PassOutput.h"
 
 #include "tessera/Memory/MemoryReport.h"
 #include "tessera/Passes.h"
@@ -33,36 +32,34 @@ struct TilePaddingPass
   using TilePaddingBase::TilePaddingBase;
 
   void runOnOperation() override {
-    auto write = [&](llvm::raw_ostream &os) {
-      auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
-        json full = buildMemoryReport(analysis);
-        json report = {{"program", full["program"]},
-                       {"target", full["target"]["name"]},
-                       {"layout_tile", full["target"]["layout_tile"]},
-                       {"total", full["summary"]["padding"]},
-                       {"buffers", json::array()},
-                       {"matmuls", full["padding"]["matmuls"]},
-                       {"ops", full["cost"]["ops"]}};
-        for (const json &b : full["buffers"])
-          if (b["alias_of"].is_null())
-            report["buffers"].push_back({{"name", b["name"]},
-                                         {"shape", b["shape"]},
-                                         {"dtype", b["dtype"]},
-                                         {"unpadded_size", b["unpadded_size"]},
-                                         {"size", b["size"]},
-                                         {"expansion", b["expansion"]},
-                                         {"extra", b["extra"]}});
-        if (print == PrintFormat::Json)
-          os << report.dump(-1, ' ', false, json::error_handler_t::replace)
-             << "\n";
-        else
-          writeText(report, os);
-        return success();
-      };
-      return forEachProgramMemory(getOperation(), getAnalysisManager(),
-                                  targetName, each);
+    auto writeReport = [&](tile::ProgramOp, const MemoryAnalysis &analysis,
+                      llvm::raw_ostream &os) {
+      json full = buildMemoryReport(analysis);
+      json report = {{"program", full["program"]},
+                     {"target", full["target"]["name"]},
+                     {"layout_tile", full["target"]["layout_tile"]},
+                     {"total", full["summary"]["padding"]},
+                     {"buffers", json::array()},
+                     {"matmuls", full["padding"]["matmuls"]},
+                     {"ops", full["cost"]["ops"]}};
+      for (const json &b : full["buffers"])
+        if (b["alias_of"].is_null())
+          report["buffers"].push_back({{"name", b["name"]},
+                                       {"shape", b["shape"]},
+                                       {"dtype", b["dtype"]},
+                                       {"unpadded_size", b["unpadded_size"]},
+                                       {"size", b["size"]},
+                                       {"expansion", b["expansion"]},
+                                       {"extra", b["extra"]}});
+      if (print == PrintFormat::Json)
+        writeJsonReport(report, os);
+      else
+        writeText(report, os);
+      return success();
     };
-    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+    if (failed(writeProgramReports(getOperation(), getAnalysisManager(),
+                                   getArgument(), output, targetName,
+                                   writeReport)))
       return signalPassFailure();
     // The IR is unchanged: the next memory pass reuses the analysis.
     markAllAnalysesPreserved();

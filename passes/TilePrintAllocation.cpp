@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryPass.h"
-#include "PassOutput.h"
 
 #include "tessera/Memory/MemoryAnalysis.h"
 #include "tessera/Passes.h"
@@ -39,22 +38,20 @@ struct TilePrintAllocationPass
   using TilePrintAllocationBase::TilePrintAllocationBase;
 
   void runOnOperation() override {
-    auto write = [&](llvm::raw_ostream &os) {
-      auto each = [&](tile::ProgramOp, const MemoryAnalysis &analysis) {
-        json report = build(analysis);
-        if (print == PrintFormat::Summary)
-          writeSummary(report, os);
-        else if (print == PrintFormat::Json)
-          os << report.dump(-1, ' ', false, json::error_handler_t::replace)
-             << "\n";
-        else
-          writeText(report, os);
-        return success();
-      };
-      return forEachProgramMemory(getOperation(), getAnalysisManager(),
-                                  targetName, each);
+    auto writeReport = [&](tile::ProgramOp, const MemoryAnalysis &analysis,
+                      llvm::raw_ostream &os) {
+      json report = build(analysis);
+      if (print == PrintFormat::Summary)
+        writeSummary(report, os);
+      else if (print == PrintFormat::Json)
+        writeJsonReport(report, os);
+      else
+        writeText(report, os);
+      return success();
     };
-    if (failed(writePassOutput(getOperation(), getArgument(), output, write)))
+    if (failed(writeProgramReports(getOperation(), getAnalysisManager(),
+                                   getArgument(), output, targetName,
+                                   writeReport)))
       return signalPassFailure();
     // The IR is unchanged: the next memory pass reuses the analysis.
     markAllAnalysesPreserved();
