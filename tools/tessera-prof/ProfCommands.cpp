@@ -36,29 +36,41 @@ std::string printable(StringRef text) {
 int runEventsCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (!args.empty())
     return fail("'events' takes no arguments (got '" + args[0] + "')");
-  // Streamed: a line per record as it is read.
+  // Streamed: a line per record as it is read. Columns are padded by hand:
+  // formatv per line made 20M records take 22 s.
+  raw_ostream &os = outs();
+  auto line = [&](StringRef index, StringRef type, StringRef module,
+                  StringRef time, StringRef bytes, StringRef details) {
+    auto column = [&](StringRef text, size_t width) {
+      os << text;
+      os.indent(text.size() < width ? width - text.size() : 0) << ' ';
+    };
+    column(index, 6);
+    column(type, 24);
+    column(module, 20);
+    column(time, 20);
+    column(bytes, 8);
+    os << details << '\n';
+  };
+  // The header once the file is known to be an event file.
   bool header = false;
+  auto printHeader = [&] {
+    if (!header)
+      line("index", "type", "module", "timestamp_ns", "bytes", "details");
+    header = true;
+  };
   size_t index = 0;
   Expected<EventFileScan> scan =
       scanEventFile(eventsPath, [&](TraceEvent &event, uint64_t) {
-        if (!header) {
-          outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n",
-                            "index", "type", "module", "timestamp_ns",
-                            "bytes", "details");
-          header = true;
-        }
-        outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n",
-                          index++, eventTypeName(event),
-                          printable(event.module_name()),
-                          event.timestamp_ns(), event.ByteSizeLong(),
-                          describePayload(event));
+        printHeader();
+        line(utostr(index++), eventTypeName(event),
+             printable(event.module_name()), itostr(event.timestamp_ns()),
+             utostr(event.ByteSizeLong()), describePayload(event));
         return Error::success();
       });
   if (!scan)
     return fail(toString(scan.takeError()));
-  if (!header)
-    outs() << formatv("{0,-6} {1,-24} {2,-20} {3,-20} {4,-8} {5}\n", "index",
-                      "type", "module", "timestamp_ns", "bytes", "details");
+  printHeader();
   if (scan->damage)
     errs() << formatv("tessera-prof: warning: '{0}' is truncated or damaged: "
                       "{1}; read the {2} complete record(s) before it\n",
