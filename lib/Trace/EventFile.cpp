@@ -34,15 +34,20 @@ std::string eventFileHeader() {
   return header;
 }
 
-/// Whether every string field of `m`, nested messages included, is UTF-8.
+/// Walks every string field of `m`, nested messages included, and returns
+/// whether all are valid UTF-8. With `repair` (which must be `m` itself,
+/// mutable) an invalid one is fixed in place (U+FFFD for each bad byte)
+/// and the walk goes on; without, the walk stops at the first.
 /// proto3 `string` fields must be UTF-8: protobuf serializes invalid ones
 /// but refuses to parse them back, so one bad module name would make its
 /// record, and every later one, unreadable.
-static bool allStringsValid(const google::protobuf::Message &m) {
+static bool stringsAreUtf8(const google::protobuf::Message &m,
+                           google::protobuf::Message *repair) {
   using google::protobuf::FieldDescriptor;
   const google::protobuf::Reflection *r = m.GetReflection();
   std::vector<const FieldDescriptor *> fields;
   r->ListFields(m, &fields);
+  bool valid = true;
   for (const FieldDescriptor *f : fields) {
     int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
     for (int i = 0; i < n; ++i) {
@@ -51,42 +56,34 @@ static bool allStringsValid(const google::protobuf::Message &m) {
         const std::string &text =
             f->is_repeated() ? r->GetRepeatedStringReference(m, f, i, &scratch)
                              : r->GetStringReference(m, f, &scratch);
-        if (!json::isUTF8(text))
-          return false;
-      } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        if (!allStringsValid(f->is_repeated() ? r->GetRepeatedMessage(m, f, i)
-                                              : r->GetMessage(m, f)))
-          return false;
-      }
-    }
-  }
-  return true;
-}
-
-/// Repairs every invalid UTF-8 string field (U+FFFD for bad bytes).
-static void fixStrings(google::protobuf::Message &m) {
-  using google::protobuf::FieldDescriptor;
-  const google::protobuf::Reflection *r = m.GetReflection();
-  std::vector<const FieldDescriptor *> fields;
-  r->ListFields(m, &fields);
-  for (const FieldDescriptor *f : fields) {
-    int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
-    for (int i = 0; i < n; ++i) {
-      if (f->type() == FieldDescriptor::TYPE_STRING) {
-        std::string text = f->is_repeated() ? r->GetRepeatedString(m, f, i)
-                                            : r->GetString(m, f);
         if (json::isUTF8(text))
           continue;
+        valid = false;
+        if (!repair)
+          return false;
+        std::string fixed = json::fixUTF8(text);
         if (f->is_repeated())
-          r->SetRepeatedString(&m, f, i, json::fixUTF8(text));
+          r->SetRepeatedString(repair, f, i, std::move(fixed));
         else
-          r->SetString(&m, f, json::fixUTF8(text));
+          r->SetString(repair, f, std::move(fixed));
       } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        fixStrings(f->is_repeated() ? *r->MutableRepeatedMessage(&m, f, i)
-                                    : *r->MutableMessage(&m, f));
+        google::protobuf::Message *child =
+            !repair            ? nullptr
+            : f->is_repeated() ? r->MutableRepeatedMessage(repair, f, i)
+                               : r->MutableMessage(repair, f);
+        const google::protobuf::Message &view =
+            child ? *child
+                  : (f->is_repeated() ? r->GetRepeatedMessage(m, f, i)
+                                      : r->GetMessage(m, f));
+        if (!stringsAreUtf8(view, child)) {
+          valid = false;
+          if (!repair)
+            return false;
+        }
       }
     }
   }
+  return valid;
 }
 
 void appendEventRecord(const TraceEvent &event, std::string &out) {
@@ -94,9 +91,9 @@ void appendEventRecord(const TraceEvent &event, std::string &out) {
   // Repaired on a copy, only when needed: almost every event is valid.
   TraceEvent copy;
   const TraceEvent *toWrite = &event;
-  if (!allStringsValid(event)) {
+  if (!stringsAreUtf8(event, /*repair=*/nullptr)) {
     copy = event;
-    fixStrings(copy);
+    stringsAreUtf8(copy, &copy);
     toWrite = &copy;
   }
   // SerializeToString only fails for messages with missing required fields,
