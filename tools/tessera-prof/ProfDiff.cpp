@@ -51,9 +51,7 @@ Expected<Side> readSide(StringRef path, StringRef module) {
           if (!bytes)
             return bytes.takeError();
           if (r->format() != REPORT_FORMAT_TEXT) {
-            json j = r->format() == REPORT_FORMAT_CBOR
-                         ? json::from_cbor(*bytes, true, false)
-                         : json::parse(*bytes, nullptr, false);
+            json j = parseReportBytes<json>(*bytes, r->format());
             if (j.is_object()) {
               side.memory = std::move(j);
               side.module = e.module_name();

@@ -33,24 +33,18 @@ constexpr const char kPage[] =
     ;
 constexpr const char kDataMarker[] = "/*TESSERA_DATA*/";
 
-/// A report of `kind` of the last COMPILE_END that carries one, decoded;
-/// nullopt when none does or it cannot be read (the page says so).
-std::optional<json> decodeReport(const TraceEvent &e, ExtractKind kind,
-                                 StringRef baseDir) {
-  const Report *r = findReport(e, kind);
-  if (!r || r->format() == REPORT_FORMAT_TEXT)
+/// A report of `kind` of the compile, decoded; nullopt when it has none or
+/// it cannot be read (the page says so).
+std::optional<json> decodeOptional(const TraceEvent &e, ExtractKind kind,
+                                   StringRef baseDir) {
+  if (!findReport(e, kind))
     return std::nullopt;
-  Expected<std::string> bytes = extractBytes(e, kind, baseDir);
-  if (!bytes) {
-    consumeError(bytes.takeError());
+  Expected<json> j = decodeReport<json>(e, kind, baseDir);
+  if (!j) {
+    consumeError(j.takeError());
     return std::nullopt;
   }
-  json j = r->format() == REPORT_FORMAT_CBOR
-               ? json::from_cbor(*bytes, true, false)
-               : json::parse(*bytes, nullptr, false);
-  if (!j.is_object())
-    return std::nullopt;
-  return j;
+  return std::move(*j);
 }
 
 const json &field(const json &j, const char *key) {
@@ -245,8 +239,8 @@ int runHtmlCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   json data{{"module", module}, {"source", sys::path::filename(eventsPath)}};
   std::optional<json> memory, compat;
   if (compile) {
-    memory = decodeReport(*compile, ExtractKind::MemoryReport, baseDir);
-    compat = decodeReport(*compile, ExtractKind::CompatReport, baseDir);
+    memory = decodeOptional(*compile, ExtractKind::MemoryReport, baseDir);
+    compat = decodeOptional(*compile, ExtractKind::CompatReport, baseDir);
     json passes = json::array();
     for (const PassRecord &p : compile->compile_end().pass_timeline())
       passes.push_back({{"name", p.name()},

@@ -85,22 +85,7 @@ Expected<Json> lastCompileReport(StringRef eventsPath, StringRef module,
         (module.empty() ? "" : " of module '" + module + "'") +
         " (compile with --profiling)");
   moduleName = found->module_name();
-  const Report *report = findReport(*found, kind);
-  if (report->format() == REPORT_FORMAT_TEXT)
-    return createStringError(extractKindName(kind) +
-                             " is text (report_format=text); compile with "
-                             "report_format=json or cbor");
-  Expected<std::string> bytes =
-      extractBytes(*found, kind, sys::path::parent_path(eventsPath));
-  if (!bytes)
-    return bytes.takeError();
-  Json j = report->format() == REPORT_FORMAT_CBOR
-               ? Json::from_cbor(*bytes, true, false)
-               : Json::parse(*bytes, nullptr, false);
-  if (j.is_discarded() || !j.is_object())
-    return createStringError(extractKindName(kind) + " of '" + moduleName +
-                             "' is not a valid report");
-  return j;
+  return decodeReport<Json>(*found, kind, sys::path::parent_path(eventsPath));
 }
 
 int64_t intAt(const json &j, const char *key) {

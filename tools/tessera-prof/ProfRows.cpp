@@ -220,9 +220,8 @@ private:
       warnings.push_back(toString(bytes.takeError()));
       return Error::success();
     }
-    nlohmann::json j = report->format() == REPORT_FORMAT_CBOR
-                           ? nlohmann::json::from_cbor(*bytes, true, false)
-                           : nlohmann::json::parse(*bytes, nullptr, false);
+    nlohmann::json j =
+        parseReportBytes<nlohmann::json>(*bytes, report->format());
     auto list = j.is_object() ? j.find("buffers") : j.end();
     if (!j.is_object() || list == j.end() || !list->is_array()) {
       warnings.push_back(e.module_name() +

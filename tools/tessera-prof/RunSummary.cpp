@@ -31,9 +31,7 @@ readExecutionReport(const TraceEvent &event, StringRef baseDir) {
   if (!bytes)
     return bytes.takeError();
   nlohmann::json json =
-      report.format() == REPORT_FORMAT_CBOR
-          ? nlohmann::json::from_cbor(*bytes, true, false)
-          : nlohmann::json::parse(*bytes, nullptr, false);
+      parseReportBytes<nlohmann::json>(*bytes, report.format());
   if (json.is_discarded())
     return createStringError("run " + Twine(event.execute().run_index() + 1) +
                              ": the execution report is not valid " +
@@ -45,19 +43,16 @@ readExecutionReport(const TraceEvent &event, StringRef baseDir) {
 /// The memory report's tile balance, when it is there and readable.
 static std::optional<ModuleRuns::Memory> memoryOf(const TraceEvent &e,
                                                   StringRef baseDir) {
-  const Report *report = findReport(e, ExtractKind::MemoryReport);
-  if (!report || report->format() == REPORT_FORMAT_TEXT)
+  if (!findReport(e, ExtractKind::MemoryReport))
     return std::nullopt;
-  Expected<std::string> bytes =
-      extractBytes(e, ExtractKind::MemoryReport, baseDir);
-  if (!bytes) {
-    consumeError(bytes.takeError());
+  Expected<nlohmann::json> decoded =
+      decodeReport<nlohmann::json>(e, ExtractKind::MemoryReport, baseDir);
+  if (!decoded) {
+    consumeError(decoded.takeError());
     return std::nullopt;
   }
-  nlohmann::json j = report->format() == REPORT_FORMAT_CBOR
-                         ? nlohmann::json::from_cbor(*bytes, true, false)
-                         : nlohmann::json::parse(*bytes, nullptr, false);
-  if (!j.is_object() || !j["summary"].is_object())
+  nlohmann::json &j = *decoded;
+  if (!j["summary"].is_object())
     return std::nullopt;
   const nlohmann::json &s = j["summary"];
   const nlohmann::json &max = s["max_tile_including_gaps"];

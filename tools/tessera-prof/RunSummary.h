@@ -12,6 +12,7 @@
 #define TESSERA_TOOLS_PROF_RUNSUMMARY_H
 
 #include "tessera/Runtime/ExecutionReport.h"
+#include "tessera/Trace/EventQuery.h"
 
 #include "tessera_events.pb.h"
 
@@ -45,6 +46,40 @@ struct ModuleRuns {
   /// Why a report could not be read (a text report, a dropped one).
   std::vector<std::string> notes;
 };
+
+/// A report's bytes as JSON, whether written as JSON or CBOR; a discarded
+/// value when they are not valid. Never aborts (exceptions are off).
+template <typename Json>
+Json parseReportBytes(llvm::StringRef bytes, ReportFormat format) {
+  return format == REPORT_FORMAT_CBOR
+             ? Json::from_cbor(bytes.bytes_begin(), bytes.bytes_end(),
+                               /*strict=*/true, /*allow_exceptions=*/false)
+             : Json::parse(bytes.begin(), bytes.end(), nullptr,
+                           /*allow_exceptions=*/false);
+}
+
+/// The report of `kind` that `event` carries, as a JSON object (reports
+/// stored by path are read from beside the event file, `baseDir`); an
+/// error says why not: a text report, one that cannot be read, or not a
+/// valid report.
+template <typename Json>
+llvm::Expected<Json> decodeReport(const TraceEvent &event, ExtractKind kind,
+                                  llvm::StringRef baseDir) {
+  const Report *report = findReport(event, kind);
+  if (report && report->format() == REPORT_FORMAT_TEXT)
+    return llvm::createStringError(
+        extractKindName(kind) + " is text (report_format=text); compile "
+                                "with report_format=json or cbor");
+  llvm::Expected<std::string> bytes = extractBytes(event, kind, baseDir);
+  if (!bytes)
+    return bytes.takeError();
+  Json j = parseReportBytes<Json>(*bytes, report->format());
+  if (j.is_discarded() || !j.is_object())
+    return llvm::createStringError(extractKindName(kind) + " of '" +
+                                   event.module_name() +
+                                   "' is not a valid report");
+  return j;
+}
 
 /// The execution report of an EXECUTE event, parsed (following a path
 /// relative to `baseDir`); an error says why not (dropped, text, invalid).
