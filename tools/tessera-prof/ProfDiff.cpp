@@ -10,6 +10,7 @@
 #include "ProfCommands.h"
 #include "RunSummary.h"
 
+#include "tessera/Support/JsonFields.h"
 #include "tessera/Support/TextReport.h"
 #include "tessera/Trace/EventFile.h"
 #include "tessera/Trace/EventQuery.h"
@@ -24,6 +25,7 @@
 using namespace llvm;
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
+using namespace tessera::json_fields;
 
 namespace tessera::prof {
 
@@ -81,29 +83,13 @@ Expected<Side> readSide(StringRef path, StringRef module) {
   return side;
 }
 
+/// The integer at a path of keys; 0 when a step is missing or mistyped
+/// (a report written by another version).
 int64_t at(const json &j, std::initializer_list<const char *> path) {
   const json *v = &j;
-  for (const char *key : path) {
-    if (!v->is_object() || !v->contains(key))
-      return 0;
-    v = &v->at(key);
-  }
-  if (v->is_number_integer())
-    return v->get<int64_t>();
-  return v->is_number_float() ? int64_t(v->get<double>()) : 0;
-}
-
-/// A buffer's name and one of its counts; tolerant of a report written by
-/// another version (a missing or mistyped field reads as empty or 0).
-std::string nameOf(const json &buf) {
-  auto it = buf.find("name");
-  return it != buf.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-const json &arrayAt(const json &j, const char *key) {
-  static const json empty = json::array();
-  auto it = j.find(key);
-  return it != j.end() && it->is_array() ? *it : empty;
+  for (const char *key : path)
+    v = &field(*v, key);
+  return asInt(*v);
 }
 
 std::string delta(int64_t a, int64_t b) {
@@ -152,20 +138,17 @@ int runDiffCommand(ArrayRef<std::string> files, ArrayRef<std::string> args) {
 
   std::vector<Row> memory, ops, buffers, mapping;
   if (a->memory && b->memory) {
-    static const json none = json::object();
-    auto summaryOf = [](const json &report) -> const json & {
-      auto it = report.find("summary");
-      return it != report.end() && it->is_object() ? *it : none;
-    };
-    const json &sa = summaryOf(*a->memory), &sb = summaryOf(*b->memory);
+    const json &sa = field(*a->memory, "summary"),
+               &sb = field(*b->memory, "summary");
     memory.push_back({"total (incl. gaps)", at(sa, {"total_including_gaps"}),
                       at(sb, {"total_including_gaps"})});
     memory.push_back(
         {"always live", at(sa, {"always_live"}), at(sb, {"always_live"})});
     std::vector<std::string> categories;
     for (const json *s : {&sa, &sb})
-      if (auto it = s->find("by_category"); it != s->end() && it->is_object())
-        for (auto &[k, v] : it->items())
+      if (const json &byCategory = field(*s, "by_category");
+          byCategory.is_object())
+        for (auto &[k, v] : byCategory.items())
           if (llvm::find(categories, k) == categories.end())
             categories.push_back(k);
     for (const std::string &c : categories)
@@ -181,13 +164,13 @@ int runDiffCommand(ArrayRef<std::string> files, ArrayRef<std::string> args) {
                       at(sb, {"tiles_out_of_memory"})});
     // Buffers by name: size and the number of tiles holding them.
     StringMap<std::pair<int64_t, int64_t>> before;
-    for (const json &buf : arrayAt(*a->memory, "buffers"))
+    for (const json &buf : listAt(*a->memory, "buffers"))
       if (buf.is_object())
-        before[nameOf(buf)] = {at(buf, {"size"}), at(buf, {"tiles"})};
-    for (const json &buf : arrayAt(*b->memory, "buffers")) {
+        before[stringAt(buf, "name")] = {at(buf, {"size"}), at(buf, {"tiles"})};
+    for (const json &buf : listAt(*b->memory, "buffers")) {
       if (!buf.is_object())
         continue;
-      std::string name = nameOf(buf);
+      std::string name = stringAt(buf, "name");
       auto it = before.find(name);
       int64_t size = at(buf, {"size"});
       int64_t tiles = at(buf, {"tiles"});

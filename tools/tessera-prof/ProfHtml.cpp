@@ -11,6 +11,7 @@
 #include "ProfCommands.h"
 #include "RunSummary.h"
 
+#include "tessera/Support/JsonFields.h"
 #include "tessera/Trace/AtomicFile.h"
 #include "tessera/Trace/EventFile.h"
 #include "tessera/Trace/EventQuery.h"
@@ -22,6 +23,7 @@
 
 using namespace llvm;
 using json = nlohmann::ordered_json;
+using namespace tessera::json_fields;
 
 namespace tessera::prof {
 
@@ -47,29 +49,11 @@ std::optional<json> decodeOptional(const TraceEvent &e, ExtractKind kind,
   return std::move(*j);
 }
 
-const json &field(const json &j, const char *key) {
-  static const json null;
-  if (!j.is_object())
-    return null;
-  auto it = j.find(key);
-  return it == j.end() ? null : *it;
-}
-int64_t intOf(const json &j) {
-  if (j.is_number_integer())
-    return j.get<int64_t>();
-  return j.is_number_float() ? int64_t(j.get<double>()) : 0;
-}
-int64_t num(const json &j, const char *key) { return intOf(field(j, key)); }
-std::string str(const json &j, const char *key) {
-  const json &v = field(j, key);
-  return v.is_string() ? v.get<std::string>() : "";
-}
-
 std::string shapeOf(const json &buffer) {
-  std::string s = str(buffer, "dtype") + "[";
+  std::string s = stringAt(buffer, "dtype") + "[";
   bool first = true;
   for (const json &d : field(buffer, "shape")) {
-    s += (first ? "" : ",") + std::to_string(intOf(d));
+    s += (first ? "" : ",") + std::to_string(asInt(d));
     first = false;
   }
   return s + "]";
@@ -81,15 +65,15 @@ std::string shapeOf(const json &buffer) {
 json memorySection(const json &report) {
   const json &viewer = field(report, "memory_viewer");
   const json &summary = field(report, "summary");
-  json out{{"peak_point", num(viewer, "peak_point")},
-           {"peak_bytes", num(viewer, "peak_bytes")},
-           {"peak_step", str(viewer, "peak_step")},
-           {"bytes_per_tile", num(field(report, "target"), "bytes_per_tile")},
-           {"tiles_out_of_memory", num(summary, "tiles_out_of_memory")}};
+  json out{{"peak_point", intAt(viewer, "peak_point")},
+           {"peak_bytes", intAt(viewer, "peak_bytes")},
+           {"peak_step", stringAt(viewer, "peak_step")},
+           {"bytes_per_tile", intAt(field(report, "target"), "bytes_per_tile")},
+           {"tiles_out_of_memory", intAt(summary, "tiles_out_of_memory")}};
   json heap = json::array();
   for (const json &p : field(viewer, "heap"))
-    heap.push_back(json::array({num(p, "padded"), num(p, "unpadded"),
-                                str(p, "kind"), str(p, "step")}));
+    heap.push_back(json::array({intAt(p, "padded"), intAt(p, "unpadded"),
+                                stringAt(p, "kind"), stringAt(p, "step")}));
   if (heap.empty())
     heap.push_back(json::array({0, 0, "", ""}));
   out["heap"] = std::move(heap);
@@ -98,11 +82,11 @@ json memorySection(const json &report) {
   for (const json &b : field(report, "buffers"))
     if (field(b, "always_live").is_boolean() &&
         field(b, "always_live").get<bool>() && field(b, "alias_of").is_null())
-      alwaysLive += num(b, "size");
+      alwaysLive += intAt(b, "size");
   out["always_live"] = alwaysLive;
   json tiles = json::array();
   for (const json &t : field(report, "tiles"))
-    tiles.push_back(num(t, "including_gaps"));
+    tiles.push_back(intAt(t, "including_gaps"));
   out["tiles"] = std::move(tiles);
   json hist = field(field(summary, "histogram"), "buckets");
   out["histogram"] = hist.is_array() ? hist : json::array();
@@ -110,15 +94,14 @@ json memorySection(const json &report) {
   for (const json &b : field(viewer, "buffers_at_peak_by_size")) {
     if (buffers.size() == 15)
       break;
-    const json &expansion = field(b, "expansion");
     buffers.push_back(
-        {{"name", str(b, "name")},
+        {{"name", stringAt(b, "name")},
          {"shape", shapeOf(b)},
-         {"category", str(b, "category")},
-         {"size", num(b, "size")},
-         {"unpadded_size", num(b, "unpadded_size")},
-         {"expansion", expansion.is_number() ? expansion.get<double>() : 1.0},
-         {"op_name", str(b, "op_name")}});
+         {"category", stringAt(b, "category")},
+         {"size", intAt(b, "size")},
+         {"unpadded_size", intAt(b, "unpadded_size")},
+         {"expansion", realAt(b, "expansion", 1.0)},
+         {"op_name", stringAt(b, "op_name")}});
   }
   out["peak_buffers"] = std::move(buffers);
   return out;
@@ -127,14 +110,14 @@ json memorySection(const json &report) {
 json compatSection(const json &report) {
   json scopes = json::array();
   for (const json &s : field(report, "scopes"))
-    scopes.push_back({{"name", str(s, "name")},
-                      {"depth", num(s, "depth")},
-                      {"ops", num(s, "ops")},
-                      {"compatible", num(s, "compatible")},
-                      {"incompatible", num(s, "incompatible")},
-                      {"not_assessed", num(s, "not_assessed")}});
+    scopes.push_back({{"name", stringAt(s, "name")},
+                      {"depth", intAt(s, "depth")},
+                      {"ops", intAt(s, "ops")},
+                      {"compatible", intAt(s, "compatible")},
+                      {"incompatible", intAt(s, "incompatible")},
+                      {"not_assessed", intAt(s, "not_assessed")}});
   const json &reasons = field(report, "by_reason");
-  return json{{"target", str(report, "target")},
+  return json{{"target", stringAt(report, "target")},
               {"totals", field(report, "totals")},
               {"by_reason", reasons.is_object() ? reasons : json::object()},
               {"scopes", std::move(scopes)}};

@@ -11,6 +11,7 @@
 #include "RunSummary.h"
 
 #include "tessera/Memory/MemorySummary.h"
+#include "tessera/Support/JsonFields.h"
 #include "tessera/Support/TextReport.h"
 #include "tessera/Trace/EventFile.h"
 #include "tessera/Trace/EventQuery.h"
@@ -24,6 +25,7 @@
 
 using namespace llvm;
 using json = nlohmann::json;
+using namespace tessera::json_fields;
 
 namespace tessera::prof {
 
@@ -88,15 +90,6 @@ Expected<Json> lastCompileReport(StringRef eventsPath, StringRef module,
   return decodeReport<Json>(*found, kind, sys::path::parent_path(eventsPath));
 }
 
-int64_t intAt(const json &j, const char *key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<int64_t>() : 0;
-}
-std::string strAt(const json &j, const char *key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 /// Values as a line of block characters, `width` wide (each column the
 /// maximum of the values it covers), scaled to the largest value.
 std::string sparkline(ArrayRef<int64_t> values, size_t width) {
@@ -122,7 +115,7 @@ std::string shapeOf(const json &buffer) {
   if (auto it = buffer.find("shape"); it != buffer.end() && it->is_array())
     for (const json &d : *it)
       dims.push_back(d.is_number() ? std::to_string(d.get<int64_t>()) : "?");
-  return strAt(buffer, "dtype") + "[" + join(dims, ",") + "]";
+  return stringAt(buffer, "dtype") + "[" + join(dims, ",") + "]";
 }
 
 /// The first line of an op_name (framework op names carry newlines).
@@ -142,16 +135,14 @@ void printBuffers(const json &list, int64_t top, raw_ostream &os) {
   for (const json &b : list) {
     if (n++ == top)
       break;
-    auto it = b.find("expansion");
-    double expansion =
-        it != b.end() && it->is_number() ? it->get<double>() : 1.0;
+    double expansion = realAt(b, "expansion", 1.0);
     int64_t size = intAt(b, "size"), unpadded = intAt(b, "unpadded_size");
     os << StringRef(formatv("    {0,-28} {1,-22} {2,-12} {3,12} {4,12} "
                             "{5,12} {6,6:f2}  {7}",
-                            strAt(b, "name"), shapeOf(b), strAt(b, "category"),
+                            stringAt(b, "name"), shapeOf(b), stringAt(b, "category"),
                             groupDigits(size), groupDigits(unpadded),
                             groupDigits(size - unpadded), expansion,
-                            firstLine(strAt(b, "op_name")))
+                            firstLine(stringAt(b, "op_name")))
                         .str())
               .rtrim()
        << "\n";
@@ -233,7 +224,7 @@ int runMemoryCommand(StringRef eventsPath, ArrayRef<std::string> args) {
              formatv("{0} B ({1} B unpadded) at program point {2}, step {3}",
                      groupDigits(intAt(viewer, "peak_bytes")),
                      groupDigits(intAt(viewer, "peak_unpadded_bytes")),
-                     intAt(viewer, "peak_point"), strAt(viewer, "peak_step"))
+                     intAt(viewer, "peak_point"), stringAt(viewer, "peak_step"))
                  .str());
   std::vector<int64_t> heap;
   if (auto it = viewer.find("heap"); it != viewer.end())
@@ -391,7 +382,7 @@ int runCompatCommand(StringRef eventsPath, ArrayRef<std::string> args) {
     return 0;
   }
   const json &totals = (*report)["totals"];
-  outs() << "== " << module << " on " << strAt(*report, "target") << ": "
+  outs() << "== " << module << " on " << stringAt(*report, "target") << ": "
          << intAt(totals, "compatible") << " of " << intAt(totals, "ops")
          << " ops compatible ("
          << formatv("{0:f1}%", totals.value("compatible_percent", 0.0))
@@ -411,7 +402,7 @@ int runCompatCommand(StringRef eventsPath, ArrayRef<std::string> args) {
       if (shown++ == o->top * 5)
         break;
       std::string name(2 * std::max<int64_t>(0, intAt(s, "depth") - 1), ' ');
-      name += strAt(s, "name");
+      name += stringAt(s, "name");
       outs() << formatv("  {0,-48} {1,6} {2,11} {3,13} {4,13}\n",
                         firstLine(name), intAt(s, "ops"),
                         intAt(s, "compatible"), intAt(s, "incompatible"),

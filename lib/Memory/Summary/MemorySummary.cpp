@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Memory/MemorySummary.h"
+#include "tessera/Support/JsonFields.h"
 #include "tessera/Support/TextReport.h"
 
 #include "llvm/Support/Format.h"
@@ -20,89 +21,59 @@ using namespace tessera;
 using namespace tessera::memory;
 using json = nlohmann::ordered_json;
 
-// Accessors that read a missing or mistyped field as empty: tessera-prof
-// renders reports from event files, possibly written by another version,
-// and nlohmann's const operator[] on a missing key is undefined behaviour.
-static const json &field(const json &j, const char *key) {
-  static const json null;
-  if (!j.is_object())
-    return null;
-  auto it = j.find(key);
-  return it == j.end() ? null : *it;
-}
-static int64_t asInt(const json &j) {
-  if (j.is_number_integer())
-    return j.get<int64_t>();
-  return j.is_number_float() ? int64_t(j.get<double>()) : 0;
-}
-static std::string asStr(const json &j) {
-  return j.is_string() ? j.get<std::string>() : "";
-}
-static const json &list(const json &j, const char *key) {
-  static const json empty = json::array();
-  const json &v = field(j, key);
-  return v.is_array() ? v : empty;
-}
-static int64_t num(const json &j, const char *key) {
-  return asInt(field(j, key));
-}
-static std::string str(const json &j, const char *key) {
-  return asStr(field(j, key));
-}
-static bool flag(const json &j, const char *key) {
-  const json &v = field(j, key);
-  return v.is_boolean() && v.get<bool>();
-}
+// Reports come back from event files, possibly written by another
+// version: fields are read through JsonFields.h.
+using namespace tessera::json_fields;
 
 void tessera::memory::writeMemorySummary(const json &report,
                                          llvm::raw_ostream &os) {
   const json &target = field(report, "target");
   const json &graph = field(report, "graph");
   const json &s = field(report, "summary");
-  int64_t tiles = num(target, "tiles"), perTile = num(target, "bytes_per_tile");
+  int64_t tiles = intAt(target, "tiles"), perTile = intAt(target, "bytes_per_tile");
   int64_t chipBytes = tiles * perTile;
 
-  os << "Memory report of @" << str(report, "program") << " on "
-     << str(target, "name") << "\n\n";
+  os << "Memory report of @" << stringAt(report, "program") << " on "
+     << stringAt(target, "name") << "\n\n";
   os << "Target:\n";
-  reportLine(os, 2, "Number of chips", groupDigits(num(target, "chips")));
+  reportLine(os, 2, "Number of chips", groupDigits(intAt(target, "chips")));
   reportLine(os, 2, "Number of tiles", groupDigits(tiles));
   reportLine(os, 2, "Bytes per tile", groupDigits(perTile));
   reportLine(os, 2, "Total memory", groupDigits(chipBytes));
   {
     std::string clock;
     llvm::raw_string_ostream cs(clock);
-    cs << llvm::format("%.2f GHz", num(target, "clock_hz") / 1e9);
+    cs << llvm::format("%.2f GHz", intAt(target, "clock_hz") / 1e9);
     reportLine(os, 2, "Clock", clock);
   }
   os << "\nGraph:\n";
-  reportLine(os, 2, "Number of vertices", groupDigits(num(graph, "vertices")));
-  reportLine(os, 2, "Number of edges", groupDigits(num(graph, "edges")));
+  reportLine(os, 2, "Number of vertices", groupDigits(intAt(graph, "vertices")));
+  reportLine(os, 2, "Number of edges", groupDigits(intAt(graph, "edges")));
   reportLine(os, 2, "Number of variables",
-             groupDigits(num(graph, "variables")));
+             groupDigits(intAt(graph, "variables")));
   reportLine(os, 2, "Number of compute sets",
-             groupDigits(num(graph, "compute_sets")));
+             groupDigits(intAt(graph, "compute_sets")));
   reportLine(os, 2, "Number of exchanges",
-             groupDigits(num(graph, "exchanges")));
+             groupDigits(intAt(graph, "exchanges")));
   reportLine(os, 2, "Number of program points",
-             groupDigits(num(graph, "program_points")));
+             groupDigits(intAt(graph, "program_points")));
 
   os << "\nMemory Usage:\n";
   os << "  Total:\n";
-  int64_t incl = num(s, "total_including_gaps"),
-          excl = num(s, "total_excluding_gaps");
+  int64_t incl = intAt(s, "total_including_gaps"),
+          excl = intAt(s, "total_excluding_gaps");
   reportLine(os, 4, "Including gaps",
              groupDigits(incl) + percentOf(incl, chipBytes));
   reportLine(os, 4, "Excluding gaps",
              groupDigits(excl) + percentOf(excl, chipBytes));
-  reportLine(os, 4, "Gaps", groupDigits(num(s, "gaps")));
+  reportLine(os, 4, "Gaps", groupDigits(intAt(s, "gaps")));
   os << "  By region:\n";
   reportLine(os, 4, "Always-live",
-             groupDigits(num(s, "always_live")) +
-                 percentOf(num(s, "always_live"), excl));
+             groupDigits(intAt(s, "always_live")) +
+                 percentOf(intAt(s, "always_live"), excl));
   reportLine(os, 4, "Not-always-live",
-             groupDigits(num(s, "not_always_live")) +
-                 percentOf(num(s, "not_always_live"), excl));
+             groupDigits(intAt(s, "not_always_live")) +
+                 percentOf(intAt(s, "not_always_live"), excl));
   os << "  By category (at each tile's peak):\n";
   static const std::pair<const char *, const char *> categories[] = {
       {"variables", "Variables"},
@@ -114,133 +85,131 @@ void tessera::memory::writeMemorySummary(const json &report,
       {"control_code", "Control code"},
       {"stack", "Stack"}};
   for (auto [key, label] : categories)
-    reportLine(os, 4, label, groupDigits(num(field(s, "by_category"), key)));
+    reportLine(os, 4, label, groupDigits(intAt(field(s, "by_category"), key)));
   os << "  By data type (all buffers, padded):\n";
   for (auto &[dtype, bytes] : field(s, "buffers_by_dtype").items())
     reportLine(os, 4, dtype, groupDigits(asInt(bytes)));
   os << "  By buffer category (padded / unpadded):\n";
   for (auto &[cat, bytes] : field(s, "buffers_by_category").items())
     reportLine(os, 4, cat,
-               groupDigits(num(bytes, "size")) + " / " +
-                   groupDigits(num(bytes, "unpadded_size")));
+               groupDigits(intAt(bytes, "size")) + " / " +
+                   groupDigits(intAt(bytes, "unpadded_size")));
   const json &pad = field(s, "padding");
   os << "  Padding:\n";
-  reportLine(os, 4, "Unpadded", groupDigits(num(pad, "unpadded_bytes")));
-  reportLine(os, 4, "Padded", groupDigits(num(pad, "padded_bytes")));
+  reportLine(os, 4, "Unpadded", groupDigits(intAt(pad, "unpadded_bytes")));
+  reportLine(os, 4, "Padded", groupDigits(intAt(pad, "padded_bytes")));
   {
     std::string e;
     llvm::raw_string_ostream es(e);
-    es << llvm::format("%.2fx", (field(pad, "expansion").is_number()
-                                     ? field(pad, "expansion").get<double>()
-                                     : 1.0));
+    es << llvm::format("%.2fx", realAt(pad, "expansion", 1.0));
     reportLine(os, 4, "Expansion", e);
   }
   os << "  Vertex data (by vertex kind):\n";
-  for (const json &k : list(s, "vertex_data"))
-    reportLine(os, 4, str(k, "kind"),
-               groupDigits(num(k, "vertices")) + " vertices, state " +
-                   groupDigits(num(k, "state_bytes")) + ", code " +
-                   groupDigits(num(k, "code_bytes")));
+  for (const json &k : listAt(s, "vertex_data"))
+    reportLine(os, 4, stringAt(k, "kind"),
+               groupDigits(intAt(k, "vertices")) + " vertices, state " +
+                   groupDigits(intAt(k, "state_bytes")) + ", code " +
+                   groupDigits(intAt(k, "code_bytes")));
 
   // Histogram: every bucket up to the last non-empty one.
   const json &hist = field(s, "histogram");
-  const json &buckets = list(hist, "buckets");
+  const json &buckets = listAt(hist, "buckets");
   int64_t maxCount = 0;
   size_t lastUsed = 0;
   for (size_t i = 0; i < buckets.size(); ++i) {
-    int64_t n = num(buckets[i], "tiles");
+    int64_t n = intAt(buckets[i], "tiles");
     maxCount = std::max(maxCount, n);
     if (n > 0)
       lastUsed = i;
   }
   os << "\nTile memory histogram (bytes including gaps, "
-     << num(hist, "bucket_kb") << " KB buckets):\n";
+     << intAt(hist, "bucket_kb") << " KB buckets):\n";
   for (size_t i = 0; i <= lastUsed && i < buckets.size(); ++i) {
-    int64_t n = num(buckets[i], "tiles");
+    int64_t n = intAt(buckets[i], "tiles");
     int64_t bar = maxCount ? (n * 40 + maxCount - 1) / maxCount : 0;
     os << llvm::format("  %7lld - %7lld KB ",
-                       (long long)num(buckets[i], "from_kb"),
-                       (long long)num(buckets[i], "to_kb"))
+                       (long long)intAt(buckets[i], "from_kb"),
+                       (long long)intAt(buckets[i], "to_kb"))
        << std::string(bar, '*') << std::string(41 - bar, ' ') << n << "\n";
   }
   os << "\n";
   const json &maxIncl = field(s, "max_tile_including_gaps");
   const json &maxExcl = field(s, "max_tile_excluding_gaps");
   reportLine(os, 2, "Maximum tile (including gaps)",
-             groupDigits(num(maxIncl, "bytes")) + " on tile " +
-                 std::to_string(num(maxIncl, "tile")));
+             groupDigits(intAt(maxIncl, "bytes")) + " on tile " +
+                 std::to_string(intAt(maxIncl, "tile")));
   reportLine(os, 2, "Maximum tile (excluding gaps)",
-             groupDigits(num(maxExcl, "bytes")) + " on tile " +
-                 std::to_string(num(maxExcl, "tile")));
+             groupDigits(intAt(maxExcl, "bytes")) + " on tile " +
+                 std::to_string(intAt(maxExcl, "tile")));
   reportLine(os, 2, "Mean used tile",
-             groupDigits(num(s, "mean_used_tile_bytes")) + " over " +
-                 groupDigits(num(s, "tiles_used")) + " tiles");
-  int64_t oom = num(s, "tiles_out_of_memory");
+             groupDigits(intAt(s, "mean_used_tile_bytes")) + " over " +
+                 groupDigits(intAt(s, "tiles_used")) + " tiles");
+  int64_t oom = intAt(s, "tiles_out_of_memory");
   os << "  " << oom << " tile(s) out of memory\n";
-  for (const json &o : list(report, "out_of_memory")) {
-    os << "    tile " << num(o, "tile") << ": over by "
-       << groupDigits(num(o, "over_by")) << " bytes at point "
-       << num(o, "peak_point") << " (" << str(o, "peak_step") << ")\n";
+  for (const json &o : listAt(report, "out_of_memory")) {
+    os << "    tile " << intAt(o, "tile") << ": over by "
+       << groupDigits(intAt(o, "over_by")) << " bytes at point "
+       << intAt(o, "peak_point") << " (" << stringAt(o, "peak_step") << ")\n";
   }
   const json &check = field(s, "liveness_check");
-  os << "  Liveness self-check: " << num(check, "points_checked") << " points, "
-     << num(check, "mismatches") << " mismatches\n";
+  os << "  Liveness self-check: " << intAt(check, "points_checked") << " points, "
+     << intAt(check, "mismatches") << " mismatches\n";
 
   // The five fullest tiles in detail.
   std::vector<const json *> order;
-  for (const json &t : list(report, "tiles"))
+  for (const json &t : listAt(report, "tiles"))
     order.push_back(&t);
   std::stable_sort(
       order.begin(), order.end(), [](const json *x, const json *y) {
-        return num(*x, "including_gaps") > num(*y, "including_gaps");
+        return intAt(*x, "including_gaps") > intAt(*y, "including_gaps");
       });
   os << "\nMost loaded tiles:\n";
   for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
     const json &t = *order[i];
-    os << "  Tile " << num(t, "tile") << ": "
-       << groupDigits(num(t, "including_gaps")) << " bytes including gaps"
-       << percentOf(num(t, "including_gaps"), perTile) << ", "
-       << groupDigits(num(t, "excluding_gaps")) << " excluding, peak at point "
-       << num(t, "peak_point")
-       << (flag(t, "out_of_memory")
-               ? ", OUT OF MEMORY by " + groupDigits(num(t, "over_by"))
+    os << "  Tile " << intAt(t, "tile") << ": "
+       << groupDigits(intAt(t, "including_gaps")) << " bytes including gaps"
+       << percentOf(intAt(t, "including_gaps"), perTile) << ", "
+       << groupDigits(intAt(t, "excluding_gaps")) << " excluding, peak at point "
+       << intAt(t, "peak_point")
+       << (flagAt(t, "out_of_memory")
+               ? ", OUT OF MEMORY by " + groupDigits(intAt(t, "over_by"))
                : std::string())
        << "\n";
-    os << "    always-live " << groupDigits(num(t, "always_live"))
-       << ", not-always-live " << groupDigits(num(t, "not_always_live"))
-       << ", gaps " << groupDigits(num(t, "gaps")) << "\n";
+    os << "    always-live " << groupDigits(intAt(t, "always_live"))
+       << ", not-always-live " << groupDigits(intAt(t, "not_always_live"))
+       << ", gaps " << groupDigits(intAt(t, "gaps")) << "\n";
     os << "   ";
     for (auto [key, label] : categories)
-      os << " " << key << " " << groupDigits(num(field(t, "by_category"), key));
+      os << " " << key << " " << groupDigits(intAt(field(t, "by_category"), key));
     os << "\n";
   }
 }
 
 void tessera::memory::writeTileDetail(const json &d, llvm::raw_ostream &os) {
-  int64_t capacity = num(d, "capacity");
-  os << "\nTile " << num(d, "tile") << " in detail:\n";
+  int64_t capacity = intAt(d, "capacity");
+  os << "\nTile " << intAt(d, "tile") << " in detail:\n";
   reportLine(os, 2, "Including gaps",
-             groupDigits(num(d, "including_gaps")) +
-                 percentOf(num(d, "including_gaps"), capacity));
-  reportLine(os, 2, "Excluding gaps", groupDigits(num(d, "excluding_gaps")));
-  reportLine(os, 2, "Allocated peak", groupDigits(num(d, "allocated_peak")));
-  reportLine(os, 2, "Lower bound", groupDigits(num(d, "lower_bound")));
-  reportLine(os, 2, "Always-live", groupDigits(num(d, "always_live")));
-  reportLine(os, 2, "Not-always-live", groupDigits(num(d, "not_always_live")));
-  if (flag(d, "out_of_memory"))
-    reportLine(os, 2, "OUT OF MEMORY by", groupDigits(num(d, "over_by")));
+             groupDigits(intAt(d, "including_gaps")) +
+                 percentOf(intAt(d, "including_gaps"), capacity));
+  reportLine(os, 2, "Excluding gaps", groupDigits(intAt(d, "excluding_gaps")));
+  reportLine(os, 2, "Allocated peak", groupDigits(intAt(d, "allocated_peak")));
+  reportLine(os, 2, "Lower bound", groupDigits(intAt(d, "lower_bound")));
+  reportLine(os, 2, "Always-live", groupDigits(intAt(d, "always_live")));
+  reportLine(os, 2, "Not-always-live", groupDigits(intAt(d, "not_always_live")));
+  if (flagAt(d, "out_of_memory"))
+    reportLine(os, 2, "OUT OF MEMORY by", groupDigits(intAt(d, "over_by")));
   reportLine(os, 2, "Peak",
-             "point " + std::to_string(num(d, "peak_point")) + " (" +
-                 str(d, "peak_step") + ")");
-  os << "  Live at the peak (" << num(d, "live_buffers") << " buffers, "
-     << groupDigits(num(d, "live_bytes")) << " bytes), largest first:\n";
-  for (const json &b : list(d, "live_at_peak")) {
-    os << "    " << str(b, "name") << ": "
-       << groupDigits(num(b, "bytes_on_tile")) << " bytes at "
-       << groupDigits(num(b, "offset")) << ", " << str(b, "category") << " "
-       << str(b, "dtype") << " [";
+             "point " + std::to_string(intAt(d, "peak_point")) + " (" +
+                 stringAt(d, "peak_step") + ")");
+  os << "  Live at the peak (" << intAt(d, "live_buffers") << " buffers, "
+     << groupDigits(intAt(d, "live_bytes")) << " bytes), largest first:\n";
+  for (const json &b : listAt(d, "live_at_peak")) {
+    os << "    " << stringAt(b, "name") << ": "
+       << groupDigits(intAt(b, "bytes_on_tile")) << " bytes at "
+       << groupDigits(intAt(b, "offset")) << ", " << stringAt(b, "category") << " "
+       << stringAt(b, "dtype") << " [";
     bool first = true;
-    for (const json &dim : list(b, "shape")) {
+    for (const json &dim : listAt(b, "shape")) {
       os << (first ? "" : ", ") << asInt(dim);
       first = false;
     }
@@ -250,32 +219,32 @@ void tessera::memory::writeTileDetail(const json &d, llvm::raw_ostream &os) {
        << (hasRange ? asInt(range[1]) : 0) << "], written by";
     if (field(b, "written_by").empty())
       os << " nothing (loaded with the program)";
-    for (const json &w : list(b, "written_by"))
-      os << " " << asStr(w);
-    if (!str(b, "hlo").empty())
-      os << "; HLO " << str(b, "hlo");
-    if (!str(b, "op_name").empty())
-      os << " (" << str(b, "op_name") << ")";
+    for (const json &w : listAt(b, "written_by"))
+      os << " " << asString(w);
+    if (!stringAt(b, "hlo").empty())
+      os << "; HLO " << stringAt(b, "hlo");
+    if (!stringAt(b, "op_name").empty())
+      os << " (" << stringAt(b, "op_name") << ")";
     os << "\n";
   }
 }
 
 void tessera::memory::writeTileHeatmapSvg(const json &report,
                                           llvm::raw_ostream &os) {
-  const json &tiles = list(report, "tiles");
+  const json &tiles = listAt(report, "tiles");
   int64_t n = tiles.size();
-  int64_t perTile = num(field(report, "target"), "bytes_per_tile");
+  int64_t perTile = intAt(field(report, "target"), "bytes_per_tile");
   int64_t columns = std::max<int64_t>(1, std::ceil(std::sqrt(n * 2.0)));
   int64_t rows = (n + columns - 1) / columns, cell = 12;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << columns * cell
      << "\" height=\"" << rows * cell + 20 << "\">\n";
   os << "<text x=\"0\" y=\"14\" font-size=\"12\">bytes per tile of @"
-     << str(report, "program") << " (red: over " << groupDigits(perTile)
+     << stringAt(report, "program") << " (red: over " << groupDigits(perTile)
      << ")</text>\n";
   for (int64_t i = 0; i < n; ++i) {
     const json &t = tiles[i];
     double fill =
-        perTile ? static_cast<double>(num(t, "including_gaps")) / perTile : 0.0;
+        perTile ? static_cast<double>(intAt(t, "including_gaps")) / perTile : 0.0;
     int shade = static_cast<int>(255 * (1.0 - std::min(fill, 1.0)));
     std::string colour = fill > 1.0 ? "rgb(220,0,0)"
                                     : "rgb(" + std::to_string(shade) + "," +
@@ -283,8 +252,8 @@ void tessera::memory::writeTileHeatmapSvg(const json &report,
     os << "<rect x=\"" << (i % columns) * cell << "\" y=\""
        << 20 + (i / columns) * cell << "\" width=\"" << cell - 1
        << "\" height=\"" << cell - 1 << "\" fill=\"" << colour
-       << "\"><title>tile " << num(t, "tile") << ": "
-       << groupDigits(num(t, "including_gaps")) << " bytes</title></rect>\n";
+       << "\"><title>tile " << intAt(t, "tile") << ": "
+       << groupDigits(intAt(t, "including_gaps")) << " bytes</title></rect>\n";
   }
   os << "</svg>\n";
 }
