@@ -12,9 +12,6 @@ bench/run.py copies that file into BENCHMARKS.md. Measured here:
             machine's speed drifts. Models: a corpus MLP and resnet18 (real
             work per step), and bench/gen_loop.py's loop (tiny steps on
             1,472 tiles: the clock's worst case).
-  prof      tessera-prof on a >= 10M-event file (write-sample --runs):
-            converting it to a Chrome trace and to NDJSON, events per
-            second and peak RSS (both stream).
   trace     writing a trace of >= 10M events (bench/gen_loop.py's loop
             with enough trips): events, file size, wall time and peak RSS
             against the same run with the clock but no trace, the writer's
@@ -144,28 +141,6 @@ def main():
                    f"{base_rss:.0f}", f"{rss:.0f}",
                    f"{tenth_rss:.0f} ({tenth_events:,} events)"]]
 
-    # tessera-prof streaming a long log.
-    log = os.path.join(tmp, "long.events")
-    runs = -(-args.events // 3)
-    check([os.path.join(BIN, "tessera-prof"), "write-sample", log,
-           f"--runs={runs}"])
-    log_events = 6 + 3 * runs
-    prof_rows = []
-    for label, extra in [("trace (Chrome JSON)",
-                          ["trace", "-o", os.path.join(tmp, "long.json")]),
-                         ("export --ndjson",
-                          ["export", "--ndjson=" + os.path.join(tmp,
-                                                                "long.ndjson")])]:
-        common.progress(f"tessera-prof {label} on {log_events:,} events")
-        wall, rss = common.measure([os.path.join(BIN, "tessera-prof"), log,
-                                    *extra], 3)
-        out = extra[-1].split("=", 1)[-1]
-        size = os.path.getsize(out)
-        os.remove(out)
-        prof_rows.append([label, f"{log_events:,}", f"{size / 2**20:,.0f}",
-                          f"{wall:.1f}", f"{log_events / wall:,.0f}",
-                          f"{rss:.0f}"])
-
     lines = [
         "## Execution profiles",
         "",
@@ -193,16 +168,6 @@ def main():
                       "events/s (whole run)", "writer events/s",
                       "peak RSS MiB, no trace", "peak RSS MiB, trace",
                       "peak RSS MiB, a tenth"], trace_rows),
-        "",
-        "tessera-prof streaming a long log: `tessera-prof write-sample "
-        f"--runs={runs}` (a compile, then three events a run), converted "
-        "to a Chrome trace and to NDJSON (two rows an event: the event and "
-        "its run or transfer), written to a file; median of 3 processes, "
-        "whole-process wall time and peak RSS. Goals: ≥ 2M events/s, "
-        "≤ 256 MB.",
-        "",
-        common.table(["command", "events", "output MiB", "s", "events/s",
-                      "peak RSS MiB"], prof_rows),
         "",
     ]
     with open(args.output, "w") as f:

@@ -365,9 +365,10 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
         "",
     ]
     # The model device's figures come from bench/runtime.py, the execution
-    # profiles' from bench/profile.py, the tensor map's from
-    # bench/tensor_map.py.
+    # profiles' from bench/profile.py, tessera-prof's streaming from
+    # bench/prof_stream.py, the tensor map's from bench/tensor_map.py.
     for name in ["runtime-results.md", "profile-results.md",
+                 "prof-stream-results.md",
                  "tensor-map-results.md"]:
         path = os.path.join(ROOT, "bench", name)
         if os.path.exists(path):
