@@ -140,6 +140,66 @@ def ConvertTosaToTGraph : Pass<"convert-tosa-to-tgraph", "mlir::ModuleOp"> {
   let dependentDialects = ["tessera::tgraph::TGraphDialect"];
 }
 
+def TGraphNormalizePrecision
+    : Pass<"tgraph-normalize-precision", "mlir::ModuleOp"> {
+  let summary = "Compute a float type the target lacks in one it has";
+  let description = [{
+    On a target without bf16 (tile-1472), rewrites the module to compute in
+    f32 (or f16, by policy) instead of reporting every bf16 op
+    incompatible, as XLA's float normalization does. Types change in place:
+    every function body, callee and region; constants are converted
+    exactly. The entry function keeps its signature: its bf16 parameters
+    and results are converted on the host (`tgraph.device = "host"`,
+    `tgraph.normalization = "boundary"`), as are the operands and results
+    of opaque ops (custom calls, bitcasts, infeed/outfeed). The model's own
+    converts to bf16 stay rounding points (`tgraph.reduce_precision` to
+    bf16's 8 exponent and 7 mantissa bits). The module's
+    `#tgraph.precision` attribute records the policy and counts; the
+    compatibility report shows them (docs/compat.md, "Precision"). On a
+    target that has bf16, or with `policy=keep`, nothing changes.
+
+    Before, with `target=tile-1472`:
+    ```mlir
+    func.func @main(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+      %e = tgraph.exponential %x : tensor<4xbf16> loc("exp.1")
+      return %e : tensor<4xbf16>
+    }
+    ```
+    After (`policy=bf16-to-f32`):
+    ```mlir
+    module attributes {tgraph.precision = #tgraph.precision<policy =
+        "bf16-to-f32", from = bf16, to = f32, ops = 1, converts = 2,
+        roundings = 0, bytes_added = 16>} {
+      func.func @main(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+        %0 = tgraph.convert %x {tgraph.device = "host",
+            tgraph.normalization = "boundary"} : tensor<4xbf16> -> tensor<4xf32>
+        %e = tgraph.exponential %0 : tensor<4xf32> loc("exp.1")
+        %1 = tgraph.convert %e {tgraph.device = "host",
+            tgraph.normalization = "boundary"} : tensor<4xf32> -> tensor<4xbf16>
+        return %1 : tensor<4xbf16>
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target preset or JSON file (default: the default preset)">,
+    Option<"policy", "policy", "::tessera::PrecisionPolicy",
+           /*default=*/"::tessera::PrecisionPolicy::Bf16ToF32",
+           "What to compute bf16 in on a target without it",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::PrecisionPolicy::Keep, "keep",
+                        "nothing: bf16 ops are incompatible"),
+             clEnumValN(::tessera::PrecisionPolicy::Bf16ToF32, "bf16-to-f32",
+                        "f32; the model's converts to bf16 round"),
+             clEnumValN(::tessera::PrecisionPolicy::Bf16ToF32Round,
+                        "bf16-to-f32-round",
+                        "f32, every op's result rounded to bf16"),
+             clEnumValN(::tessera::PrecisionPolicy::Bf16ToF16, "bf16-to-f16",
+                        "f16 (lossy: f16's range is 6.5e4)"))}]>
+  ];
+}
+
 def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
   let summary = "Lower the entry function to a tile program over the chip";
   let description = [{

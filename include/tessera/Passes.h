@@ -3,6 +3,8 @@
 #ifndef TESSERA_PASSES_H
 #define TESSERA_PASSES_H
 
+#include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -8,6 +8,8 @@
 
 #include "tessera/Analysis/Compat.h"
 
+#include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
+
 #include "tessera/Analysis/OpCost.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
@@ -76,7 +78,16 @@ bool placedOnHost(Operation *op, const CompatOptions &options,
                   std::string &why) {
   if (auto device = op->getAttrOfType<StringAttr>(kDeviceAttr);
       device && device.getValue() == "host") {
-    why = "tgraph.device = \"host\"";
+    // Converts the precision normalization put where a value keeps a type
+    // the target lacks (docs/compat.md, "Precision").
+    if (auto kind = op->getAttrOfType<StringAttr>(kNormalizationAttr))
+      why = kind.getValue() == "boundary"
+                ? "precision normalization: the entry's parameter or result "
+                  "keeps its type; the host converts it"
+                : "precision normalization: an opaque op keeps its type; "
+                  "the host converts its operands and results";
+    else
+      why = "tgraph.device = \"host\"";
     return true;
   }
   // XLA's host offloading (JAX `compute_on("device_host")`) marks host

@@ -4,6 +4,8 @@
 
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/OpIdentity.h"
+#include "tessera/Analysis/PrecisionLine.h"
+#include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -150,6 +152,17 @@ json tessera::buildCompatReport(ModuleOp module, llvm::StringRef targetName) {
   report["scopes"] = std::move(scopeList);
   report["incompatible_ops"] = std::move(incompatibleOps);
   report["not_assessed_ops"] = std::move(hostOps);
+  if (auto precision =
+          module->getAttrOfType<tgraph::PrecisionAttr>(kPrecisionAttr)) {
+    auto typeName = [](Type t) { return hloDtypeName(t); };
+    report["precision"] = {{"policy", precision.getPolicy().str()},
+                           {"from", typeName(precision.getFrom())},
+                           {"to", typeName(precision.getTo())},
+                           {"ops", precision.getOps()},
+                           {"converts", precision.getConverts()},
+                           {"roundings", precision.getRoundings()},
+                           {"bytes_added", precision.getBytesAdded()}};
+  }
   return report;
 }
 
@@ -278,6 +291,8 @@ void tessera::writeCompatSummary(const json &report, llvm::raw_ostream &os,
      << (ok + bad) << " assessed ops (" << ok << " ok, " << bad
      << " incompatible, " << host << " placed on host; " << ops
      << " ops in all)\n";
+  if (std::string line = precisionLine(report); !line.empty())
+    os << line << "\n";
   if (bad == 0)
     return;
   os << "Incompatible by reason:\n";

@@ -13,6 +13,7 @@
 #include "tessera/Compile/Progress.h"
 #include "tessera/Memory/MemoryReport.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
@@ -37,6 +38,38 @@ Compiler::Compiler(const TesseraFlags &flags, CompileOptions options,
     : flags(flags), options(std::move(options)), target(target), sink(sink),
       dumper(dumper), progress(progress),
       origin(std::chrono::steady_clock::now()), originUnix(unixTimeNs()) {}
+
+namespace {
+
+/// Keeps the module as the model wrote it when precision normalization
+/// changes its types, for the executable's `source_module`: `--check` then
+/// compares the device with the reference on the model as written. The
+/// copy is bytecode taken just before that pass and dropped when it
+/// changed nothing.
+class SourceModuleCapture : public PassInstrumentation {
+public:
+  explicit SourceModuleCapture(std::shared_ptr<std::string> bytes)
+      : bytes(std::move(bytes)) {}
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (pass->getArgument() != "tgraph-normalize-precision")
+      return;
+    bytes->clear();
+    llvm::raw_string_ostream os(*bytes);
+    if (failed(writeBytecodeToFile(op, os, BytecodeWriterConfig("tessera"))))
+      bytes->clear();
+  }
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (pass->getArgument() == "tgraph-normalize-precision" &&
+        !op->hasAttr(kPrecisionAttr))
+      bytes->clear();
+  }
+
+private:
+  std::shared_ptr<std::string> bytes;
+};
+
+} // namespace
 
 static int64_t nsBetween(std::chrono::steady_clock::time_point a,
                          std::chrono::steady_clock::time_point b) {
@@ -76,6 +109,8 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   if (std::unique_ptr<PassInstrumentation> dumps =
           dumper.createPassInstrumentation())
     pm.addInstrumentation(std::move(dumps));
+  auto sourceModule = std::make_shared<std::string>();
+  pm.addInstrumentation(std::make_unique<SourceModuleCapture>(sourceModule));
   auto timelineOwner = std::make_unique<PassTimelineInstrumentation>(start);
   std::shared_ptr<std::vector<PassTiming>> timeline = timelineOwner->shared();
   pm.addInstrumentation(std::move(timelineOwner));
@@ -146,6 +181,7 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
         << llvm::toString(executable.takeError());
     return failure();
   }
+  executable->set_source_module(std::move(*sourceModule));
   llvm::Expected<std::string> encoded =
       runtime::encodeExecutable(*executable);
   if (!encoded) {

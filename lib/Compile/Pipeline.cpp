@@ -1,10 +1,10 @@
 //===- Pipeline.cpp - The compile pipeline --------------------------------===//
 //
-// The list of passes tessera-compile runs, in order: TOSA to tgraph, the
-// compatibility check, the lowering to a tile program. Later steps
-// (schedule, liveness, allocate, padding, cost) are appended here; the
-// instrumentations, dumps and the pass timeline pick them up without
-// further changes.
+// The list of passes tessera-compile runs, in order: TOSA to tgraph,
+// precision normalization, the compatibility check, the lowering to a tile
+// program. Later steps (schedule, liveness, allocate, padding, cost) are
+// appended here; the instrumentations, dumps and the pass timeline pick them up
+// without further changes.
 //
 // Each step is one pass on the module: per-pass dumps are taken between
 // steps, named after `name`, which must be the pass's argument (what users
@@ -27,6 +27,15 @@ std::vector<PipelineStep> compilePipeline() {
   steps.push_back({"convert-tosa-to-tgraph", [](const CompileOptions &) {
                      return createConvertTosaToTGraph();
                    }});
+  // A target without bf16 computes a bf16 model in f32 (by the policy)
+  // rather than finding every op incompatible.
+  steps.push_back(
+      {"tgraph-normalize-precision", [](const CompileOptions &options) {
+         TGraphNormalizePrecisionOptions pass;
+         pass.targetName = options.target;
+         pass.policy = options.precisionPolicy;
+         return createTGraphNormalizePrecision(pass);
+       }});
   steps.push_back({"tgraph-check-compat", [](const CompileOptions &options) {
                      TGraphCheckCompatOptions pass;
                      pass.targetName = options.target;

@@ -19,8 +19,11 @@ using namespace mlir;
 namespace tessera::runner {
 
 llvm::Expected<std::unique_ptr<GraphModule>>
-GraphModule::parse(const exe::Executable &executable, llvm::StringRef source) {
+GraphModule::parse(const exe::Executable &executable, llvm::StringRef source,
+                   const GraphModule *lowered) {
   std::unique_ptr<GraphModule> g(new GraphModule());
+  llvm::StringRef bytes =
+      lowered ? executable.source_module() : executable.graph_module();
   // The graph module holds tgraph and func ops (and tile attributes);
   // registering them, not every pass, keeps the runner off the compiler.
   DialectRegistry registry;
@@ -37,7 +40,7 @@ GraphModule::parse(const exe::Executable &executable, llvm::StringRef source) {
     return success();
   });
   Block block;
-  llvm::MemoryBufferRef buffer(executable.graph_module(), source);
+  llvm::MemoryBufferRef buffer(bytes, source);
   ParserConfig config(g->context.get());
   if (failed(readBytecodeFile(buffer, &block, config)) ||
       block.getOperations().size() != 1 ||
@@ -54,11 +57,28 @@ GraphModule::parse(const exe::Executable &executable, llvm::StringRef source) {
       maxId = std::max<int64_t>(maxId, id.getInt());
     }
   });
-  uint64_t next = uint64_t(maxId + 1);
-  g->moduleOp->walk([&](tgraph::ConstantOp c) {
-    if (c.getElided() && !c->hasAttr("tile.op_id"))
-      g->unloweredConstants[c] = next++;
-  });
+  if (lowered) {
+    // Normalization changes constants' types, never their number or order:
+    // the n-th constant here is the lowered module's n-th, and an elided
+    // one gets the data stream the device's copy got.
+    SmallVector<Operation *> mine, theirs;
+    g->moduleOp->walk([&](tgraph::ConstantOp c) { mine.push_back(c); });
+    lowered->moduleOp.get()->walk(
+        [&](tgraph::ConstantOp c) { theirs.push_back(c); });
+    if (mine.size() != theirs.size())
+      return llvm::createStringError(
+          source + ": the source module has " + llvm::Twine(mine.size()) +
+          " constants, the graph module " + llvm::Twine(theirs.size()));
+    for (auto [a, b] : llvm::zip_equal(mine, theirs))
+      if (cast<tgraph::ConstantOp>(a).getElided())
+        g->streams[a] = lowered->streamOf(b);
+  } else {
+    uint64_t next = uint64_t(maxId + 1);
+    g->moduleOp->walk([&](tgraph::ConstantOp c) {
+      if (c.getElided() && !c->hasAttr("tile.op_id"))
+        g->streams[c] = constantStream(int64_t(next++));
+    });
+  }
   StringRef entry = executable.entry().empty() ? StringRef("main")
                                                : StringRef(executable.entry());
   g->entryFn = g->moduleOp->lookupSymbol<func::FuncOp>(entry);
@@ -72,7 +92,7 @@ GraphModule::parse(const exe::Executable &executable, llvm::StringRef source) {
 uint64_t GraphModule::streamOf(Operation *constant) const {
   if (auto id = constant->getAttrOfType<IntegerAttr>("tile.op_id"))
     return constantStream(id.getInt());
-  return constantStream(int64_t(unloweredConstants.lookup(constant)));
+  return streams.lookup(constant);
 }
 
 HostTensor seededTensor(DType dtype, llvm::ArrayRef<int64_t> shape,

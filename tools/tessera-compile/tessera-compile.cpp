@@ -74,6 +74,19 @@ static cl::opt<std::string> compatFailOn(
     "compat-fail-on",
     cl::desc("none | incompatible: fail when an op cannot run on the target"),
     cl::init("none"), cl::cat(driverCategory));
+static cl::opt<PrecisionPolicy> precisionPolicy(
+    "precision-policy",
+    cl::desc("what bf16 is computed in on a target without it "
+             "(docs/compat.md, \"Precision\")"),
+    cl::values(clEnumValN(PrecisionPolicy::Keep, "keep",
+                          "nothing: bf16 ops are incompatible"),
+               clEnumValN(PrecisionPolicy::Bf16ToF32, "bf16-to-f32",
+                          "f32; the model's converts to bf16 round (default)"),
+               clEnumValN(PrecisionPolicy::Bf16ToF32Round, "bf16-to-f32-round",
+                          "f32, every op's result rounded to bf16"),
+               clEnumValN(PrecisionPolicy::Bf16ToF16, "bf16-to-f16",
+                          "f16 (lossy: f16's range is 6.5e4)")),
+    cl::init(PrecisionPolicy::Bf16ToF32), cl::cat(driverCategory));
 static cl::opt<std::string>
     events("events",
            cl::desc("event file (with --profiling or --enable_events; "
@@ -184,6 +197,7 @@ int main(int argc, char **argv) {
   compile.target = target;
   compile.hostOps = hostOps;
   compile.compatFailOn = compatFailOn;
+  compile.precisionPolicy = precisionPolicy;
   // Several models share one event file and compile trace (one module id
   // each); their outputs are named after them.
   if (models.size() > 1 && !output.empty())

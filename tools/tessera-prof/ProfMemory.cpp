@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProfCommands.h"
+
 #include "RunSummary.h"
+#include "tessera/Analysis/PrecisionLine.h"
 
 #include "tessera/Memory/MemorySummary.h"
 #include "tessera/Support/JsonFields.h"
@@ -388,6 +390,8 @@ int runCompatCommand(StringRef eventsPath, ArrayRef<std::string> args) {
          << formatv("{0:f1}%", totals.value("compatible_percent", 0.0))
          << "), " << intAt(totals, "incompatible") << " incompatible, "
          << intAt(totals, "not_assessed") << " not assessed\n";
+  if (std::string line = precisionLine(*report); !line.empty())
+    outs() << "  " << line << "\n";
   if (auto it = report->find("by_reason");
       it != report->end() && it->is_object() && !it->empty()) {
     outs() << "  By reason:\n";

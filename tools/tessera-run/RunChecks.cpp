@@ -182,7 +182,7 @@ constexpr int kRoundingSamples = 2;
 /// It passes when the per-op check (`opsPass`) did.
 bool checkOutputs(runner::GraphModule &graph, const exe::Executable &exe,
                   ArrayRef<HostTensor> inputs, ArrayRef<HostTensor> outputs,
-                  uint64_t seed, std::optional<bool> opsPass) {
+                  uint64_t seed, std::optional<bool> opsPass, bool asWritten) {
   auto r0 = std::chrono::steady_clock::now();
   Expected<std::vector<HostTensor>> reference =
       runReference(graph, inputs, seed);
@@ -215,7 +215,10 @@ bool checkOutputs(runner::GraphModule &graph, const exe::Executable &exe,
   }
 
   printCheckHeader(
-      "check against the reference interpreter (f64, " +
+      std::string("check against the reference interpreter (f64, ") +
+      (asWritten ? "on the model as written, before precision "
+                   "normalization, "
+                 : "") +
       formatMs(std::chrono::duration<double, std::milli>(r1 - r0).count()) +
       ")");
   bool allPass = true, anyUnstable = false;

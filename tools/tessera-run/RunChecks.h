@@ -40,11 +40,12 @@ bool compareWithFiles(const exe::Executable &exe,
 
 /// --check: every output against the f64 reference, UNSTABLE outputs
 /// judged by the per-op check's verdict (`opsPass`, when it ran); prints
-/// the table, returns whether the run passes.
+/// the table, returns whether the run passes. `asWritten`: `graph` is the
+/// executable's source module (the model before precision normalization).
 bool checkOutputs(runner::GraphModule &graph, const exe::Executable &exe,
                   llvm::ArrayRef<HostTensor> inputs,
                   llvm::ArrayRef<HostTensor> outputs, uint64_t seed,
-                  std::optional<bool> opsPass);
+                  std::optional<bool> opsPass, bool asWritten = false);
 
 } // namespace tessera::run
 

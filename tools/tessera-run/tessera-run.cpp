@@ -438,7 +438,19 @@ int main(int argc, char **argv) {
         runner::checkOps(**graph, **program, device, lastRecord, inputs,
                          args.seed));
   bool pass = expectedPass && opsPass.value_or(true);
-  if (args.check)
-    pass &= checkOutputs(**graph, exe, inputs, outputs, args.seed, opsPass);
+  if (args.check) {
+    // A normalized model is checked against the reference on the model as
+    // written, so the check covers the normalization too.
+    std::unique_ptr<runner::GraphModule> source;
+    if (!exe.source_module().empty()) {
+      Expected<std::unique_ptr<runner::GraphModule>> parsed =
+          runner::GraphModule::parse(exe, args.executable, graph->get());
+      if (!parsed)
+        fail(toString(parsed.takeError()));
+      source = std::move(*parsed);
+    }
+    pass &= checkOutputs(source ? *source : **graph, exe, inputs, outputs,
+                         args.seed, opsPass, /*asWritten=*/source != nullptr);
+  }
   return pass ? 0 : 1;
 }

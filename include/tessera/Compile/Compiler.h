@@ -12,6 +12,7 @@
 #define TESSERA_COMPILE_COMPILER_H
 
 #include "tessera/Compile/Dumper.h"
+#include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
 #include "tessera/Target/Target.h"
 #include "tessera/Trace/ChromeTrace.h"
 #include "tessera/Trace/ReportSink.h"
@@ -35,6 +36,8 @@ struct CompileOptions {
   std::string hostOps;
   /// --compat-fail-on: none | incompatible.
   std::string compatFailOn = "none";
+  /// --precision-policy: what a type the target lacks is computed in.
+  PrecisionPolicy precisionPolicy = PrecisionPolicy::Bf16ToF32;
   /// Print each pass as it starts (a terminal, or --show_progress_bar).
   bool showProgress = false;
 };

@@ -26,8 +26,13 @@ namespace tessera::runner {
 /// The executable's tgraph module, with its ops indexed by `tile.op_id`.
 class GraphModule {
 public:
+  /// The executable's graph module; with `lowered` (that module, parsed),
+  /// its `source_module` instead: the model as written, before precision
+  /// normalization, whose elided constants get the data of their lowered
+  /// counterparts.
   static llvm::Expected<std::unique_ptr<GraphModule>>
-  parse(const exe::Executable &executable, llvm::StringRef source);
+  parse(const exe::Executable &executable, llvm::StringRef source,
+        const GraphModule *lowered = nullptr);
 
   mlir::ModuleOp module() { return *moduleOp; }
   /// The op with `tile.op_id` == id, or null.
@@ -45,7 +50,8 @@ private:
   std::unique_ptr<mlir::MLIRContext> context;
   mlir::OwningOpRef<mlir::ModuleOp> moduleOp;
   llvm::DenseMap<int64_t, mlir::Operation *> byId;
-  llvm::DenseMap<mlir::Operation *, uint64_t> unloweredConstants;
+  /// Streams of elided constants without a `tile.op_id`.
+  llvm::DenseMap<mlir::Operation *, uint64_t> streams;
   mlir::func::FuncOp entryFn;
 };
 

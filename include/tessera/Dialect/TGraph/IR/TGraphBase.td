@@ -132,6 +132,31 @@ def TGraph_CompatAttr : AttrDef<TGraph_Dialect, "Compat"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+// What precision normalization did to a module (the module's
+// `tgraph.precision` attribute, docs/compat.md "Precision"): the policy, the
+// element type the target lacks and the one it was computed in, and counts
+// the compatibility report shows.
+def TGraph_PrecisionAttr : AttrDef<TGraph_Dialect, "Precision"> {
+  let mnemonic = "precision";
+  let summary = "element types the target lacks, and what replaced them";
+  let description = [{
+    ```mlir
+    module attributes {tgraph.precision = #tgraph.precision<
+        policy = "bf16-to-f32", from = bf16, to = f32, ops = 12,
+        converts = 3, roundings = 1, bytes_added = 4096>} { ... }
+    ```
+    `ops`: ops whose types changed; `converts`: converts inserted where a
+    value keeps the old type (the entry's parameters and results, opaque
+    ops); `roundings`: `tgraph.reduce_precision` ops inserted; `bytes_added`:
+    the extra bytes of every changed value in a function body.
+  }];
+  let parameters = (ins StringRefParameter<"policy name">:$policy,
+                        "::mlir::Type":$from, "::mlir::Type":$to,
+                        "int64_t":$ops, "int64_t":$converts,
+                        "int64_t":$roundings, "int64_t":$bytes_added);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Op base classes
 //===----------------------------------------------------------------------===//

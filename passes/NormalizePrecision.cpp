@@ -1,0 +1,77 @@
+//===- NormalizePrecision.cpp - tgraph-normalize-precision ----------------===//
+//
+// Resolves the target and the entry function, then hands the module to
+// the rewrite in lib/Dialect/TGraph/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
+#include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
+#include "tessera/Passes.h"
+#include "tessera/Target/Presets.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TGRAPHNORMALIZEPRECISION
+#include "Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+
+namespace {
+
+struct TGraphNormalizePrecisionPass
+    : public tessera::impl::TGraphNormalizePrecisionBase<
+          TGraphNormalizePrecisionPass> {
+  using TGraphNormalizePrecisionBase::TGraphNormalizePrecisionBase;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    llvm::StringRef name =
+        targetName.empty() ? defaultTargetName() : llvm::StringRef(targetName);
+    llvm::Expected<TargetDescription> resolved = resolveTarget(name);
+    if (!resolved)
+      return emitError(UnknownLoc::get(context))
+             << "tgraph-normalize-precision: "
+             << llvm::toString(resolved.takeError());
+    target = std::move(*resolved);
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (policy == PrecisionPolicy::Keep)
+      return markAllAnalysesPreserved();
+    ModuleOp module = getOperation();
+    func::FuncOp entry = findEntryFunction(module);
+    if (!entry)
+      return signalPassFailure();
+    llvm::StringRef destination =
+        policy == PrecisionPolicy::Bf16ToF16 ? "f16" : "f32";
+    bool hasDestination = target.supportsDtype(destination);
+    normalizePrecision(module, entry, policy, target.supportsDtype("bf16"),
+                       hasDestination);
+    auto isBf16 = [](Type t) {
+      return isa<BFloat16Type>(getElementTypeOrSelf(t));
+    };
+    bool hasBf16 = module
+                       .walk([&](Operation *op) {
+                         return llvm::any_of(op->getResultTypes(), isBf16)
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    if (!hasDestination && !target.supportsDtype("bf16") && hasBf16)
+      // Said once, at the module: every bf16 op stays incompatible.
+      // (At its location, not the op, so the diagnostic does not print the
+      // whole module.)
+      emitWarning(module.getLoc())
+          << "tgraph-normalize-precision: policy "
+          << precisionPolicyName(policy) << " computes in " << destination
+          << ", which " << target.name << " lacks; bf16 ops stay as they are";
+  }
+
+  TargetDescription target;
+};
+
+} // namespace
