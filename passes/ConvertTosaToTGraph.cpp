@@ -20,6 +20,7 @@
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tessera {
 #define GEN_PASS_DEF_CONVERTTOSATOTGRAPH
@@ -112,7 +113,9 @@ struct ConvertTosaToTGraphPass
   /// value, a run-time scalar folded into a tgraph.unknown) have served
   /// their purpose once the tensor ops that read them are imported. Users
   /// come after their producers in a block, so one walk backwards removes
-  /// whole dead chains.
+  /// whole dead chains. One still in use (a scalar the function returns)
+  /// cannot be imported, since tgraph holds no scalars: it stays, with a
+  /// warning, and the module does not run.
   static void eraseDeadScalarOps(ModuleOp module) {
     SmallVector<Operation *> scalarOps;
     module.walk([&](Operation *op) {
@@ -121,9 +124,23 @@ struct ConvertTosaToTGraphPass
           !isImportedOp(op))
         scalarOps.push_back(op);
     });
-    for (Operation *op : llvm::reverse(scalarOps))
-      if (wouldOpBeTriviallyDead(op))
+    SetVector<Operation *> kept;
+    for (Operation *op : llvm::reverse(scalarOps)) {
+      if (isOpTriviallyDead(op))
         op->erase();
+      else
+        kept.insert(op);
+    }
+    // One warning per chain: at the op whose scalar leaves it.
+    for (Operation *op : llvm::reverse(kept))
+      for (Operation *user : op->getUsers())
+        if (!kept.contains(user)) {
+          op->emitWarning("convert-tosa-to-tgraph: '")
+              << op->getName() << "' has a scalar result still used by '"
+              << user->getName()
+              << "'; tgraph holds tensors only, so it is not imported";
+          break;
+        }
   }
 };
 

@@ -54,3 +54,20 @@ func.func private @twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %0 = func.call @tanh(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %0 : tensor<4xf32>, tensor<4xf32>
 }
+
+// A multi-result callee in a recursion cannot be inlined, and tgraph.call
+// has one result: its calls stay unknown, with the reason.
+// CHECK-LABEL: func.func @recursive
+// CHECK-NEXT: %[[U:.*]] = tgraph.unknown "func.call"(%arg0) {hlo_attributes = {callee = "@loop", reason = "func.call @loop: the callee takes part in a recursion, and a call with 2 results must be inlined (tgraph.call has one result)"}} : (tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT: tgraph.get_tuple_element %[[U]][0]
+// CHECK-NEXT: tgraph.get_tuple_element %[[U]][1]
+func.func @recursive(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = func.call @loop(%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
+// CHECK-LABEL: func.func private @loop
+// CHECK-NEXT: tgraph.unknown "func.call"(%arg0)
+func.func private @loop(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = func.call @loop(%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
