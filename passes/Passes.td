@@ -113,17 +113,20 @@ def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
 def ConvertTosaToTGraph : Pass<"convert-tosa-to-tgraph", "mlir::ModuleOp"> {
   let summary = "Import TOSA ops as tgraph ops (one pattern per op family)";
   let description = [{
-    Rewrites every TOSA op into the tgraph ops HLO would use for it: conv2d
-    becomes a convolution with `dim_labels = "b01f_o01i->b01f"` plus a
-    broadcast bias add, pooling becomes reduce_window, reduce_* becomes a
-    reduce plus a reshape that restores TOSA's kept dimension, and TOSA's
-    implicit broadcasting becomes explicit broadcast_in_dim. A TOSA op
-    without a pattern, with quantized types, or whose semantics tgraph cannot
-    express (resize, rescale, mul with a shift) becomes `tgraph.unknown`
-    carrying the TOSA op name, its attributes as strings and a `reason`, so
+    Rewrites every TOSA op, and the math, arith and tensor ops on tensors
+    and the func.calls that TOSA exports carry beside it, into the tgraph
+    ops HLO would use for it: conv2d becomes a convolution with
+    `dim_labels = "b01f_o01i->b01f"` plus a broadcast bias add, pooling
+    becomes reduce_window, reduce_* becomes a reduce plus a reshape that
+    restores TOSA's kept dimension, TOSA's implicit broadcasting becomes
+    explicit broadcast_in_dim, math.erf becomes erf, tensor.extract_slice a
+    slice. An op without a pattern, with quantized types, or whose semantics
+    tgraph cannot express (mul with a shift, math.log2, arith.divui)
+    becomes `tgraph.unknown` carrying the op name, its attributes as
+    strings and a `reason`, so
     tgraph-check-compat reports it (`unknown-op`); nothing is dropped and the
     pass never fails on an op it does not know. Locations are kept, so
-    results keep the TOSA op's NameLoc.
+    results keep the op's NameLoc.
 
     Before:
     ```mlir

@@ -8,7 +8,8 @@
 namespace tessera {
 
 /// The dialects Tessera's tools understand: tgraph, tile and the upstream
-/// dialects its inputs use (func, arith, tensor, tosa).
+/// dialects its inputs use (func, and the tosa, math, arith and tensor ops
+/// that TOSA exports carry).
 void registerAllDialects(mlir::DialectRegistry &registry);
 
 /// Every Tessera pass and pipeline.

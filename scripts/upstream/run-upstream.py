@@ -55,6 +55,7 @@ PIPELINE = ','.join([
         'tosa-to-linalg',
         'tosa-to-arith',
         'tosa-to-tensor',
+        'convert-elementwise-to-linalg',
         'linalg-fuse-elementwise-ops',
     ]) + ')',
     'one-shot-bufferize{bufferize-function-boundaries '

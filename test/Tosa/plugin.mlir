@@ -13,3 +13,14 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "tosa.clamp"(%x) {max_fp = 6.000000e+00 : f32, max_int = 6 : i64, min_fp = 0.000000e+00 : f32, min_int = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32> loc("relu")
   return %0 : tensor<4xf32>
 }
+
+// The dialects exports carry beside TOSA are the host's too: math.erf and
+// tensor.extract_slice import inside the stock mlir-opt as well.
+// CHECK-LABEL: func.func @exported
+// CHECK-NEXT: %gelu_erf = tgraph.erf %arg0 : tensor<4xf32>
+// CHECK-NEXT: %cls = tgraph.slice %gelu_erf, start = [1], limit = [3], strides = [1]
+func.func @exported(%x: tensor<4xf32>) -> tensor<2xf32> {
+  %0 = math.erf %x : tensor<4xf32> loc("gelu_erf")
+  %1 = tensor.extract_slice %0[1] [2] [1] : tensor<4xf32> to tensor<2xf32> loc("cls")
+  return %1 : tensor<2xf32>
+}

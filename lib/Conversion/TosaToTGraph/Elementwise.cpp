@@ -7,8 +7,6 @@
 
 #include "Patterns.h"
 
-#include "mlir/IR/DialectResourceBlobManager.h"
-
 using namespace mlir;
 using namespace tessera::tosa_import;
 
@@ -104,16 +102,7 @@ FailureOr<Value> identity(tosa::IdentityOp, tosa::IdentityOp::Adaptor a,
 
 FailureOr<Value> constant(tosa::ConstOp op, tosa::ConstOp::Adaptor,
                           Emitter &e) {
-  ElementsAttr value = op.getValue();
-  // `dense_resource<__elided__>` is how MLIR prints weights it left out;
-  // keep the type and the elided marker, never invented data.
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    if (resource.getRawHandle().getKey() == "__elided__" ||
-        !resource.getRawHandle().getBlob())
-      return e.make<tg::ConstantOp>(op.getType(), ElementsAttr(), true)
-          .getResult();
-  }
-  return e.make<tg::ConstantOp>(op.getType(), value, false).getResult();
+  return importConstant(e, cast<RankedTensorType>(op.getType()), op.getValue());
 }
 
 } // namespace

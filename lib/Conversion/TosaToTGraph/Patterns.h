@@ -159,6 +159,10 @@ mlir::LogicalResult convertOrUnknown(
     mlir::Operation *op, mlir::ValueRange operands, mlir::PatternRewriter &rw,
     llvm::function_ref<mlir::FailureOr<mlir::Value>(Emitter &)> convert);
 
+/// Replaces `op` with tgraph.unknown carrying `reason` (see Common.cpp).
+void replaceWithUnknown(mlir::Operation *op, mlir::ValueRange operands,
+                        mlir::PatternRewriter &rw, llvm::StringRef reason);
+
 /// One pattern per TOSA op (family member): `Fn` builds the tgraph form.
 template <typename OpTy> struct FamilyPattern : mlir::OpRewritePattern<OpTy> {
   using Adaptor = typename OpTy::Adaptor;
@@ -181,11 +185,31 @@ void add(mlir::RewritePatternSet &patterns,
   patterns.add<FamilyPattern<OpTy>>(patterns.getContext(), fn);
 }
 
+/// An op tgraph cannot express on purpose: it becomes tgraph.unknown with
+/// the reason "<op name>: <why>" (more precise than the catch-all's).
+void addUnsupported(mlir::RewritePatternSet &patterns, llvm::StringRef opName,
+                    llvm::StringRef why);
+
+/// A constant with the value a framework wrote. `dense_resource<__elided__>`
+/// (how MLIR prints weights it left out) keeps the type and the elided
+/// marker, never invented data.
+mlir::Value importConstant(Emitter &e, mlir::RankedTensorType type,
+                           mlir::ElementsAttr value);
+
+/// The value of a scalar constant (arith.constant of an integer, index or
+/// float type), or null when `v` is computed at run time.
+mlir::TypedAttr scalarConstant(mlir::Value v);
+
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateNnPatterns(mlir::RewritePatternSet &patterns);
 void populateResizePatterns(mlir::RewritePatternSet &patterns);
 void populateRescalePatterns(mlir::RewritePatternSet &patterns);
+// The dialects TOSA exports carry beside TOSA (Math.cpp, Arith.cpp,
+// Tensor.cpp).
+void populateMathPatterns(mlir::RewritePatternSet &patterns);
+void populateArithPatterns(mlir::RewritePatternSet &patterns);
+void populateTensorPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace tessera::tosa_import
 
