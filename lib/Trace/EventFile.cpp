@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sys/file.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -335,6 +336,28 @@ Expected<EventFileContents> readEventFile(StringRef path) {
 // Writing
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// An exclusive flock(2) on an event file for as long as it lives. Every
+/// writer takes it to append a record or to repair and start a file, so
+/// processes (and writers in one process: each open is its own lock
+/// holder) appending to one file never tear or cut each other's records.
+class FileLock {
+public:
+  explicit FileLock(int fd) : fd(fd) {
+    while (::flock(fd, LOCK_EX) != 0 && errno == EINTR)
+      ;
+  }
+  ~FileLock() { ::flock(fd, LOCK_UN); }
+  FileLock(const FileLock &) = delete;
+  FileLock &operator=(const FileLock &) = delete;
+
+private:
+  int fd;
+};
+
+} // namespace
+
 Expected<std::unique_ptr<EventWriter>> EventWriter::open(StringRef path,
                                                          Mode mode) {
   auto fail = [&](std::error_code ec, const Twine &what) -> Error {
@@ -342,28 +365,6 @@ Expected<std::unique_ptr<EventWriter>> EventWriter::open(StringRef path,
                              what.str().c_str(), path.str().c_str(),
                              ec.message().c_str());
   };
-
-  bool needHeader = true;
-  if (mode == Mode::Append && sys::fs::exists(path)) {
-    // Scanned, not loaded: a long log costs one record of memory.
-    Expected<EventFileScan> existing = scanEventFile(
-        path, [](TraceEvent &, uint64_t) { return Error::success(); });
-    if (!existing)
-      return existing.takeError();
-    needHeader = existing->fileSize == 0;
-    if (existing->damage) {
-      // Appending behind a damaged tail would hide every new record from
-      // readers, which stop at the damage. Cut the tail first (a damaged
-      // header means the file holds no record: start it again).
-      uint64_t keep = existing->damage->offset;
-      if (keep < kEventFileHeaderSize) {
-        keep = 0;
-        needHeader = true;
-      }
-      if (::truncate(path.str().c_str(), static_cast<off_t>(keep)) != 0)
-        return fail(std::error_code(errno, std::generic_category()), "repair");
-    }
-  }
 
   int fd = -1;
   sys::fs::OpenFlags flags =
@@ -374,8 +375,32 @@ Expected<std::unique_ptr<EventWriter>> EventWriter::open(StringRef path,
                                : sys::fs::CD_CreateAlways,
           flags))
     return fail(ec, "open");
-
   std::unique_ptr<EventWriter> writer(new EventWriter(fd, path.str()));
+  // Under the lock: another writer may be appending, or starting the file
+  // (two would write two headers), or repairing it.
+  FileLock lock(fd);
+  bool needHeader = true;
+  if (mode == Mode::Append) {
+    // Scanned, not loaded: a long log costs one record of memory.
+    Expected<EventFileScan> existing = scanEventFile(
+        path, [](TraceEvent &, uint64_t) { return Error::success(); });
+    if (!existing)
+      return existing.takeError();
+    needHeader = existing->fileSize == 0;
+    if (existing->damage) {
+      // Appending behind a damaged tail would hide every new record from
+      // readers, which stop at the damage. Cut the tail first (a damaged
+      // header means the file holds no record: start it again). No writer
+      // is mid-record: they write under the lock.
+      uint64_t keep = existing->damage->offset;
+      if (keep < kEventFileHeaderSize) {
+        keep = 0;
+        needHeader = true;
+      }
+      if (::ftruncate(fd, static_cast<off_t>(keep)) != 0)
+        return fail(std::error_code(errno, std::generic_category()), "repair");
+    }
+  }
   if (needHeader)
     if (Error err = writer->writeAll(eventFileHeader()))
       return std::move(err);
@@ -406,8 +431,11 @@ Error EventWriter::writeAll(StringRef bytes) {
 }
 
 Error EventWriter::write(const TraceEvent &event) {
+  // Serialized outside the locks: only the write is exclusive.
   std::string record;
   appendEventRecord(event, record);
+  std::lock_guard<std::mutex> guard(mutex);
+  FileLock lock(fd);
   if (Error err = writeAll(record))
     return err;
   ++records;

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -126,6 +127,10 @@ private:
 };
 
 /// Appends TraceEvents to an event file, one flushed record per event.
+/// Safe to share between threads, and to have several writers (in this
+/// process or others) appending to one file: each record is written whole
+/// under an exclusive flock(2) of the file, which opening in Append mode
+/// (header, repair) takes too.
 class EventWriter {
 public:
   enum class Mode {
@@ -147,7 +152,10 @@ public:
   llvm::Error write(const TraceEvent &event);
 
   /// Number of records written through this writer.
-  size_t recordsWritten() const { return records; }
+  size_t recordsWritten() const {
+    std::lock_guard<std::mutex> guard(mutex);
+    return records;
+  }
   llvm::StringRef path() const { return filePath; }
 
 private:
@@ -156,6 +164,7 @@ private:
 
   int fd;
   std::string filePath;
+  mutable std::mutex mutex; ///< one record at a time from this writer
   size_t records = 0;
 };
 
