@@ -345,9 +345,21 @@ Value Emitter::emitInstruction(const Instruction &instr,
   NamedAttrList common;
   if (!addCommonAttrs(attrs, instr, md, common)) {
     op->erase();
+    for (Operation *helper : llvm::reverse(e.helpers))
+      helper->erase();
     return Value();
   }
+  common.append(e.extraAttrs);
   op->setDiscardableAttrs(common);
+  // The ops of a library call's math are the instruction too: host
+  // placement, sharding and name scopes apply to each of them.
+  for (Operation *helper : e.helpers)
+    for (StringRef name :
+         {StringRef(tessera::tgraph::kOpNameAttr),
+          StringRef(tessera::tgraph::kOpTypeAttr), StringRef("tgraph.sharding"),
+          StringRef("tgraph.frontend_attributes")})
+      if (Attribute value = common.get(name))
+        helper->setAttr(name, value);
   return op->getResult(0);
 }
 
