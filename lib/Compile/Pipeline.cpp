@@ -1,7 +1,8 @@
 //===- Pipeline.cpp - The compile pipeline --------------------------------===//
 //
 // The list of passes tessera-compile runs, in order: TOSA to tgraph, the
-// compatibility check, the lowering to a tile program. Later steps
+// exact rewrites for the target, the compatibility check, the lowering to
+// a tile program. Later steps
 // (schedule, liveness, allocate, padding, cost) are appended here; the
 // instrumentations, dumps and the pass timeline pick them up without
 // further changes.
@@ -27,6 +28,15 @@ std::vector<PipelineStep> compilePipeline() {
   steps.push_back({"convert-tosa-to-tgraph", [](const CompileOptions &) {
                      return createConvertTosaToTGraph();
                    }});
+  // Exact rewrites that fit ops to the target's limits (e.g. dots with
+  // more batching dimensions than it takes) come before the check, so
+  // what they fix is compatible.
+  steps.push_back(
+      {"tgraph-legalize-for-target", [](const CompileOptions &options) {
+         TGraphLegalizeForTargetOptions pass;
+         pass.targetName = options.target;
+         return createTGraphLegalizeForTarget(pass);
+       }});
   steps.push_back({"tgraph-check-compat", [](const CompileOptions &options) {
                      TGraphCheckCompatOptions pass;
                      pass.targetName = options.target;
