@@ -21,6 +21,7 @@
 #include "HloGpuConfig.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 
@@ -162,27 +163,36 @@ Value MathBuilder::activate(Value x, Activation act, double leakyAlpha) {
                  value);
   };
   // x * 0.5 * (1 + cdfTerm): both GELU forms.
+  // One op per statement: the evaluation order of arguments is
+  // unspecified, and the printed IR must not depend on the compiler.
   auto gelu = [&](Value cdfTerm) {
-    Value half = binary<tg::MulOp>(splat(x, 0.5),
-                                   binary<tg::AddOp>(splat(x, 1), cdfTerm));
-    return binary<tg::MulOp>(x, half);
+    Value one = splat(x, 1);
+    Value onePlus = binary<tg::AddOp>(one, cdfTerm);
+    Value half = splat(x, 0.5);
+    return binary<tg::MulOp>(x, binary<tg::MulOp>(half, onePlus));
   };
   switch (act) {
   case Activation::None:
     return x;
   case Activation::Relu:
     return binary<tg::MaxOp>(x, splat(x, 0));
-  case Activation::Relu6:
-    return make<tg::ClampOp>(type, scalar(0), x, scalar(6));
+  case Activation::Relu6: {
+    Value low = scalar(0);
+    Value high = scalar(6);
+    return make<tg::ClampOp>(type, low, x, high);
+  }
   case Activation::Sigmoid:
     return make<tg::LogisticOp>(type, x);
   case Activation::Tanh:
     return make<tg::TanhOp>(type, x);
-  case Activation::Elu:
-    return make<tg::SelectOp>(type, negative(), make<tg::Expm1Op>(type, x), x);
-  case Activation::LeakyRelu:
-    return make<tg::SelectOp>(type, negative(),
-                              binary<tg::MulOp>(x, splat(x, leakyAlpha)), x);
+  case Activation::Elu: {
+    Value isNegative = negative();
+    return make<tg::SelectOp>(type, isNegative, make<tg::Expm1Op>(type, x), x);
+  }
+  case Activation::LeakyRelu: {
+    Value isNegative = negative();
+    return make<tg::SelectOp>(type, isNegative, scale(x, leakyAlpha), x);
+  }
   case Activation::GeluTanh: {
     // tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)), the form XLA fuses.
     Value cube = binary<tg::MulOp>(binary<tg::MulOp>(x, x), x);
@@ -208,7 +218,7 @@ std::string typeString(Type type) {
 std::string number(double value) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << value;
+  os << llvm::format("%g", value);
   return s;
 }
 
@@ -300,18 +310,22 @@ Emitted operandCountError(InstrEmit &e, StringRef target, size_t n,
 
 Emitted gemm(InstrEmit &e, StringRef target, const GemmConfig &c,
              std::string &whyNot) {
-  RankedTensorType out = resultTensor(e, whyNot);
-  if (!out)
-    return keepAsUnknown();
+  // The config first: it names what is unsupported more precisely than
+  // the result shape that follows from it (GELU_AUX's extra element).
   bool hasBias = false;
   Activation act = Activation::None;
-  Type elt = out.getElementType();
   if (!epilogueSteps(c.epilogue, hasBias, act))
     whyNot = "epilogue " + c.epilogue +
              " also returns its input (an auxiliary output)";
   else if (c.isFp8 || c.damaxOutput)
     whyNot = "FP8 GEMMs scale their operands and return an amax";
-  else if (c.alphaImag != 0)
+  if (!whyNot.empty())
+    return keepAsUnknown();
+  RankedTensorType out = resultTensor(e, whyNot);
+  if (!out)
+    return keepAsUnknown();
+  Type elt = out.getElementType();
+  if (c.alphaImag != 0)
     whyNot = "alpha_imag = " + number(c.alphaImag) + " (complex scaling)";
   else if (isa<ComplexType>(elt) &&
            (c.alphaReal != 1 || c.beta != 0 || c.epilogue != "DEFAULT"))

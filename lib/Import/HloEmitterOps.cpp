@@ -350,6 +350,9 @@ Value Emitter::emitInstruction(const Instruction &instr,
     return Value();
   }
   common.append(e.extraAttrs);
+  // A family may have marked its op already (tgraph.library_call).
+  for (NamedAttribute a : op->getDiscardableAttrs())
+    common.set(a.getName(), a.getValue());
   op->setDiscardableAttrs(common);
   // The ops of a library call's math are the instruction too: host
   // placement, sharding and name scopes apply to each of them.
