@@ -51,6 +51,42 @@ def TGraphOpStats : Pass<"tgraph-op-stats", "mlir::ModuleOp"> {
   ];
 }
 
+def TGraphLegalizeForTarget
+    : Pass<"tgraph-legalize-for-target", "mlir::ModuleOp"> {
+  let summary = "Make exact rewrites that fit ops to the target's limits";
+  let description = [{
+    Rewrites ops that exceed a per-op limit of the target when an exact
+    rewrite makes them fit, so they run on the chip instead of the host.
+    Today: a `dot_general` with more batching dimensions than
+    `max_batch_dims` has them collapsed into one — each operand is reshaped
+    (after a transpose when its batching dimensions are not adjacent and in
+    order), the dot contracts with one batching dimension, and its result is
+    reshaped back. The new dot_general keeps the original's location and
+    says what was done in `tgraph.rewritten`, which the compatibility
+    checker reports. `tessera-compile` runs it before `tgraph-check-compat`.
+
+    Before, with `target=tile-1472` (`max_batch_dims` = 1):
+    ```mlir
+    %d = tgraph.dot_general %q, %k, batching_dims = [0, 1] x [0, 1],
+         contracting_dims = [3] x [3]
+         : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x8xf32>
+    ```
+    After:
+    ```mlir
+    %0 = tgraph.reshape %q : (tensor<2x4x8x16xf32>) -> tensor<8x8x16xf32>
+    %1 = tgraph.reshape %k : (tensor<2x4x8x16xf32>) -> tensor<8x8x16xf32>
+    %2 = tgraph.dot_general %0, %1, batching_dims = [0] x [0],
+         contracting_dims = [2] x [2] {tgraph.rewritten = "..."}
+         : (tensor<8x8x16xf32>, tensor<8x8x16xf32>) -> tensor<8x8x8xf32>
+    %d = tgraph.reshape %2 : (tensor<8x8x8xf32>) -> tensor<2x4x8x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target preset name or JSON file (default: the default preset)">
+  ];
+}
+
 def TGraphCheckCompat : Pass<"tgraph-check-compat", "mlir::ModuleOp"> {
   let summary = "Decide, per op, whether the target can run it and why not";
   let description = [{

@@ -8,6 +8,7 @@
 
 #include "tessera/Analysis/Compat.h"
 
+#include "tessera/Analysis/DotBatchFold.h"
 #include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
 
 #include "tessera/Analysis/OpCost.h"
@@ -239,8 +240,16 @@ std::optional<CompatVerdict> checkAttributes(Operation *op,
       .Case([&](DotGeneralOp dot) {
         if ((verdict = overLimit("max_batch_dims",
                                  dot.getLhsBatchingDimensions().size(),
-                                 "batching dimensions")))
+                                 "batching dimensions"))) {
+          // The verdict is for the graph as it is; when the compiler's own
+          // exact rewrite fixes it, the hint says so (tessera-compile runs
+          // it before the check, so its report shows the rewritten dot).
+          if (planDotBatchFold(dot, c))
+            verdict->hint = "run tgraph-legalize-for-target first (as "
+                            "tessera-compile does): it collapses the "
+                            "batching dimensions into one, exactly";
           return;
+        }
         verdict = overLimit("max_contracting_dims",
                             dot.getLhsContractingDimensions().size(),
                             "contracting dimensions");
@@ -312,12 +321,16 @@ CompatVerdict tessera::checkOp(Operation *op, const TargetDescription &target,
   const OpConstraint *constraint = target.opConstraint(opName);
   if (auto call = dyn_cast<CustomCallOp>(op)) {
     if (!constraint ||
-        !constraint->allowsName("targets", call.getCallTargetName()))
-      return incompatible(compat_reason::UnknownOp,
-                          ("custom call target '" + call.getCallTargetName() +
-                           "' is not implemented by " + target.name)
-                              .str(),
-                          "place on host");
+        !constraint->allowsName("targets", call.getCallTargetName())) {
+      std::string detail = ("custom call target '" + call.getCallTargetName() +
+                            "' is not implemented by " + target.name)
+                               .str();
+      // A cuBLAS / cuDNN call the importer could not express as tgraph
+      // math says why, so the user knows what to change in the model.
+      if (auto why = op->getAttrOfType<StringAttr>(kNotImportedAttr))
+        detail += "; kept as a call because " + why.getValue().str();
+      return incompatible(compat_reason::UnknownOp, detail, "place on host");
+    }
   } else if (!constraint) {
     return incompatible(
         compat_reason::UnsupportedOp,
@@ -357,6 +370,10 @@ CompatVerdict tessera::checkOp(Operation *op, const TargetDescription &target,
                             std::to_string(target.usableBytesTotal()) +
                             " usable bytes of all tiles",
                         "split the op, or use a target with more memory");
+  // Compatible; the note says when it took a rewrite to get there.
+  if (auto done = op->getAttrOfType<StringAttr>(kRewrittenAttr))
+    return {CompatStatus::Ok, compat_reason::Rewritten.str(),
+            done.getValue().str(), ""};
   return {};
 }
 

@@ -101,7 +101,8 @@ json tessera::buildCompatReport(ModuleOp module, llvm::StringRef targetName) {
   std::map<std::string, int64_t> byReason;
   std::map<std::string, Counts> scopes;
   std::map<std::string, Counts> byOp;
-  json incompatibleOps = json::array(), hostOps = json::array();
+  json incompatibleOps = json::array(), hostOps = json::array(),
+       rewrittenOps = json::array();
   forEachVerdict(module, [&](Operation *op, const CompatVerdict &v) {
     totals.add(v.status);
     byOp[op->getName().stripDialect().str()].add(v.status);
@@ -113,6 +114,8 @@ json tessera::buildCompatReport(ModuleOp module, llvm::StringRef targetName) {
       incompatibleOps.push_back(opEntry(op, v));
     } else if (v.status == CompatStatus::NotAssessed) {
       hostOps.push_back(opEntry(op, v));
+    } else if (v.reason == compat_reason::Rewritten) {
+      rewrittenOps.push_back(opEntry(op, v));
     }
   });
 
@@ -152,6 +155,7 @@ json tessera::buildCompatReport(ModuleOp module, llvm::StringRef targetName) {
   report["scopes"] = std::move(scopeList);
   report["incompatible_ops"] = std::move(incompatibleOps);
   report["not_assessed_ops"] = std::move(hostOps);
+  report["rewritten_ops"] = std::move(rewrittenOps);
   if (auto precision =
           module->getAttrOfType<tgraph::PrecisionAttr>(kPrecisionAttr)) {
     auto typeName = [](Type t) { return hloDtypeName(t); };
@@ -291,6 +295,18 @@ void tessera::writeCompatSummary(const json &report, llvm::raw_ostream &os,
      << (ok + bad) << " assessed ops (" << ok << " ok, " << bad
      << " incompatible, " << host << " placed on host; " << ops
      << " ops in all)\n";
+  // Reports written before rewrites existed have no such list.
+  if (const auto it = report.find("rewritten_ops");
+      it != report.end() && !it->empty()) {
+    os << "Compatible after an exact rewrite the compiler makes:\n";
+    for (size_t i = 0; i < it->size() && i < maxListed; ++i) {
+      const json &e = (*it)[i];
+      os << "  " << e["instruction"].get<std::string>() << ": "
+         << e["detail"].get<std::string>() << "\n";
+    }
+    if (it->size() > maxListed)
+      os << "  ... " << it->size() - maxListed << " more\n";
+  }
   if (std::string line = precisionLine(report); !line.empty())
     os << line << "\n";
   if (bad == 0)

@@ -1,10 +1,11 @@
 //===- Pipeline.cpp - The compile pipeline --------------------------------===//
 //
 // The list of passes tessera-compile runs, in order: TOSA to tgraph,
-// precision normalization, the compatibility check, the lowering to a tile
-// program. Later steps (schedule, liveness, allocate, padding, cost) are
-// appended here; the instrumentations, dumps and the pass timeline pick them up
-// without further changes.
+// precision normalization, the exact rewrites for the target, the
+// compatibility check, the lowering to a tile program. Later steps
+// (schedule, liveness, allocate, padding, cost) are appended here; the
+// instrumentations, dumps and the pass timeline pick them up without
+// further changes.
 //
 // Each step is one pass on the module: per-pass dumps are taken between
 // steps, named after `name`, which must be the pass's argument (what users
@@ -35,6 +36,15 @@ std::vector<PipelineStep> compilePipeline() {
          pass.targetName = options.target;
          pass.policy = options.precisionPolicy;
          return createTGraphNormalizePrecision(pass);
+       }});
+  // Exact rewrites that fit ops to the target's limits (e.g. dots with
+  // more batching dimensions than it takes) come before the check, so
+  // what they fix is compatible.
+  steps.push_back(
+      {"tgraph-legalize-for-target", [](const CompileOptions &options) {
+         TGraphLegalizeForTargetOptions pass;
+         pass.targetName = options.target;
+         return createTGraphLegalizeForTarget(pass);
        }});
   steps.push_back({"tgraph-check-compat", [](const CompileOptions &options) {
                      TGraphCheckCompatOptions pass;

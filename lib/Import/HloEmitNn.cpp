@@ -35,28 +35,12 @@ Emitted dot(InstrEmit &e) {
 }
 
 Emitted convolution(InstrEmit &e) {
-  if (!arity(e, 2))
+  ConvAttrs attrs;
+  if (!arity(e, 2) || !readConvAttrs(e, attrs))
     return failure();
-  const Attr *labels = required(e, "dim_labels");
-  if (!labels)
-    return failure();
-  Window window;
-  if (const Attr *w = e.attrs.take("window"))
-    if (!parseWindow(*w, e.diags(), window))
-      return failure();
-  int64_t featureGroups = 1, batchGroups = 1;
-  if (!optionalInt(e, "feature_group_count", featureGroups) ||
-      !optionalInt(e, "batch_group_count", batchGroups))
-    return failure();
-  DenseBoolArrayAttr reversal;
-  if (!window.reversal.empty())
-    reversal = e.builder().getDenseBoolArrayAttr(window.reversal);
-  return e.emit<tg::ConvolutionOp>(
-      e.operands[0], e.operands[1], labels->value,
-      optionalI64s(e, window.stride), optionalI64s(e, window.padding),
-      optionalI64s(e, window.lhsDilate), optionalI64s(e, window.rhsDilate),
-      reversal, static_cast<uint64_t>(featureGroups),
-      static_cast<uint64_t>(batchGroups));
+  return buildConvolution(e, e.loc, e.resultType, e.operands[0], e.operands[1],
+                          attrs)
+      .getOperation();
 }
 
 template <typename OpTy> Emitted batchNorm(InstrEmit &e) {
@@ -72,6 +56,32 @@ template <typename OpTy> Emitted batchNorm(InstrEmit &e) {
 }
 
 } // namespace
+
+bool readConvAttrs(InstrEmit &e, ConvAttrs &out) {
+  const Attr *labels = required(e, "dim_labels");
+  if (!labels)
+    return false;
+  out.labels = labels->value;
+  out.labelsLoc = labels->valueLoc();
+  if (const Attr *w = e.attrs.take("window"))
+    if (!parseWindow(*w, e.diags(), out.window))
+      return false;
+  return optionalInt(e, "feature_group_count", out.featureGroups) &&
+         optionalInt(e, "batch_group_count", out.batchGroups);
+}
+
+tg::ConvolutionOp buildConvolution(InstrEmit &e, Location loc, Type type,
+                                   Value lhs, Value rhs, const ConvAttrs &a) {
+  DenseBoolArrayAttr reversal;
+  if (!a.window.reversal.empty())
+    reversal = e.builder().getDenseBoolArrayAttr(a.window.reversal);
+  return e.builder().create<tg::ConvolutionOp>(
+      loc, type, lhs, rhs, a.labels, optionalI64s(e, a.window.stride),
+      optionalI64s(e, a.window.padding), optionalI64s(e, a.window.lhsDilate),
+      optionalI64s(e, a.window.rhsDilate), reversal,
+      static_cast<uint64_t>(a.featureGroups),
+      static_cast<uint64_t>(a.batchGroups));
+}
 
 Emitted emitNn(Op kind, InstrEmit &e) {
   switch (kind) {

@@ -1,6 +1,7 @@
 //===- HloEmitOpaque.cpp - HLO custom calls and host communication --------===//
 //
-// custom-call (target, backend config and API version kept verbatim),
+// custom-call (target, backend config and API version kept verbatim;
+// cuBLAS / cuDNN library calls become their math, HloEmitLibraryCall.cpp),
 // optimization barriers, and the token-ordered host transfers: after-all,
 // infeed and outfeed.
 //
@@ -19,10 +20,21 @@ Emitted customCall(InstrEmit &e) {
   const Attr *target = required(e, "custom_call_target");
   std::string name, config;
   bool sideEffect = false;
+  const Attr *configAttr = e.instr.findAttr("backend_config");
   if (!target || !parseStringValue(*target, e.diags(), name) ||
       !optionalString(e, "backend_config", config) ||
       !flag(e, "custom_call_has_side_effect", sideEffect))
     return failure();
+  // cuBLAS and cuDNN calls in dumps taken after XLA:GPU's optimizations
+  // are plain math: imported as such, they run wherever a dot or a
+  // convolution does. What has no exact form stays a call, saying why.
+  std::string whyNot;
+  if (isLibraryCallTarget(name)) {
+    Emitted math = emitLibraryCall(e, name, config, configAttr, whyNot);
+    if (failed(math) || *math)
+      return math;
+    e.extraAttrs.set(tg::kNotImportedAttr, e.builder().getStringAttr(whyNot));
+  }
   // An API version this importer does not know stays in
   // tgraph.hlo_attributes as text.
   IntegerAttr apiVersion;

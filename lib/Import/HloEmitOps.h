@@ -45,6 +45,12 @@ struct InstrEmit {
   AttrTable &attrs;
   mlir::Location loc;
   mlir::Type resultType;
+  /// Ops a family built besides the one it returns (a library call's
+  /// dot_general and epilogue): they carry the instruction's framework
+  /// names and placement attributes too.
+  llvm::SmallVector<mlir::Operation *, 4> helpers;
+  /// Discardable attributes of the returned op beyond the common ones.
+  mlir::NamedAttrList extraAttrs;
 
   template <typename OpTy, typename... Args> OpTy create(Args &&...args) {
     return emitter.builder.create<OpTy>(loc, resultType,
@@ -55,7 +61,7 @@ struct InstrEmit {
   mlir::Operation *emit(Args &&...args) {
     return create<OpTy>(std::forward<Args>(args)...).getOperation();
   }
-  mlir::Builder &builder() { return emitter.builder; }
+  mlir::OpBuilder &builder() { return emitter.builder; }
   mlir::MLIRContext *context() { return emitter.ctx; }
   DiagnosticSink &diags() { return emitter.diags; }
   bool error(llvm::SMLoc at, const llvm::Twine &message) {
@@ -78,6 +84,12 @@ struct InstrEmit {
   }
   mlir::Attribute literal(mlir::RankedTensorType type) {
     return emitter.convertLiteral(instr, type);
+  }
+  /// Records the (result, workspace) tuple of a library call: reads of its
+  /// result through get_tuple_element are forwarded once the module is
+  /// built, and the tuple dropped when nothing else uses it.
+  void libraryTuple(mlir::Operation *tuple) {
+    emitter.libraryTuples.push_back(tuple);
   }
 };
 
@@ -149,6 +161,31 @@ template <typename OpTy> Emitted unaryOp(InstrEmit &e) {
     return mlir::failure();
   return e.emit<OpTy>(e.operands[0]);
 }
+
+/// The window, dimension labels and group counts of a convolution, read
+/// from the instruction (HLO `convolution` and cuDNN custom calls alike).
+struct ConvAttrs {
+  llvm::StringRef labels;
+  llvm::SMLoc labelsLoc;
+  Window window;
+  int64_t featureGroups = 1, batchGroups = 1;
+};
+bool readConvAttrs(InstrEmit &e, ConvAttrs &out);
+tg::ConvolutionOp buildConvolution(InstrEmit &e, mlir::Location loc,
+                                   mlir::Type type, mlir::Value lhs,
+                                   mlir::Value rhs, const ConvAttrs &attrs);
+
+/// Whether custom calls to `target` are library calls the importer reads
+/// as the math they compute (cuBLAS GEMMs, cuDNN forward convolutions).
+bool isLibraryCallTarget(llvm::StringRef target);
+/// Builds the tgraph math of a library call from its `backend_config`
+/// (`config`, located at `configAttr` when the instruction has one).
+/// Returns null with `whyNot` set when the call is well-formed but has no
+/// exact tgraph form (it then stays a custom_call), failure after a
+/// located error when the config or operands are malformed.
+Emitted emitLibraryCall(InstrEmit &e, llvm::StringRef target,
+                        llvm::StringRef config, const Attr *configAttr,
+                        std::string &whyNot);
 
 //===----------------------------------------------------------------------===//
 // The families. Each handles the Op kinds listed and returns the op it

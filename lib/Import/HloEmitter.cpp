@@ -581,9 +581,27 @@ OwningOpRef<ModuleOp> Emitter::run() {
     if (comps[i].symbolUsed && !emitFunction(i))
       return nullptr;
 
+  foldLibraryTuples();
   if (failed(verify(mlirModule)))
     return nullptr;
   return result;
+}
+
+void Emitter::foldLibraryTuples() {
+  for (Operation *tuple : libraryTuples) {
+    for (Operation *user : llvm::make_early_inc_range(tuple->getUsers()))
+      if (auto get = dyn_cast<tessera::tgraph::GetTupleElementOp>(user)) {
+        get.replaceAllUsesWith(tuple->getOperand(get.getIndex()));
+        get.erase();
+      }
+    if (!tuple->use_empty())
+      continue;
+    // The workspace constant is the tuple's alone.
+    Operation *workspace = tuple->getOperand(1).getDefiningOp();
+    tuple->erase();
+    if (workspace && workspace->use_empty())
+      workspace->erase();
+  }
 }
 
 OwningOpRef<ModuleOp> tessera::hlo::emitModule(const Module &module,

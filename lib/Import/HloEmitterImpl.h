@@ -182,6 +182,9 @@ private:
   /// no op consumed (`tgraph.hlo_attributes`) to `out`.
   bool addCommonAttrs(AttrTable &attrs, const Instruction &instr,
                       const Metadata &md, mlir::NamedAttrList &out);
+  /// Forwards get_tuple_element reads of library-call tuples to the tuple's
+  /// elements and drops the tuples (and workspaces) nothing else uses.
+  void foldLibraryTuples();
 
   const Module &module;
   llvm::SourceMgr &sourceMgr;
@@ -197,6 +200,7 @@ private:
   bool directParentIds = false;
   static constexpr unsigned kMaxRegionDepth = 64;
   unsigned regionDepth = 0;
+  std::vector<mlir::Operation *> libraryTuples;
 
   // The op families reach the diagnostics, regions and computation
   // symbols through the instruction they emit.

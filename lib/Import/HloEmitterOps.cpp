@@ -345,9 +345,24 @@ Value Emitter::emitInstruction(const Instruction &instr,
   NamedAttrList common;
   if (!addCommonAttrs(attrs, instr, md, common)) {
     op->erase();
+    for (Operation *helper : llvm::reverse(e.helpers))
+      helper->erase();
     return Value();
   }
+  common.append(e.extraAttrs);
+  // A family may have marked its op already (tgraph.library_call).
+  for (NamedAttribute a : op->getDiscardableAttrs())
+    common.set(a.getName(), a.getValue());
   op->setDiscardableAttrs(common);
+  // The ops of a library call's math are the instruction too: host
+  // placement, sharding and name scopes apply to each of them.
+  for (Operation *helper : e.helpers)
+    for (StringRef name :
+         {StringRef(tessera::tgraph::kOpNameAttr),
+          StringRef(tessera::tgraph::kOpTypeAttr), StringRef("tgraph.sharding"),
+          StringRef("tgraph.frontend_attributes")})
+      if (Attribute value = common.get(name))
+        helper->setAttr(name, value);
   return op->getResult(0);
 }
 

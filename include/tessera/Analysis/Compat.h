@@ -37,6 +37,10 @@ inline constexpr llvm::StringLiteral UnsupportedAttribute =
     "unsupported-attribute";
 inline constexpr llvm::StringLiteral ExceedsMemory = "exceeds-memory";
 inline constexpr llvm::StringLiteral UnknownOp = "unknown-op";
+/// Not a reason for incompatibility: the reason of an `ok` verdict whose
+/// op fits only after an exact rewrite the compiler makes (the detail says
+/// which).
+inline constexpr llvm::StringLiteral Rewritten = "rewritten";
 } // namespace compat_reason
 
 struct CompatVerdict {

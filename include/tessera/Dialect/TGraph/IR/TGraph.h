@@ -52,6 +52,12 @@ llvm::FailureOr<ConvDimLabels> parseConvDimLabels(llvm::StringRef labels,
 /// Names of the discardable attributes the HLO importer attaches.
 inline constexpr llvm::StringLiteral kOpNameAttr = "tgraph.op_name";
 inline constexpr llvm::StringLiteral kOpTypeAttr = "tgraph.op_type";
+/// On the dot_general / convolution a cuBLAS or cuDNN custom call was
+/// imported as: the call's target name.
+inline constexpr llvm::StringLiteral kLibraryCallAttr = "tgraph.library_call";
+/// On a library custom call the importer kept as a call: why it has no
+/// exact tgraph form (the compatibility checker reports it).
+inline constexpr llvm::StringLiteral kNotImportedAttr = "tgraph.not_imported";
 
 /// The HLO instruction name an op was imported from (its NameLoc), or "".
 llvm::StringRef getInstructionName(mlir::Operation *op);

@@ -1,0 +1,185 @@
+//===- LegalizeForTarget.cpp - tgraph-legalize-for-target -----------------===//
+//
+// Exact rewrites that fit ops to the target's per-op limits. The plans come
+// from lib/Analysis (DotBatchFold.h), where the compatibility checker reads
+// them too, so the checker calls compatible exactly what this pass fixes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Analysis/Compat.h"
+#include "tessera/Analysis/DotBatchFold.h"
+#include "tessera/Passes.h"
+#include "tessera/Target/Presets.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TGRAPHLEGALIZEFORTARGET
+#include "Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+namespace tg = tessera::tgraph;
+
+namespace {
+
+/// `loc` with `.suffix` appended to its instruction name, so the ops a
+/// rewrite adds read as parts of the op they replace.
+Location suffixed(Location loc, StringRef suffix) {
+  MLIRContext *ctx = loc.getContext();
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    SmallVector<Location> parts;
+    for (Location part : fused.getLocations())
+      parts.push_back(suffixed(part, suffix));
+    return FusedLoc::get(ctx, parts, fused.getMetadata());
+  }
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return NameLoc::get(
+        StringAttr::get(ctx, named.getName().strref() + "." + suffix),
+        named.getChildLoc());
+  return loc;
+}
+
+/// Applies a DotBatchFold to one dot_general.
+class BatchFolder {
+public:
+  BatchFolder(tg::DotGeneralOp dot, const DotBatchFold &fold)
+      : dot(dot), fold(fold), builder(dot) {}
+
+  void run() {
+    SmallVector<int64_t> lc(dot.getLhsContractingDimensions()),
+        rc(dot.getRhsContractingDimensions());
+    int64_t lb, rb;
+    Value lhs =
+        collapse(dot.getLhs(), dot.getLhsBatchingDimensions(), lc, lb, "lhs");
+    Value rhs =
+        collapse(dot.getRhs(), dot.getRhsBatchingDimensions(), rc, rb, "rhs");
+    // The result starts with the batching dimensions, in pairing order:
+    // the same order the operands' merged dimension enumerates them in.
+    auto outType = cast<RankedTensorType>(dot.getType());
+    size_t batch = dot.getLhsBatchingDimensions().size();
+    SmallVector<int64_t> shape = {1};
+    for (auto [d, size] : llvm::enumerate(outType.getShape()))
+      if (d < batch)
+        shape[0] *= size;
+      else
+        shape.push_back(size);
+    auto folded = builder.create<tg::DotGeneralOp>(
+        dot.getLoc(), RankedTensorType::get(shape, outType.getElementType()),
+        lhs, rhs, ArrayRef<int64_t>{lb}, ArrayRef<int64_t>{rb}, lc, rc);
+    for (NamedAttribute a : dot->getDiscardableAttrs())
+      if (a.getName() != kCompatAttr && a.getName() != "tgraph.layout" &&
+          a.getName() != "tgraph.dynamic_bounds")
+        folded->setAttr(a.getName(), a.getValue());
+    folded->setAttr(kRewrittenAttr, builder.getStringAttr(fold.describe(dot)));
+    Value result = helper<tg::ReshapeOp>("result_reshape", outType, folded);
+    // The result has the original shape, so its layout still applies.
+    if (Attribute layout = dot->getAttr("tgraph.layout"))
+      result.getDefiningOp()->setAttr("tgraph.layout", layout);
+    dot.replaceAllUsesWith(result);
+    dot.erase();
+  }
+
+private:
+  /// An op of the rewrite other than the dot: named after the dot, with
+  /// its framework names and placement.
+  template <typename OpTy, typename... Args>
+  Value helper(StringRef role, Type type, Args &&...args) {
+    auto op = builder.create<OpTy>(suffixed(dot.getLoc(), role), type,
+                                   std::forward<Args>(args)...);
+    for (StringRef name :
+         {StringRef(tg::kOpNameAttr), StringRef(tg::kOpTypeAttr),
+          StringRef(kDeviceAttr), StringRef("tgraph.sharding"),
+          StringRef("tgraph.frontend_attributes")})
+      if (Attribute value = dot->getAttr(name))
+        op->setAttr(name, value);
+    return op.getResult();
+  }
+
+  /// `v` with its dimensions `group` (in pairing order) merged into one, at
+  /// `merged`; `contracting` (dimensions of `v`) are renumbered to match.
+  Value collapse(Value v, ArrayRef<int64_t> group,
+                 SmallVectorImpl<int64_t> &contracting, int64_t &merged,
+                 StringRef role) {
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t rank = type.getRank(), n = group.size();
+    int64_t first = group.empty() ? 0 : group.front();
+    if (!isAdjacentRun(group)) {
+      // Batching dimensions first, in pairing order; the others keep their
+      // order, so the result's free dimensions do too.
+      SmallVector<int64_t> perm(group), position(rank), shape;
+      for (int64_t d = 0; d < rank; ++d)
+        if (!llvm::is_contained(group, d))
+          perm.push_back(d);
+      for (auto [i, d] : llvm::enumerate(perm)) {
+        position[d] = i;
+        shape.push_back(type.getDimSize(d));
+      }
+      type = RankedTensorType::get(shape, type.getElementType());
+      v = helper<tg::TransposeOp>((role + "_transpose").str(), type, v, perm);
+      for (int64_t &d : contracting)
+        d = position[d];
+      first = 0;
+    }
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d < first || d >= first + n)
+        shape.push_back(type.getDimSize(d));
+      else if (d == first)
+        shape.push_back(type.getDimSize(d));
+      else
+        shape.back() *= type.getDimSize(d);
+    }
+    v = helper<tg::ReshapeOp>(
+        (role + "_reshape").str(),
+        RankedTensorType::get(shape, type.getElementType()), v);
+    for (int64_t &d : contracting)
+      if (d >= first + n)
+        d -= n - 1;
+    merged = first;
+    return v;
+  }
+
+  tg::DotGeneralOp dot;
+  const DotBatchFold &fold;
+  OpBuilder builder;
+};
+
+struct TGraphLegalizeForTargetPass
+    : public tessera::impl::TGraphLegalizeForTargetBase<
+          TGraphLegalizeForTargetPass> {
+  using TGraphLegalizeForTargetBase::TGraphLegalizeForTargetBase;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    llvm::StringRef name =
+        targetName.empty() ? defaultTargetName() : llvm::StringRef(targetName);
+    llvm::Expected<TargetDescription> resolved = resolveTarget(name);
+    if (!resolved)
+      return emitError(UnknownLoc::get(context))
+             << "tgraph-legalize-for-target: "
+             << llvm::toString(resolved.takeError());
+    target = std::move(*resolved);
+    return success();
+  }
+
+  void runOnOperation() override {
+    const OpConstraint *constraint = target.opConstraint("dot_general");
+    if (!constraint)
+      return;
+    SmallVector<std::pair<tg::DotGeneralOp, DotBatchFold>> folds;
+    getOperation().walk([&](tg::DotGeneralOp dot) {
+      if (!isAssessedOp(dot))
+        return;
+      if (std::optional<DotBatchFold> fold = planDotBatchFold(dot, *constraint))
+        folds.push_back({dot, *fold});
+    });
+    for (auto &[dot, fold] : folds)
+      BatchFolder(dot, fold).run();
+  }
+
+  TargetDescription target;
+};
+
+} // namespace
