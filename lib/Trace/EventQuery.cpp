@@ -6,6 +6,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Errc.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -189,21 +190,48 @@ Expected<std::string> extractBytes(const TraceEvent &event, ExtractKind kind,
         "max_report_size",
         extractKindName(kind).str().c_str(), event.module_name().c_str(),
         static_cast<long long>(report.size()));
-  std::optional<std::string> path = reportFilePath(report, baseDir);
+  Expected<std::optional<std::string>> path = reportFilePath(report, baseDir);
   if (!path)
+    return path.takeError();
+  if (!*path)
     return report.data();
   // "cannot read the tensor-map of module 'm' from 'path': ..."
   std::string what = extractKindName(kind).str() + " of module '" +
                      event.module_name() + "' from";
   Expected<std::unique_ptr<MemoryBuffer>> buffer =
-      readInputFile(*path, kMaxReportBytes, what);
+      readInputFile(**path, kMaxReportBytes, what);
   if (!buffer)
     return buffer.takeError();
   return (*buffer)->getBuffer().str();
 }
 
-std::optional<std::string> reportFilePath(const Report &report,
-                                          StringRef baseDir) {
+static std::vector<std::string> &trustedRoots() {
+  static std::vector<std::string> roots;
+  return roots;
+}
+
+void trustReportRoot(StringRef dir) { trustedRoots().push_back(dir.str()); }
+
+/// `path` with symbolic links resolved when it exists (so a link cannot
+/// lead out of a folder), else made absolute without "." and "..".
+static std::string canonical(StringRef path) {
+  SmallString<256> real;
+  if (!sys::fs::real_path(path, real))
+    return std::string(real);
+  SmallString<256> abs(path);
+  sys::fs::make_absolute(abs);
+  sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+  return std::string(abs);
+}
+
+static bool isInside(StringRef path, StringRef dir) {
+  std::string root = canonical(dir.empty() ? "." : dir);
+  return path.size() > root.size() && path.starts_with(root) &&
+         sys::path::is_separator(path[root.size()]);
+}
+
+Expected<std::optional<std::string>> reportFilePath(const Report &report,
+                                                    StringRef baseDir) {
   if (report.content_case() != Report::kPath)
     return std::nullopt;
   SmallString<256> path(report.path());
@@ -211,7 +239,26 @@ std::optional<std::string> reportFilePath(const Report &report,
     path = baseDir;
     sys::path::append(path, report.path());
   }
-  return path.str().str();
+  // Event files are data, not instructions: a path in one is followed only
+  // into the event file's folder or a folder the user trusts, never to
+  // /etc/passwd or ../../ anything.
+  std::string resolved = canonical(path);
+  if (isInside(resolved, baseDir) ||
+      llvm::any_of(trustedRoots(),
+                   [&](const std::string &r) { return isInside(resolved, r); }))
+    return std::optional<std::string>(path.str().str());
+  // The path is the event file's, not the user's: shown up to a point.
+  constexpr size_t kShown = 256;
+  std::string shown = report.path().size() > kShown
+                          ? report.path().substr(0, kShown) + "..."
+                          : report.path();
+  return createStringError(
+      errc::permission_denied,
+      "the event file names the report '%s', outside its folder '%s': "
+      "reports are read only from there (--report-root=DIR trusts another "
+      "folder)",
+      shown.c_str(),
+      (baseDir.empty() ? StringRef(".") : baseDir).str().c_str());
 }
 
 Expected<std::vector<Extracted>>

@@ -20,7 +20,7 @@ import os
 import tessera_events_pb2 as pb
 
 __all__ = [
-    "EventFile", "Report", "read_events", "decode_report",
+    "EventFile", "Report", "read_events", "decode_report", "report_roots",
     "extract_compile_reports", "extract_execute_reports",
     "extract_tensor_map", "extract_memory_reports", "pb",
 ]
@@ -88,16 +88,35 @@ def read_events(path):
     return EventFile(events, path, None)
 
 
+#: Folders besides an event file's own whose report files may be read
+#: (``tessera-prof --report-root=DIR``); append to trust one.
+report_roots = []
+
+
+def _inside(path, folder):
+    root = os.path.realpath(folder)
+    return os.path.commonpath([path, root]) == root and path != root
+
+
 def decode_report(report, folder="."):
     """The data of a ``pb.Report``: read from its path (relative to
     ``folder``) or its bytes, decoded by its format. Returns None for a
-    report dropped for its size."""
+    report dropped for its size. Event files are data: a path that leads
+    (after "..", absolute paths and symbolic links) outside ``folder`` and
+    every folder in ``report_roots`` raises PermissionError."""
     if report.dropped:
         return None
     if report.WhichOneof("content") == "path":
         path = report.path
         if not os.path.isabs(path):
             path = os.path.join(folder, path)
+        resolved = os.path.realpath(path)
+        if not any(_inside(resolved, f) for f in [folder] + report_roots):
+            raise PermissionError(
+                "the event file names the report %r, outside its folder "
+                "%r: reports are read only from there (add the folder to "
+                "tessera_profile.report_roots to trust it)"
+                % (report.path, folder))
         with open(path, "rb") as f:
             raw = f.read()
     else:

@@ -357,8 +357,11 @@ int runTensorMapCommand(StringRef eventsPath, ArrayRef<std::string> args) {
 
   bool ok;
   std::string where;
-  if (std::optional<std::string> path =
-          reportFilePath(report, sys::path::parent_path(eventsPath))) {
+  Expected<std::optional<std::string>> located =
+      reportFilePath(report, sys::path::parent_path(eventsPath));
+  if (!located)
+    return fail(toString(located.takeError()));
+  if (const std::optional<std::string> &path = *located) {
     // Streamed from the file through a 1 MiB buffer.
     std::ifstream in;
     std::vector<char> buffer(1 << 20);

@@ -87,6 +87,12 @@ static void printUsage(raw_ostream &os) {
         "process,\n"
         "                                  aligned on the wall clock\n"
         "\n"
+        "any command:\n"
+        "  --report-root=DIR               also read report files the event\n"
+        "                                  file names under DIR (by default\n"
+        "                                  only under the event file's "
+        "folder)\n"
+        "\n"
         "other forms:\n"
         "  tessera-prof --help             this message\n"
         "  tessera-prof --help-flags       every TESSERA_FLAGS flag\n"
@@ -159,6 +165,24 @@ int main(int argc, char **argv) {
   }
   if (args[0] == "write-sample")
     return prof::runWriteSampleCommand(ArrayRef(args).drop_front());
+
+  // --report-root=DIR (anywhere, any number): report files an event file
+  // names are read from its own folder, and from these.
+  std::vector<std::string> kept;
+  for (const std::string &a : args) {
+    StringRef root(a);
+    if (!root.consume_front("--report-root=")) {
+      kept.push_back(a);
+      continue;
+    }
+    if (!sys::fs::is_directory(root)) {
+      errs() << "tessera-prof: error: --report-root='" << root
+             << "' is not a folder\n";
+      return 1;
+    }
+    trustReportRoot(root);
+  }
+  args = std::move(kept);
 
   // The data comes first: every argument before the command is an event
   // file (export and sql take several, the others one).

@@ -56,10 +56,18 @@ const Report *findReport(const TraceEvent &event, ExtractKind kind);
 bool hasExtractable(const TraceEvent &event, ExtractKind kind);
 
 /// Where a report stored by path lives (relative paths resolved against
-/// `baseDir`); nullopt when the report is carried in the event itself.
-/// For readers that stream a large report from its file.
-std::optional<std::string> reportFilePath(const Report &report,
-                                          llvm::StringRef baseDir);
+/// `baseDir`, the event file's folder); nullopt when the report is carried
+/// in the event itself. For readers that stream a large report from its
+/// file. A path that leads (after "..", and symbolic links of files that
+/// exist) outside `baseDir` and every trusted root is an error: event files
+/// are data, and their paths are not followed anywhere.
+llvm::Expected<std::optional<std::string>>
+reportFilePath(const Report &report, llvm::StringRef baseDir);
+
+/// Lets reportFilePath and extractBytes read reports under `dir` too
+/// (tessera-prof --report-root=DIR: a --report_directory outside the event
+/// file's folder).
+void trustReportRoot(llvm::StringRef dir);
 
 /// Bytes of `kind` from `event`. A report stored by path is read from that
 /// file (relative paths are resolved against `baseDir`, the folder of the
