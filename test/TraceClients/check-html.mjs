@@ -66,6 +66,7 @@ try {
       compatCards: [...document.querySelectorAll("#compat-cards .card")].map(c =>
         c.querySelector(".label").textContent + "=" + c.querySelector(".value").textContent),
       scopes: n("#compat-table tr.scope"),
+      compatNotes: [...document.querySelectorAll("#compat-reasons li")].map(e => e.textContent),
       passes: n("#pass-timeline g.pass"),
       missing: [...document.querySelectorAll(".missing")].map(e => e.textContent),
     };
@@ -79,6 +80,7 @@ try {
   console.log(`OPS categories=${facts.categories} rows=${facts.ops} first=${facts.firstOp}`);
   console.log(`TIMELINE steps=${facts.steps}`);
   console.log(`COMPAT ${facts.compatCards.join(" | ")} scopes=${facts.scopes}`);
+  for (const note of facts.compatNotes) console.log(`COMPAT-NOTE ${note}`);
   console.log(`PASSES ${facts.passes}`);
   for (const m of facts.missing) console.log(`MISSING ${m}`);
 

@@ -11,6 +11,8 @@
 #include "ProfCommands.h"
 #include "RunSummary.h"
 
+#include "tessera/Analysis/PrecisionLine.h"
+
 #include "tessera/Support/JsonFields.h"
 #include "tessera/Trace/AtomicFile.h"
 #include "tessera/Trace/EventFile.h"
@@ -116,10 +118,20 @@ json compatSection(const json &report) {
                       {"compatible", intAt(s, "compatible")},
                       {"incompatible", intAt(s, "incompatible")},
                       {"not_assessed", intAt(s, "not_assessed")}});
+  // What the compiler rewrote to fit the target, and the precision it
+  // computes in: the page says so beside the verdicts.
+  json rewritten = json::array();
+  for (const json &op : listAt(report, "rewritten_ops"))
+    rewritten.push_back({{"instruction", stringAt(op, "instruction")},
+                         {"detail", stringAt(op, "detail")}});
+  std::string precision = precisionLine(report);
   const json &reasons = field(report, "by_reason");
   return json{{"target", stringAt(report, "target")},
               {"totals", field(report, "totals")},
               {"by_reason", reasons.is_object() ? reasons : json::object()},
+              {"rewritten", std::move(rewritten)},
+              {"precision",
+               precision.empty() ? json(nullptr) : json(std::move(precision))},
               {"scopes", std::move(scopes)}};
 }
 

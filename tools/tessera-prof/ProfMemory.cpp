@@ -392,6 +392,17 @@ int runCompatCommand(StringRef eventsPath, ArrayRef<std::string> args) {
          << intAt(totals, "not_assessed") << " not assessed\n";
   if (std::string line = precisionLine(*report); !line.empty())
     outs() << "  " << line << "\n";
+  if (const json &rewritten = listAt(*report, "rewritten_ops");
+      !rewritten.empty()) {
+    outs() << "  Compatible after an exact rewrite the compiler makes:\n";
+    int64_t n = 0;
+    for (const json &op : rewritten) {
+      if (n++ == o->top)
+        break;
+      outs() << "    " << stringAt(op, "instruction") << ": "
+             << stringAt(op, "detail") << "\n";
+    }
+  }
   if (auto it = report->find("by_reason");
       it != report->end() && it->is_object() && !it->empty()) {
     outs() << "  By reason:\n";
