@@ -7,6 +7,7 @@
 
 #include "PassOutput.h"
 
+#include "PassTarget.h"
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/CompatReport.h"
 #include "tessera/Passes.h"
@@ -31,13 +32,9 @@ struct TGraphCheckCompatPass
 
   LogicalResult initialize(MLIRContext *context) override {
     Location loc = UnknownLoc::get(context);
-    llvm::StringRef name =
-        targetName.empty() ? defaultTargetName() : llvm::StringRef(targetName);
-    llvm::Expected<TargetDescription> resolved = resolveTarget(name);
-    if (!resolved)
-      return emitError(loc)
-             << "tgraph-check-compat: " << llvm::toString(resolved.takeError());
-    target = std::move(*resolved);
+    if (failed(resolvePassTarget(context, "tgraph-check-compat", targetName,
+                                 target)))
+      return failure();
     if (!hostOps.empty()) {
       hostRegex = std::make_shared<llvm::Regex>(hostOps);
       std::string error;

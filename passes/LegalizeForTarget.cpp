@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassTarget.h"
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/DotBatchFold.h"
 #include "tessera/Passes.h"
@@ -153,14 +154,9 @@ struct TGraphLegalizeForTargetPass
   using TGraphLegalizeForTargetBase::TGraphLegalizeForTargetBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    llvm::StringRef name =
-        targetName.empty() ? defaultTargetName() : llvm::StringRef(targetName);
-    llvm::Expected<TargetDescription> resolved = resolveTarget(name);
-    if (!resolved)
-      return emitError(UnknownLoc::get(context))
-             << "tgraph-legalize-for-target: "
-             << llvm::toString(resolved.takeError());
-    target = std::move(*resolved);
+    if (failed(resolvePassTarget(context, "tgraph-legalize-for-target",
+                                 targetName, target)))
+      return failure();
     return success();
   }
 

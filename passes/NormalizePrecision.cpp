@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
+#include "PassTarget.h"
 #include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
 #include "tessera/Passes.h"
 #include "tessera/Target/Presets.h"
@@ -28,14 +29,9 @@ struct TGraphNormalizePrecisionPass
   using TGraphNormalizePrecisionBase::TGraphNormalizePrecisionBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    llvm::StringRef name =
-        targetName.empty() ? defaultTargetName() : llvm::StringRef(targetName);
-    llvm::Expected<TargetDescription> resolved = resolveTarget(name);
-    if (!resolved)
-      return emitError(UnknownLoc::get(context))
-             << "tgraph-normalize-precision: "
-             << llvm::toString(resolved.takeError());
-    target = std::move(*resolved);
+    if (failed(resolvePassTarget(context, "tgraph-normalize-precision",
+                                 targetName, target)))
+      return failure();
     return success();
   }
 

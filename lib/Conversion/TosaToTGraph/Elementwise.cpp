@@ -12,11 +12,6 @@ using namespace tessera::tosa_import;
 
 namespace {
 
-template <typename OpTy, typename TgOp>
-FailureOr<Value> unary(OpTy op, typename OpTy::Adaptor a, Emitter &e) {
-  return e.make<TgOp>(op.getType(), a.getOperands()[0]).getResult();
-}
-
 /// Binary ops with TOSA's implicit broadcasting made explicit.
 template <typename OpTy, typename TgOp>
 FailureOr<Value> binary(OpTy op, typename OpTy::Adaptor a, Emitter &e) {

@@ -16,11 +16,6 @@ using namespace tessera::tosa_import;
 
 namespace {
 
-template <typename OpTy, typename TgOp>
-FailureOr<Value> unary(OpTy op, typename OpTy::Adaptor a, Emitter &e) {
-  return e.make<TgOp>(op.getType(), a.getOperands()[0]).getResult();
-}
-
 /// math ops take operands of the result's shape: no broadcast to add.
 template <typename OpTy, typename TgOp>
 FailureOr<Value> binary(OpTy op, typename OpTy::Adaptor a, Emitter &e) {

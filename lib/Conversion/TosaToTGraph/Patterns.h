@@ -152,6 +152,14 @@ inline mlir::DenseI64ArrayAttr i64s(Emitter &e,
   return e.rw.getDenseI64ArrayAttr(values);
 }
 
+/// A one-operand op whose result has the source op's type, as `TgOp`
+/// (TOSA's and math's unary elementwise ops).
+template <typename OpTy, typename TgOp>
+mlir::FailureOr<mlir::Value> unary(OpTy op, typename OpTy::Adaptor a,
+                                   Emitter &e) {
+  return e.make<TgOp>(op.getType(), a.getOperands()[0]).getResult();
+}
+
 /// Verifies what a family built; on success the TOSA op is replaced, else
 /// the new ops are erased and the TOSA op becomes tgraph.unknown with the
 /// reason. Quantized ops become tgraph.unknown before `convert` runs.
