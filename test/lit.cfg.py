@@ -23,6 +23,7 @@ config.tessera_corpus_dir = lit_config.params.get("corpus",
 config.substitutions.append(("%corpus", config.tessera_corpus_dir))
 # The python running lit, for the checker scripts in Inputs/ folders.
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%tessera_bin", config.tessera_tools_dir))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

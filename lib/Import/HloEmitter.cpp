@@ -234,13 +234,56 @@ static std::string sanitizeSymbol(StringRef name) {
   return out;
 }
 
+/// Finds a computation that reaches itself through the computations it
+/// names (`edges[i]`: (callee, where it is named)), iteratively: a call
+/// chain may be tens of thousands deep. Returns the reference that closes
+/// the cycle and the cycle's computations, or nothing.
+static std::optional<std::pair<SMLoc, std::vector<unsigned>>>
+findRecursion(ArrayRef<std::vector<std::pair<unsigned, SMLoc>>> edges) {
+  enum State : uint8_t { Unseen, Open, Done };
+  std::vector<State> state(edges.size(), Unseen);
+  for (unsigned start = 0; start < edges.size(); ++start) {
+    if (state[start] != Unseen)
+      continue;
+    // (computation, next edge to follow)
+    std::vector<std::pair<unsigned, size_t>> stack{{start, 0}};
+    state[start] = Open;
+    while (!stack.empty()) {
+      auto &[node, next] = stack.back();
+      if (next == edges[node].size()) {
+        state[node] = Done;
+        stack.pop_back();
+        continue;
+      }
+      auto [callee, loc] = edges[node][next++];
+      if (state[callee] == Open) {
+        std::vector<unsigned> cycle;
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+          cycle.push_back(it->first);
+          if (it->first == callee)
+            break;
+        }
+        std::reverse(cycle.begin(), cycle.end());
+        return std::make_pair(loc, std::move(cycle));
+      }
+      if (state[callee] == Unseen) {
+        state[callee] = Open;
+        stack.push_back({callee, 0});
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 bool Emitter::collectComputations() {
   comps.resize(module.computations.size());
   for (auto [i, comp] : llvm::enumerate(module.computations))
     compByName[comp.name] = i;
+  std::vector<std::vector<std::pair<unsigned, SMLoc>>> calls(
+      module.computations.size());
 
   // Who uses each computation, and how.
-  for (const Computation &comp : module.computations) {
+  for (auto [caller, comp] : llvm::enumerate(module.computations)) {
     for (const Instruction &instr : comp.instructions) {
       Op op = classify(instr.opcode);
       for (const Attr &attr : instr.attrs) {
@@ -287,9 +330,23 @@ bool Emitter::collectComputations() {
           if (!lookupComputation(name, loc, idx))
             return false;
           (region ? comps[idx].regionUsed : comps[idx].symbolUsed) = true;
+          calls[caller].push_back({idx, loc});
         }
       }
     }
+  }
+  // HLO has no recursion: XLA rejects a computation that calls itself,
+  // directly or through others (its call graph must be a DAG).
+  if (auto recursion = findRecursion(calls)) {
+    std::string first =
+                    module.computations[recursion->second.front()].name.str(),
+                path;
+    for (unsigned c : recursion->second)
+      path += "'" + module.computations[c].name.str() + "' -> ";
+    path += "'" + first + "'";
+    return error(recursion->first,
+                 "computation '" + first + "' calls itself (" + path +
+                     "): HLO computations may not be recursive");
   }
 
   // Symbols: ENTRY is @main; others keep their (sanitized) HLO names.

@@ -28,6 +28,11 @@ namespace {
 /// Flag files may name further flag files; this bounds the nesting so a file
 /// that names itself is an error rather than endless recursion.
 constexpr unsigned kMaxFlagFileDepth = 8;
+/// And this bounds the fan-out: ten files that each name the ten would be
+/// read 10^8 times within the depth limit.
+constexpr unsigned kMaxFlagFiles = 256;
+/// Past this many errors the rest are not collected (nor printed).
+constexpr size_t kMaxFlagErrors = 20;
 
 /// Splits flag text at unquoted whitespace. absl::StrSplit cannot honour
 /// quotes, and llvm::cl's GNU tokenizer treats '\' as an escape everywhere,
@@ -108,6 +113,8 @@ public:
   void parseTokens(ArrayRef<std::string> tokens, StringRef origin,
                    unsigned depth) {
     for (const std::string &token : tokens) {
+      if (errors.size() >= kMaxFlagErrors)
+        return;
       if (!StringRef(token).starts_with("-"))
         parseFile(token, origin, depth);
       else
@@ -118,7 +125,17 @@ public:
   std::vector<std::string> errors;
 
 private:
+  unsigned filesRead = 0;
+
   void parseFile(StringRef path, StringRef origin, unsigned depth) {
+    if (++filesRead > kMaxFlagFiles) {
+      if (filesRead == kMaxFlagFiles + 1)
+        errors.push_back(formatv("{0}: flag file '{1}' would be the {2}th "
+                                 "flag file read; the limit is {3} (do flag "
+                                 "files name each other?)",
+                                 origin, path, filesRead, kMaxFlagFiles));
+      return;
+    }
     if (depth >= kMaxFlagFileDepth) {
       errors.push_back(formatv("{0}: flag file '{1}' is nested more than {2} "
                                "files deep (does a file name itself?)",

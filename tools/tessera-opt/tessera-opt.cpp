@@ -10,6 +10,7 @@
 #include "tessera/InitAll.h"
 #include "tessera/Target/Presets.h"
 #include "tessera/Target/TargetJson.h"
+#include "tessera/Trace/InputFile.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -75,7 +76,7 @@ static int printTargetJson(llvm::StringRef nameOrPath) {
   llvm::Expected<tessera::TargetDescription> target =
       tessera::resolveTarget(nameOrPath);
   if (!target) {
-    llvm::errs() << "tessera-opt: " << llvm::toString(target.takeError())
+    llvm::errs() << "tessera-opt: error: " << llvm::toString(target.takeError())
                  << "\n";
     return 1;
   }
@@ -87,12 +88,14 @@ static int printTargetJson(llvm::StringRef nameOrPath) {
 /// location, so diagnostics of later passes still point into the HLO.
 static std::unique_ptr<llvm::MemoryBuffer>
 importHloToBuffer(llvm::StringRef path, DialectRegistry &registry) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
-  if (!file) {
-    llvm::errs() << error << "\n";
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+      tessera::readInputFile(path, tessera::kMaxModelBytes, "model");
+  if (!read) {
+    llvm::errs() << "tessera-opt: error: " << llvm::toString(read.takeError())
+                 << "\n";
     return nullptr;
   }
+  std::unique_ptr<llvm::MemoryBuffer> file = std::move(*read);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   MLIRContext context(registry);
@@ -153,11 +156,15 @@ int main(int argc, char **argv) {
     if (!input)
       return 1;
   } else {
-    input = openInputFile(inputFilename, &error);
-    if (!input) {
-      llvm::errs() << error << "\n";
+    // Bounded, and a device or folder refused (docs/limits.md).
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+        tessera::readInputFile(inputFilename, tessera::kMaxModelBytes, "model");
+    if (!read) {
+      llvm::errs() << "tessera-opt: error: " << llvm::toString(read.takeError())
+                   << "\n";
       return 1;
     }
+    input = std::move(*read);
   }
   auto output = openOutputFile(outputFilename, &error);
   if (!output) {

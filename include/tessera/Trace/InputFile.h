@@ -34,6 +34,12 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef path, uint64_t maxBytes, llvm::StringRef what,
               bool isText = false);
 
+/// readInputFile's checks alone, before a tool that reads the file itself
+/// (mlir-translate's main) opens it: missing, a folder, a device, or a
+/// regular file over `maxBytes` is an error; a pipe passes.
+llvm::Error checkInputFile(llvm::StringRef path, uint64_t maxBytes,
+                           llvm::StringRef what);
+
 } // namespace tessera
 
 #endif // TESSERA_TRACE_INPUTFILE_H

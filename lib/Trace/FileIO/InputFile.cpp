@@ -10,29 +10,56 @@ using namespace llvm;
 
 namespace tessera {
 
+static Error readError(StringRef path, StringRef what, std::error_code ec,
+                       const Twine &why) {
+  return createStringError(ec, "cannot read the %s '%s': %s",
+                           what.str().c_str(), path.str().c_str(),
+                           why.str().c_str());
+}
+
+/// The checks made before reading: what the path is, and a regular file's
+/// size. Sets `regular` when it is a regular file within the limit.
+static Error checkPath(StringRef path, uint64_t maxBytes, StringRef what,
+                       bool &regular) {
+  regular = false;
+  if (path == "-")
+    return Error::success();
+  sys::fs::file_status status;
+  if (std::error_code ec = sys::fs::status(path, status))
+    return readError(path, what, ec, ec.message());
+  if (sys::fs::is_directory(status))
+    return readError(path, what, make_error_code(errc::is_a_directory),
+                     "it is a folder");
+  if (status.type() == sys::fs::file_type::character_file ||
+      status.type() == sys::fs::file_type::block_file)
+    return readError(path, what, make_error_code(errc::invalid_argument),
+                     "it is a device, not a file");
+  if (sys::fs::is_regular_file(status)) {
+    if (status.getSize() > maxBytes)
+      return readError(path, what, make_error_code(errc::file_too_large),
+                       formatv("it is {0} bytes; the limit is {1}",
+                               status.getSize(), maxBytes));
+    regular = true;
+  }
+  return Error::success();
+}
+
+Error checkInputFile(StringRef path, uint64_t maxBytes, StringRef what) {
+  bool regular;
+  return checkPath(path, maxBytes, what, regular);
+}
+
 Expected<std::unique_ptr<MemoryBuffer>>
 readInputFile(StringRef path, uint64_t maxBytes, StringRef what, bool isText) {
   auto error = [&](std::error_code ec, const Twine &why) -> Error {
-    return createStringError(ec, "cannot read the %s '%s': %s",
-                             what.str().c_str(), path.str().c_str(),
-                             why.str().c_str());
+    return readError(path, what, ec, why);
   };
   bool stdinput = path == "-";
+  bool regular;
+  if (Error err = checkPath(path, maxBytes, what, regular))
+    return std::move(err);
   if (!stdinput) {
-    sys::fs::file_status status;
-    if (std::error_code ec = sys::fs::status(path, status))
-      return error(ec, ec.message());
-    if (sys::fs::is_directory(status))
-      return error(make_error_code(errc::is_a_directory), "it is a folder");
-    if (status.type() == sys::fs::file_type::character_file ||
-        status.type() == sys::fs::file_type::block_file)
-      return error(make_error_code(errc::invalid_argument),
-                   "it is a device, not a file");
-    if (sys::fs::is_regular_file(status)) {
-      if (status.getSize() > maxBytes)
-        return error(make_error_code(errc::file_too_large),
-                     formatv("it is {0} bytes; the limit is {1}",
-                             status.getSize(), maxBytes));
+    if (regular) {
       ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
           MemoryBuffer::getFile(path, isText,
                                 /*RequiresNullTerminator=*/true);
