@@ -5,6 +5,8 @@
 #include "tessera/Runtime/ExecutableFile.h"
 #include "tessera/Trace/AtomicFile.h"
 
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -194,6 +196,35 @@ std::string ExecutableCache::entryPath(StringRef key) const {
   return std::string(path);
 }
 
+/// The module_name field of a serialized tessera.exe.Executable, found by
+/// skipping the other top-level fields on the wire instead of parsing them.
+static Expected<std::string> moduleNameOf(StringRef payload, StringRef path) {
+  using google::protobuf::internal::WireFormatLite;
+  constexpr int kModuleNameField = exe::Executable::kModuleNameFieldNumber;
+  google::protobuf::io::CodedInputStream input(
+      reinterpret_cast<const uint8_t *>(payload.data()),
+      static_cast<int>(payload.size()));
+  std::string name;
+  while (uint32_t tag = input.ReadTag()) {
+    if (WireFormatLite::GetTagFieldNumber(tag) == kModuleNameField &&
+        WireFormatLite::GetTagWireType(tag) ==
+            WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      // The last occurrence wins, as in a parse.
+      if (!WireFormatLite::ReadString(&input, &name))
+        break;
+    } else if (!WireFormatLite::SkipField(&input, tag)) {
+      break;
+    }
+  }
+  if (!input.ConsumedEntireMessage() ||
+      input.CurrentPosition() != static_cast<int>(payload.size()))
+    return createStringError(errc::illegal_byte_sequence,
+                             "%s: the payload is not a valid executable "
+                             "message",
+                             path.str().c_str());
+  return name;
+}
+
 Expected<std::optional<ExecutableCache::Hit>>
 ExecutableCache::lookup(StringRef key) const {
   Hit hit;
@@ -221,13 +252,16 @@ ExecutableCache::lookup(StringRef key) const {
                : createStringError(file.getError(), "%s: cannot read: %s",
                                    hit.path.c_str(),
                                    file.getError().message().c_str());
-  // Header, size and XXH3 checksum, then the message: a truncated or
+  // Header, sizes and the payload's XXH3 checksum: a truncated or
   // bit-flipped entry is caught here, never handed to -o.
-  Expected<exe::Executable> executable =
-      runtime::decodeExecutable((*file)->getBuffer(), hit.path);
-  if (!executable)
-    return executable.takeError();
-  hit.executable = std::move(*executable);
+  Expected<StringRef> payload =
+      runtime::verifyExecutable((*file)->getBuffer(), hit.path);
+  if (!payload)
+    return payload.takeError();
+  Expected<std::string> moduleName = moduleNameOf(*payload, hit.path);
+  if (!moduleName)
+    return moduleName.takeError();
+  hit.moduleName = std::move(*moduleName);
   hit.bytes = (*file)->getBuffer().str();
   // The entry's mtime is its last use, for eviction. A read-only cache
   // still serves hits, so a failure here is ignored.

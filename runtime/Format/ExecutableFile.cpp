@@ -48,8 +48,7 @@ static Error fail(StringRef source, const Twine &what) {
   return createStringError(source + ": " + what);
 }
 
-Expected<exe::Executable> decodeExecutable(StringRef bytes,
-                                           StringRef sourceName) {
+Expected<StringRef> verifyExecutable(StringRef bytes, StringRef sourceName) {
   if (bytes.size() < kExecutableHeaderSize) {
     if (bytes.size() >= 8 && std::memcmp(bytes.data(), kMagic, 8) != 0)
       return fail(sourceName, "not a Tessera executable (bad magic)");
@@ -86,9 +85,17 @@ Expected<exe::Executable> decodeExecutable(StringRef bytes,
   StringRef payload = bytes.drop_front(kExecutableHeaderSize);
   if (xxh3_64bits(payload) != checksum)
     return fail(sourceName, "checksum mismatch: the file is corrupt");
+  return payload;
+}
+
+Expected<exe::Executable> decodeExecutable(StringRef bytes,
+                                           StringRef sourceName) {
+  Expected<StringRef> payload = verifyExecutable(bytes, sourceName);
+  if (!payload)
+    return payload.takeError();
   exe::Executable executable;
-  if (!executable.ParseFromArray(payload.data(),
-                                 static_cast<int>(payload.size())))
+  if (!executable.ParseFromArray(payload->data(),
+                                 static_cast<int>(payload->size())))
     return fail(sourceName, "the payload is not a valid executable message");
   if (executable.format_version() != kExecutableFormatVersion)
     return fail(sourceName, "payload format version " +

@@ -8,7 +8,9 @@
 #include "tessera/Trace/Flags.h"
 
 #include "llvm/Support/Chrono.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/xxhash.h"
 
 #include "gtest/gtest.h"
 
@@ -134,7 +136,7 @@ TEST(ExecutableCache, StoresAndFindsEntries) {
   ASSERT_TRUE(static_cast<bool>(hit)) << toString(hit.takeError());
   ASSERT_TRUE(hit->has_value());
   EXPECT_EQ((*hit)->bytes, bytes);
-  EXPECT_EQ((*hit)->executable.module_name(), "mlp");
+  EXPECT_EQ((*hit)->moduleName, "mlp");
   EXPECT_EQ((*hit)->path, cache->entryPath(keyOf('a')));
 }
 
@@ -156,6 +158,20 @@ TEST(ExecutableCache, DamagedEntryIsAnError) {
     EXPECT_NE(toString(hit.takeError()).find(cache->entryPath(keyOf('b'))),
               std::string::npos);
   }
+  // A sound header and checksum over a payload that is no message (a
+  // length-delimited field running past the end).
+  std::string payload = "\x12\x7f";
+  std::string forged = bytes.substr(0, runtime::kExecutableHeaderSize);
+  llvm::support::endian::write64le(forged.data() + 16, payload.size());
+  llvm::support::endian::write64le(forged.data() + 24,
+                                   llvm::xxh3_64bits(payload));
+  ASSERT_FALSE(static_cast<bool>(
+      writeFileAtomically(cache->entryPath(keyOf('b')), forged + payload)));
+  llvm::Expected<std::optional<ExecutableCache::Hit>> forgedHit =
+      cache->lookup(keyOf('b'));
+  ASSERT_FALSE(static_cast<bool>(forgedHit));
+  EXPECT_NE(toString(forgedHit.takeError()).find("not a valid executable"),
+            std::string::npos);
   // Storing over it repairs it.
   ASSERT_FALSE(static_cast<bool>(cache->store(keyOf('b'), bytes)));
   llvm::Expected<std::optional<ExecutableCache::Hit>> hit =

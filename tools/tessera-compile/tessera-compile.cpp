@@ -334,7 +334,7 @@ int main(int argc, char **argv) {
                << "': executable cache hit, no compile: " << (*hit)->path
                << "\n";
         Expected<CompileOutput> reused = compiler.reuseCached(
-            std::move((*hit)->bytes), (*hit)->executable.module_name(), start);
+            std::move((*hit)->bytes), (*hit)->moduleName, start);
         if (!reused)
           return abandon(reused.takeError());
         programs.push_back(std::move(reused->executable));

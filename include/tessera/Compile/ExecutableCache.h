@@ -18,8 +18,6 @@
 
 #include "tessera/Trace/Flags.h"
 
-#include "tessera_executable.pb.h"
-
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -81,11 +79,14 @@ public:
     std::string path;
     /// The entry's bytes: what a compile would write to -o.
     std::string bytes;
-    exe::Executable executable;
+    /// The executable's module_name, for the events.
+    std::string moduleName;
   };
-  /// The entry of `key`, its header, checksum and message verified, and its
-  /// use recorded (mtime = now). nullopt when there is none; an Error when
-  /// one exists but is damaged (the caller recompiles and stores over it).
+  /// The entry of `key`, its header and checksum verified (the message is
+  /// not parsed: on a large model that alone would cost a sizeable part of
+  /// the compile), and its use recorded (mtime = now). nullopt when there is
+  /// none; an Error when one exists but is damaged (the caller recompiles and
+  /// stores over it).
   llvm::Expected<std::optional<Hit>> lookup(llvm::StringRef key) const;
 
   /// Writes the entry of `key` atomically (replacing a damaged one), then
