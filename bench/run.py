@@ -11,10 +11,12 @@ compare runs on the same machine under the same load:
                  /usr/lib/llvm-19/bin/mlir-opt with libTesseraPlugin.so;
   scaling        synthetic graphs (bench/gen_hlo.py) of 1k / 10k / 100k ops;
   tracing        the full compile with reports and trace on vs all off;
+  cache          a compile served by the executable cache vs a full one;
   quality        memory and padding figures from the compile's reports;
   reference      the upstream TOSA pipeline to loops on a TOSA model.
 
   python3 bench/run.py [--runs 3] [--quick] [--corpus ../shared/corpus]
+  python3 bench/run.py --cache-only     the cache table alone, on stdout
 """
 
 import argparse
@@ -161,6 +163,9 @@ def main():
                                                          "corpus"))
     parser.add_argument("-o", "--output",
                         default=os.path.join(ROOT, "BENCHMARKS.md"))
+    parser.add_argument("--cache-only", action="store_true",
+                        help="measure the executable cache only and print "
+                        "its table")
     args = parser.parse_args()
     runs = 1 if args.quick else args.runs
     work = tempfile.mkdtemp(prefix="tessera-bench-")
@@ -173,6 +178,10 @@ def main():
                              if f.endswith((".hlo", ".mlir")))
     if not models:
         progress(f"note: no corpus at {args.corpus}; corpus tables are empty")
+    if args.cache_only:
+        print(table(CACHE_HEADER, cache_rows(models, work, runs)))
+        shutil.rmtree(work, ignore_errors=True)
+        return
 
     # Full compile vs parse-print, and the quality figures of each compile.
     compile_rows, quality_rows = [], []
@@ -195,6 +204,8 @@ def main():
             quality_rows.append(quality_row(name, target, mem,
                                             compat_percent(
                                                 os.path.join(out, "r"))))
+
+    rows_cache = cache_rows(models, work, runs)
 
     # Scaling on synthetic graphs.
     sizes = [1000, 10000] if args.quick else [1000, 10000, 100000]
@@ -256,8 +267,41 @@ def main():
             ["bash", os.path.join(ROOT, "bench", "memory-corpus.sh"), BUILD,
              args.corpus], capture_output=True, text=True).stdout
     write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
-                 ratio, overhead_rows, reference_rows, memory_timings)
+                 ratio, overhead_rows, reference_rows, memory_timings,
+                 rows_cache)
     shutil.rmtree(work, ignore_errors=True)
+
+
+CACHE_MODEL = "bert_small_train_neuron.hlo"
+
+
+def cache_rows(models, work, runs):
+    """Full compile vs a hit of --executable_cache_dir, on the largest
+    corpus model; the cache is filled by one compile first."""
+    rows = []
+    for model in [m for m in models if os.path.basename(m) == CACHE_MODEL]:
+        cache = os.path.join(work, "exe-cache")
+        shutil.rmtree(cache, ignore_errors=True)
+        out = os.path.join(work, "cache.tessera")
+        full = [os.path.join(BIN, "tessera-compile"), model, "--target",
+                "tile-1472", "-o", out]
+        cached = full + ["--executable_cache_dir=" + cache]
+        progress(f"executable cache: {CACHE_MODEL}")
+        run_once(cached)
+        full_s, _ = measure(full, runs)
+        cached_s, _ = measure(cached, runs)
+        rows.append([CACHE_MODEL, "tile-1472", fmt(full_s), fmt(cached_s, 3),
+                     fmt(cached_s / full_s, 3)])
+    return rows
+
+
+CACHE_HEADER = ["model", "preset", "full compile s", "cache hit s",
+                "hit / full"]
+CACHE_TEXT = (
+    "`tessera-compile MODEL --target tile-1472 -o OUT` against the same "
+    "command with `--executable_cache_dir=DIR` once DIR holds the entry "
+    "(a hit: the model is read and hashed, the entry read and verified, "
+    "nothing compiled). Target: hit / full ≤ 0.05.")
 
 
 def quality_row(name, target, mem, compat):
@@ -290,7 +334,8 @@ def worst_ratio_sentence(quality_rows):
 
 
 def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
-                 ratio, overhead_rows, reference_rows, memory_timings):
+                 ratio, overhead_rows, reference_rows, memory_timings,
+                 rows_cache):
     cmd = "python3 bench/run.py" + (" --quick" if args.quick else
                                     f" --runs {args.runs}")
     lines = [
@@ -316,6 +361,12 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
         "",
         table(["model", "preset", "ops", "compile s", "RSS MiB", "ops/s",
                "parse-print s", "compile / parse-print"], compile_rows),
+        "",
+        "### Executable cache",
+        "",
+        CACHE_TEXT,
+        "",
+        table(CACHE_HEADER, rows_cache),
         "",
         "## Scaling",
         "",

@@ -33,8 +33,18 @@ rm -rf "$out" && mkdir -p "$out"
 name=$(basename "$model" .hlo)
 "$bin/tessera-compile" "$model" -o "$out/$name.tessera" --profiling \
   --dump_to="$out/dumps" --compile_trace="$out/compile-trace.json" \
-  --report_directory="$out/reports" --save_vertex_graph="$out/vertex-graph"
+  --report_directory="$out/reports" --save_vertex_graph="$out/vertex-graph" \
+  --executable_cache_dir="$out/cache"
 ls "$out" "$out/dumps" "$out/reports"/* "$out/vertex-graph"
+
+echo
+echo "== compile the same model again: the executable cache (filled by the compile"
+echo "   above) has it, so nothing is compiled (docs/compile.md, \"Executable cache\")"
+"$bin/tessera-compile" "$model" -o "$out/again.tessera" --enable_events \
+  --executable_cache_dir="$out/cache"
+"$bin/tessera-prof" "$out/again.tessera.events" events
+cmp "$out/$name.tessera" "$out/again.tessera" &&
+  echo "again.tessera is byte-identical to $name.tessera"
 
 echo
 echo "== run it 3 times on the model device, check it against the reference interpreter,"

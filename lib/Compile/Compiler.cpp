@@ -76,6 +76,38 @@ static int64_t nsBetween(std::chrono::steady_clock::time_point a,
   return std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count();
 }
 
+llvm::Expected<CompileOutput>
+Compiler::reuseCached(std::string executable, llvm::StringRef moduleName,
+                      std::chrono::steady_clock::time_point start) {
+  CompileBeginInfo info;
+  info.moduleName = moduleName.str();
+  info.moduleId = allocateModuleId();
+  info.target = options.target.empty() ? target.name : options.target;
+  if (llvm::Error err = sink.compileBegin(info))
+    return std::move(err);
+  auto end = std::chrono::steady_clock::now();
+  CompileEndInfo endInfo;
+  endInfo.durationNs = nsBetween(start, end);
+  endInfo.cached = true;
+  if (llvm::Error err = sink.compileEnd(info, endInfo))
+    return std::move(err);
+
+  CompileSpan span;
+  span.moduleName = info.moduleName;
+  span.target = target.name;
+  span.moduleId = info.moduleId;
+  span.startNs = nsBetween(origin, start);
+  span.durationNs = endInfo.durationNs;
+  span.cached = true;
+  compileSpans.push_back(span);
+
+  CompileOutput output;
+  output.moduleName = info.moduleName;
+  output.moduleId = info.moduleId;
+  output.executable = std::move(executable);
+  return output;
+}
+
 FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
                                            llvm::StringRef fallbackName) {
   MLIRContext *context = module.getContext();

@@ -17,7 +17,8 @@ void writeCompileSlices(TraceEventWriter &writer,
                  {{"module", span.moduleName},
                   {"module_id", span.moduleId},
                   {"target", span.target},
-                  {"failed", span.failed}});
+                  {"failed", span.failed},
+                  {"cached", span.cached}});
     // Ends of the currently open ancestors, by depth: a child is clamped
     // into its parent, ending strictly before it (speedscope mis-nests
     // equal ends), so recorded times can never make slices overlap.

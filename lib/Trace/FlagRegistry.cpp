@@ -129,6 +129,8 @@ static StringRef groupTitle(FlagGroup group) {
     return "Dump flags";
   case FlagGroup::Report:
     return "Report and event flags";
+  case FlagGroup::Compile:
+    return "Compile flags";
   case FlagGroup::Runtime:
     return "Runtime flags";
   }

@@ -39,6 +39,12 @@ Error validateFlags(const TesseraFlags &flags) {
     errors.push_back("--serialized_graph puts the program into the "
                      "COMPILE_END event: it requires --profiling or "
                      "--enable_events");
+  // The bound means nothing without a cache; a lone bound is a mistake
+  // (the folder flag forgotten or misspelt), not a request.
+  if (flags.isSet("executable_cache_max_bytes") &&
+      flags.executableCacheDir.empty())
+    errors.push_back("--executable_cache_max_bytes requires "
+                     "--executable_cache_dir");
   if (errors.empty())
     return Error::success();
   return createStringError(errc::invalid_argument, "%s",

@@ -241,6 +241,7 @@ Error ReportSink::compileEnd(const CompileBeginInfo &info,
   CompileEnd &payload = *event.mutable_compile_end();
   payload.set_duration_ns(end.durationNs);
   payload.set_module_id(info.moduleId);
+  payload.set_cached(end.cached);
   // Events-only mode: the events, but no report is even built into bytes.
   if (opts.writesReports())
     for (const NamedReport &report : end.reports)

@@ -2,6 +2,8 @@
 
 #include "tessera/Runtime/ExecutableFile.h"
 
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -16,9 +18,17 @@ namespace tessera::runtime {
 static constexpr char kMagic[8] = {'T', 'S', 'R', 'A', 'E', 'X', 'E', '\n'};
 
 Expected<std::string> encodeExecutable(const exe::Executable &executable) {
+  // Deterministic: protobuf writes map entries (vertex parameters) in hash
+  // order, which differs between processes, so the same compile would give
+  // different bytes -- and the executable cache promises identical ones.
   std::string payload;
-  if (!executable.SerializeToString(&payload))
-    return createStringError("cannot serialize the executable");
+  {
+    google::protobuf::io::StringOutputStream stream(&payload);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    if (!executable.SerializeToCodedStream(&coded) || coded.HadError())
+      return createStringError("cannot serialize the executable");
+  }
   if (payload.size() > kMaxExecutablePayload)
     return createStringError("the executable is " +
                              std::to_string(payload.size()) +
@@ -38,8 +48,7 @@ static Error fail(StringRef source, const Twine &what) {
   return createStringError(source + ": " + what);
 }
 
-Expected<exe::Executable> decodeExecutable(StringRef bytes,
-                                           StringRef sourceName) {
+Expected<StringRef> verifyExecutable(StringRef bytes, StringRef sourceName) {
   if (bytes.size() < kExecutableHeaderSize) {
     if (bytes.size() >= 8 && std::memcmp(bytes.data(), kMagic, 8) != 0)
       return fail(sourceName, "not a Tessera executable (bad magic)");
@@ -76,9 +85,17 @@ Expected<exe::Executable> decodeExecutable(StringRef bytes,
   StringRef payload = bytes.drop_front(kExecutableHeaderSize);
   if (xxh3_64bits(payload) != checksum)
     return fail(sourceName, "checksum mismatch: the file is corrupt");
+  return payload;
+}
+
+Expected<exe::Executable> decodeExecutable(StringRef bytes,
+                                           StringRef sourceName) {
+  Expected<StringRef> payload = verifyExecutable(bytes, sourceName);
+  if (!payload)
+    return payload.takeError();
   exe::Executable executable;
-  if (!executable.ParseFromArray(payload.data(),
-                                 static_cast<int>(payload.size())))
+  if (!executable.ParseFromArray(payload->data(),
+                                 static_cast<int>(payload->size())))
     return fail(sourceName, "the payload is not a valid executable message");
   if (executable.format_version() != kExecutableFormatVersion)
     return fail(sourceName, "payload format version " +

@@ -23,8 +23,8 @@ std::string validationError(llvm::StringRef text) {
 }
 
 // Every flag issue 5 asks for, spelled as users type it, and the vertex
-// graph size limit (issue 4), the runtime's out-of-memory switch, and the
-// run trace (issue 13).
+// graph size limit (issue 4), the runtime's out-of-memory switch, the
+// run trace (issue 13), and the executable cache (issue 16).
 const char *const kIssueFlags[] = {"dump_to",
                                    "dump_as_text",
                                    "dump_as_dot",
@@ -50,7 +50,9 @@ const char *const kIssueFlags[] = {"dump_to",
                                    "compile_trace",
                                    "vertex_graph_max_vertices",
                                    "allow_out_of_memory",
-                                   "trace_json"};
+                                   "trace_json",
+                                   "executable_cache_dir",
+                                   "executable_cache_max_bytes"};
 
 TEST(FlagsRegistry, HasEveryIssueFlagOnce) {
   llvm::StringSet<> seen;

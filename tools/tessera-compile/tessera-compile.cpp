@@ -15,10 +15,12 @@
 #include "ToolFlags.h"
 
 #include "tessera/Compile/Compiler.h"
+#include "tessera/Compile/ExecutableCache.h"
 #include "tessera/Compile/Program.h"
 #include "tessera/Import/HloImporter.h"
 #include "tessera/InitAll.h"
 #include "tessera/Target/Presets.h"
+#include "tessera/Target/TargetJson.h"
 #include "tessera/Trace/AtomicFile.h"
 #include "tessera/Trace/ChromeTrace.h"
 #include "tessera/Trace/DumpNames.h"
@@ -39,6 +41,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -150,16 +153,13 @@ static void checkOutputsApart(
   }
 }
 
-/// Reads MODEL into a module; diagnostics carry file:line:col.
-static OwningOpRef<ModuleOp> loadModel(StringRef path, SourceMgr &sourceMgr,
+/// Parses MODEL's bytes (read from `path`) into a module; diagnostics
+/// carry file:line:col.
+static OwningOpRef<ModuleOp> loadModel(StringRef path,
+                                       std::unique_ptr<MemoryBuffer> file,
+                                       SourceMgr &sourceMgr,
                                        MLIRContext &context) {
-  Expected<std::unique_ptr<MemoryBuffer>> file =
-      readInputFile(path, kMaxModelBytes, "model");
-  if (!file) {
-    errs() << kTool << ": error: " << toString(file.takeError()) << "\n";
-    return nullptr;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   if (path.ends_with(".hlo")) {
     loadImportDialects(context);
     return importHloText(sourceMgr, &context);
@@ -247,6 +247,21 @@ int main(int argc, char **argv) {
     checkOutputsApart(inputs, written);
   }
 
+  std::optional<ExecutableCache> cache;
+  if (!flags.executableCacheDir.empty()) {
+    Expected<ExecutableCache> opened = ExecutableCache::open(
+        flags.executableCacheDir, flags.executableCacheMaxBytes);
+    if (!opened)
+      fail(toString(opened.takeError()));
+    cache.emplace(std::move(*opened));
+  }
+  // A hit runs no pipeline, so it has none of the pipeline's by-products:
+  // when the flags ask for dumps, the vertex graph or the serialized module,
+  // the model is compiled (and its entry stored) instead of looked up.
+  bool cacheLookups = cache && flags.dumpTo.empty() &&
+                      flags.saveVertexGraph.empty() && !flags.serializedGraph;
+  std::string targetJson = toJson(*target);
+
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
@@ -286,17 +301,64 @@ int main(int argc, char **argv) {
   std::vector<std::string> programs;
   std::vector<std::pair<std::string, std::string>> vertexGraphs;
   for (const std::string &model : models) {
+    auto start = std::chrono::steady_clock::now();
+    Expected<std::unique_ptr<MemoryBuffer>> file =
+        readInputFile(model, kMaxModelBytes, "model");
+    if (!file)
+      return abandon(file.takeError());
+    // The key hashes the bytes as read, not the imported module: a hit
+    // then skips the import too, and the executable records every op's
+    // file:line, so a textual change that moves a line changes it anyway.
+    std::string cacheKey;
+    if (cache) {
+      ExecutableCacheKeyInputs key;
+      key.compilerId = compilerBuildId();
+      key.modelPath = model;
+      key.modelBytes = (*file)->getBuffer();
+      key.targetJson = targetJson;
+      key.hostOps = compile.hostOps;
+      key.compatFailOn = compile.compatFailOn;
+      key.precisionPolicy = precisionPolicyName(compile.precisionPolicy);
+      key.flags = &flags;
+      cacheKey = computeExecutableCacheKey(key);
+    }
+    if (cacheLookups) {
+      Expected<std::optional<ExecutableCache::Hit>> hit =
+          cache->lookup(cacheKey);
+      if (!hit) {
+        errs() << kTool << ": warning: damaged executable cache entry: "
+               << toString(hit.takeError()) << "; compiling '" << model
+               << "' and replacing it\n";
+      } else if (*hit) {
+        errs() << kTool << ": '" << model
+               << "': executable cache hit, no compile: " << (*hit)->path
+               << "\n";
+        Expected<CompileOutput> reused = compiler.reuseCached(
+            std::move((*hit)->bytes), (*hit)->moduleName, start);
+        if (!reused)
+          return abandon(reused.takeError());
+        programs.push_back(std::move(reused->executable));
+        continue;
+      }
+    }
     // The importer and parser read the main buffer: one SourceMgr (and
     // diagnostic handler, for file:line:col) per model.
     SourceMgr sourceMgr;
     SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-    OwningOpRef<ModuleOp> module = loadModel(model, sourceMgr, context);
+    OwningOpRef<ModuleOp> module =
+        loadModel(model, std::move(*file), sourceMgr, context);
     if (!module)
       return abandon(std::nullopt);
     FailureOr<CompileOutput> compiled =
         compiler.compile(*module, sys::path::stem(model));
     if (failed(compiled))
       return abandon(std::nullopt);
+    // The cache is an optimisation: failing to fill it fails no compile.
+    if (cache)
+      if (Error err = cache->store(cacheKey, compiled->executable))
+        errs() << kTool
+               << ": warning: executable cache: " << toString(std::move(err))
+               << "\n";
     programs.push_back(std::move(compiled->executable));
     if (!flags.saveVertexGraph.empty())
       vertexGraphs.push_back(

@@ -109,6 +109,7 @@ Error writeEventTrace(StringRef path, raw_ostream &os,
       span.moduleName = e.module_name();
       span.moduleId = end.module_id();
       span.durationNs = end.duration_ns();
+      span.cached = end.cached();
       // Without its begin, the compile ended at the event's time.
       bool hasBegin = begin != begins.end();
       span.startNs = hasBegin ? begin->second.timestamp_ns() - origin

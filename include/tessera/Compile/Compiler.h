@@ -80,6 +80,15 @@ public:
   mlir::FailureOr<CompileOutput> compile(mlir::ModuleOp module,
                                          llvm::StringRef fallbackName);
 
+  /// Reports `executable` -- bytes taken from the executable cache -- as
+  /// the compile of module `moduleName` that began at `start`:
+  /// COMPILE_BEGIN and COMPILE_END with `cached` set and no reports or
+  /// passes, and a span without passes. No pipeline runs, nothing is
+  /// dumped.
+  llvm::Expected<CompileOutput>
+  reuseCached(std::string executable, llvm::StringRef moduleName,
+              std::chrono::steady_clock::time_point start);
+
   /// One span per compile so far, for --compile_trace.
   llvm::ArrayRef<CompileSpan> spans() const { return compileSpans; }
   /// The Unix time of the spans' time 0.

@@ -41,8 +41,13 @@ inline constexpr uint64_t kMaxExecutablePayload = (uint64_t(1) << 31) - 1;
 /// Header + payload, ready to write.
 llvm::Expected<std::string> encodeExecutable(const exe::Executable &executable);
 
-/// Checks the header and checksum of `bytes` and parses the payload. Error
-/// messages start with `sourceName` (the file's path).
+/// Checks the header (magic, versions, sizes) and the payload's checksum of
+/// `bytes`, without parsing, and returns the payload. Error messages start
+/// with `sourceName` (the file's path).
+llvm::Expected<llvm::StringRef> verifyExecutable(llvm::StringRef bytes,
+                                                 llvm::StringRef sourceName);
+
+/// verifyExecutable, then parses the payload.
 llvm::Expected<exe::Executable> decodeExecutable(llvm::StringRef bytes,
                                                  llvm::StringRef sourceName);
 

@@ -28,6 +28,8 @@ struct CompileSpan {
   int64_t startNs = 0;
   int64_t durationNs = 0;
   bool failed = false;
+  /// Taken from the executable cache: the span is the lookup, no passes.
+  bool cached = false;
   std::vector<PassTiming> passes;
 };
 

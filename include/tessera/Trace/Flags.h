@@ -29,7 +29,7 @@
 namespace tessera {
 
 enum class FlagType { Bool, Int, String, Enum };
-enum class FlagGroup { Dump, Report, Runtime };
+enum class FlagGroup { Dump, Report, Compile, Runtime };
 
 struct TesseraFlags;
 

@@ -97,6 +97,9 @@ struct CompileEndInfo {
   std::vector<PassTiming> passes;
   /// Put in the event only with serialized_graph.
   std::string serializedProgram;
+  /// The executable came from the executable cache: no pipeline ran, so
+  /// there are no reports or passes (CompileEnd.cached).
+  bool cached = false;
 };
 
 /// Where events go: an event file, or a vector in tests.
