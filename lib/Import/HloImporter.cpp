@@ -15,6 +15,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -33,7 +35,19 @@ public:
 
   void error(llvm::SMLoc loc, const llvm::Twine &message) override {
     auto [line, col] = sourceMgr.getLineAndColumn(loc, bufferId);
-    emitError(FileLineColLoc::get(fileName, line, col), message);
+    emitError(FileLineColLoc::get(fileName, line, col), clipped(message.str()));
+  }
+
+  /// Messages quote the input (names, tokens); a 1 MB name is shown by
+  /// its ends.
+  static std::string clipped(std::string message) {
+    constexpr size_t kHead = 400, kTail = 100;
+    if (message.size() <= kHead + kTail + 64)
+      return message;
+    return message.substr(0, kHead) + " ... (" +
+           std::to_string(message.size() - kHead - kTail) +
+           " characters left out) ... " +
+           message.substr(message.size() - kTail);
   }
 
 private:
@@ -41,6 +55,52 @@ private:
   unsigned bufferId;
   MLIRContext *context;
   StringAttr fileName;
+};
+
+/// While the import runs, diagnostics at a very long line of the HLO (a
+/// 1 MB name) are printed here with a window of the line around the
+/// column, in the usual file:line:col form; the tools' own handlers would
+/// echo the whole line. Shorter lines go on to those handlers unchanged.
+class LongLineDiagnostics : public ScopedDiagnosticHandler {
+public:
+  LongLineDiagnostics(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+                      MLIRContext *context)
+      : ScopedDiagnosticHandler(context) {
+    setHandler([&sourceMgr, bufferId](Diagnostic &d) -> LogicalResult {
+      constexpr unsigned kWindow = 120, kLongLine = 512;
+      auto loc = d.getLocation()->findInstanceOf<FileLineColLoc>();
+      const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
+      if (!loc || loc.getFilename() != buffer->getBufferIdentifier())
+        return failure();
+      llvm::SMLoc at =
+          sourceMgr.FindLocForLineAndColumn(bufferId, loc.getLine(), 1);
+      if (!at.isValid())
+        return failure();
+      llvm::StringRef rest(at.getPointer(),
+                           buffer->getBufferEnd() - at.getPointer());
+      llvm::StringRef line =
+          rest.take_until([](char c) { return c == '\n' || c == '\r'; });
+      if (line.size() <= kLongLine)
+        return failure();
+      unsigned col = loc.getColumn() ? loc.getColumn() - 1 : 0;
+      unsigned from = col > kWindow / 2 ? col - kWindow / 2 : 0;
+      std::string window = (from ? "..." : "") +
+                           line.substr(from, kWindow).str() +
+                           (from + kWindow < line.size() ? "..." : "");
+      llvm::SourceMgr::DiagKind kind =
+          d.getSeverity() == DiagnosticSeverity::Error
+              ? llvm::SourceMgr::DK_Error
+          : d.getSeverity() == DiagnosticSeverity::Warning
+              ? llvm::SourceMgr::DK_Warning
+              : llvm::SourceMgr::DK_Note;
+      llvm::SMDiagnostic diag(sourceMgr, llvm::SMLoc(), loc.getFilename(),
+                              loc.getLine(),
+                              static_cast<int>(col - from + (from ? 3 : 0)),
+                              kind, d.str(), window, {});
+      diag.print(nullptr, llvm::errs());
+      return success();
+    });
+  }
 };
 
 } // namespace
@@ -54,6 +114,7 @@ OwningOpRef<ModuleOp> tessera::importHloText(llvm::SourceMgr &sourceMgr,
   loadImportDialects(*context);
   unsigned bufferId = sourceMgr.getMainFileID();
   MlirDiagnosticSink diags(sourceMgr, bufferId, context);
+  LongLineDiagnostics longLines(sourceMgr, bufferId, context);
   hlo::Module module;
   if (!hlo::parseModule(sourceMgr.getMemoryBuffer(bufferId)->getBuffer(), diags,
                         module))

@@ -99,6 +99,10 @@ hostile_hlo = {
     "duplicate-param": "HloModule m\nENTRY e { p = f32[4] parameter(0) q = f32[4] parameter(0) ROOT a = f32[4] add(p, q) }\n",
     "constant-overflow": "HloModule m\nENTRY e { ROOT c = s8[] constant(300) }\n",
     "literal-mismatch": "HloModule m\nENTRY e { ROOT c = f32[3] constant({1, 2}) }\n",
+    # Errors on a 1 MB line, naming a 1 MB token: the message must not
+    # echo either whole (the 64 KiB stderr bound).
+    "long-undefined-operand": "HloModule m\nENTRY e { ROOT a = f32[4] add(" + "x" * 1000000 + ", y) }\n",
+    "long-line-error": "HloModule m\nENTRY e { ROOT p = f32[4] parameter(0), metadata={op_name=\"" + "x" * 1000000 + "\"} junk }\n",
 }
 chain = ["HloModule m"]
 for i in range(20000):
