@@ -567,6 +567,10 @@ bool tessera::hlo::parseMetadata(const Attr &attr, DiagnosticSink &diags,
   while (!cur.consumeIf('}')) {
     if (cur.atEnd())
       return cur.error("expected '}' closing the metadata");
+    // XLA's printer separates the entries with spaces; its parser also
+    // takes commas between them.
+    if (cur.consumeIf(','))
+      continue;
     StringRef key;
     if (!cur.parseWord(key) || !cur.expect('='))
       return false;

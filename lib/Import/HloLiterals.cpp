@@ -58,6 +58,14 @@ public:
         break;
       ++pos;
     }
+    // A NaN with a payload, `nan(0x7f)`, is one token.
+    StringRef word = text.slice(at, pos).ltrim("+-");
+    if ((word == "nan" || word == "NaN") && pos < text.size() &&
+        text[pos] == '(') {
+      size_t close = text.find(')', pos);
+      if (close != StringRef::npos)
+        pos = close + 1;
+    }
     token = text.slice(at, pos);
     return true;
   }
@@ -78,8 +86,21 @@ static bool parseFloatToken(StringRef token, const llvm::fltSemantics &sem,
     out = llvm::APFloat::getInf(sem, negative);
     return true;
   }
-  if (body.starts_with("nan") || body == "NaN") {
-    out = llvm::APFloat::getQNaN(sem, negative);
+  if (body.starts_with("nan") || body.starts_with("NaN")) {
+    StringRef payload = body.drop_front(3);
+    if (payload.empty()) {
+      out = llvm::APFloat::getQNaN(sem, negative);
+      return true;
+    }
+    // nan(0x...): the payload's bits in the significand, as XLA prints a
+    // NaN that is not the canonical one.
+    uint64_t bits;
+    if (!payload.consume_front("(") || !payload.consume_back(")") ||
+        !payload.consume_front("0x") || payload.getAsInteger(16, bits) ||
+        bits == 0)
+      return false;
+    llvm::APInt p(64, bits);
+    out = llvm::APFloat::getQNaN(sem, negative, &p);
     return true;
   }
   out = llvm::APFloat(sem);
@@ -101,9 +122,8 @@ static bool parseIntToken(StringRef token, unsigned width, bool isUnsigned,
   llvm::APInt magnitude;
   if (digits.getAsInteger(10, magnitude))
     return false;
-  if (negative && isUnsigned)
-    return false;
-  // Bits needed, counting a sign bit for signed types.
+  // Bits needed, counting a sign bit for signed types. A negative value of
+  // an unsigned type wraps (XLA takes `u64[] constant(-1)` as all ones).
   unsigned needed = magnitude.getActiveBits();
   if (!isUnsigned && width > 1) {
     bool minValue = negative && magnitude.isPowerOf2() &&

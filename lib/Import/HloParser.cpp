@@ -268,14 +268,21 @@ bool Parser::parseAttrList(llvm::SmallVectorImpl<Attr> &attrs) {
 //===----------------------------------------------------------------------===//
 
 bool Parser::parseHeader(Module &module) {
-  if (!tok.isIdent("HloModule"))
-    return errorHere("expected 'HloModule' at the start of an HLO module");
+  // XLA's parser also takes a file of computations with no header; the
+  // module is then named after its entry (parseModule).
+  if (!tok.isIdent("HloModule")) {
+    module.loc = tok.loc();
+    return true;
+  }
   consume();
   if (!isNameToken(tok))
     return errorHere("expected the module name after 'HloModule'");
   module.name = tok.text;
   module.loc = tok.loc();
   consume();
+  // `HloModule name:` (older dumps) ends the name with a colon.
+  if (tok.is(TokKind::Colon))
+    consume();
   return parseAttrList(module.attrs);
 }
 
@@ -531,12 +538,17 @@ bool Parser::parseModule(Module &module) {
     }
   }
   if (module.computations.empty())
-    return error(tok.loc(), "unexpected end of file: module '" + module.name +
-                                "' has no computations");
-  if (entry < 0)
-    return error(module.loc, "module '" + module.name +
-                                 "' has no ENTRY computation (mark the "
-                                 "entry computation with 'ENTRY')");
+    return error(tok.loc(), module.name.empty()
+                                ? Twine("expected 'HloModule' or a computation")
+                                : "unexpected end of file: module '" +
+                                      module.name + "' has no computations");
+  // Without an ENTRY mark the last computation is the entry, as in XLA.
+  if (entry < 0) {
+    entry = module.computations.size() - 1;
+    module.computations[entry].isEntry = true;
+  }
+  if (module.name.empty())
+    module.name = module.computations[entry].name;
   return true;
 }
 
