@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,9 @@ struct Module {
   llvm::SmallVector<Attr, 4> attrs;
   StackFrameTables frames;
   std::vector<Computation> computations;
+  /// Names the parser made up (for instructions written nested in an
+  /// operand list); every other name points into the source buffer.
+  std::deque<std::string> madeUpNames;
 };
 
 } // namespace tessera::hlo

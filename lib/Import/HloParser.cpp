@@ -87,6 +87,7 @@ private:
   bool parseComputation(Computation &comp);
   bool parseInstruction(Instruction &instr);
   bool parseOperands(Instruction &instr);
+  bool parseNestedOperand(Instruction &user, Shape shape, bool hasShape);
   bool parseDims(Shape &shape);
   /// True if the current token starts a shape (`(`, `f32[`, `token[`).
   bool atShapeStart() const {
@@ -97,6 +98,13 @@ private:
   Lexer lexer;
   DiagnosticSink &diags;
   Token tok;
+  /// The module being parsed: it owns the names made up for nested
+  /// operand instructions.
+  Module *module = nullptr;
+  /// Instructions written in the operand list of the one being parsed.
+  std::vector<Instruction> nestedInstructions;
+  static constexpr unsigned kMaxNestedOperands = 64;
+  unsigned nestedDepth = 0;
 };
 
 } // namespace
@@ -396,24 +404,56 @@ bool Parser::parseOperands(Instruction &instr) {
     return true;
   }
   while (true) {
-    if (atShapeStart()) {
-      // Long form: the operand's shape precedes its name; the emitter
-      // takes types from the defining instruction, so it is only checked
-      // for syntax here.
-      Shape ignored;
-      if (!parseShape(ignored))
-        return false;
-    }
+    Shape shape;
+    bool hasShape = atShapeStart();
+    // Long form: the operand's shape precedes its name; the emitter takes
+    // types from the defining instruction, so it is only checked for
+    // syntax here.
+    if (hasShape && !parseShape(shape))
+      return false;
     if (!isNameToken(tok))
       return errorHere("expected an operand name");
-    instr.operands.push_back({tok.text, tok.loc()});
-    consume();
+    if (tok.is(TokKind::Identifier) && peek().is(TokKind::LParen)) {
+      if (!parseNestedOperand(instr, std::move(shape), hasShape))
+        return false;
+    } else {
+      instr.operands.push_back({tok.text, tok.loc()});
+      consume();
+    }
     if (tok.is(TokKind::Comma)) {
       consume();
       continue;
     }
     return expect(TokKind::RParen, "',' or ')' in the operand list");
   }
+}
+
+bool Parser::parseNestedOperand(Instruction &user, Shape shape, bool hasShape) {
+  // XLA's parser takes an instruction written in place of an operand,
+  // `add(f32[] sqrt(x), y)`: it becomes an instruction of its own, named
+  // after its user and position, placed before the user.
+  if (!hasShape)
+    return errorHere("an instruction written as an operand needs its "
+                     "shape first, e.g. 'f32[] " +
+                     tok.text.str() + "(...)'");
+  if (nestedDepth >= kMaxNestedOperands)
+    return errorHere("instructions nested in operand lists more than " +
+                     Twine(kMaxNestedOperands) + " deep");
+  Instruction nested;
+  nested.shape = std::move(shape);
+  nested.opcode = tok.text;
+  nested.opcodeLoc = nested.loc = tok.loc();
+  nested.name = module->madeUpNames.emplace_back(
+      (user.name + "." + Twine(user.operands.size()) + "." + tok.text).str());
+  consume(); // now at '('
+  ++nestedDepth;
+  bool ok = parseOperands(nested);
+  --nestedDepth;
+  if (!ok)
+    return false;
+  user.operands.push_back({nested.name, nested.loc});
+  nestedInstructions.push_back(std::move(nested));
+  return true;
 }
 
 bool Parser::parseInstruction(Instruction &instr) {
@@ -488,10 +528,20 @@ bool Parser::parseComputation(Computation &comp) {
     if (tok.is(TokKind::Eof))
       return error(tok.loc(), "unexpected end of file: computation '" +
                                   comp.name + "' is not closed with '}'");
-    comp.instructions.emplace_back();
-    Instruction &instr = comp.instructions.back();
-    if (!parseInstruction(instr))
+    Instruction parsed;
+    if (!parseInstruction(parsed))
       return false;
+    // Instructions written nested in its operand list come first, so the
+    // instruction itself stays last (the root when none is marked).
+    for (Instruction &nested : nestedInstructions) {
+      if (!names.try_emplace(nested.name, comp.instructions.size()).second)
+        return error(nested.loc, "duplicate instruction name '" + nested.name +
+                                     "' in computation '" + comp.name + "'");
+      comp.instructions.push_back(std::move(nested));
+    }
+    nestedInstructions.clear();
+    comp.instructions.push_back(std::move(parsed));
+    Instruction &instr = comp.instructions.back();
     auto [it, inserted] =
         names.try_emplace(instr.name, comp.instructions.size() - 1);
     if (!inserted)
@@ -518,6 +568,7 @@ bool Parser::parseComputation(Computation &comp) {
 }
 
 bool Parser::parseModule(Module &module) {
+  this->module = &module;
   if (!parseHeader(module) || !parseTables(module.frames))
     return false;
   llvm::StringMap<size_t> names;
