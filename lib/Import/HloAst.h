@@ -81,6 +81,11 @@ struct Computation {
   llvm::StringRef name;
   llvm::SMLoc loc;
   bool isEntry = false;
+  /// The signature `(p: f32[4], ...) -> f32[4]` when the text has one; the
+  /// emitter checks it against the parameters and the root.
+  bool hasSignature = false;
+  std::vector<Shape> signatureParams;
+  Shape signatureResult;
   std::vector<Instruction> instructions;
   /// Index of the ROOT instruction (the last one when none is marked).
   int64_t rootIndex = -1;

@@ -372,6 +372,61 @@ bool Emitter::collectComputations() {
   return true;
 }
 
+/// A shape as HLO prints it, without its layout (for messages).
+static std::string shapeText(const Shape &shape) {
+  if (shape.kind == Shape::Kind::Token)
+    return "token[]";
+  if (shape.kind == Shape::Kind::Tuple) {
+    std::string out = "(";
+    for (auto [i, e] : llvm::enumerate(shape.elements))
+      out += (i ? ", " : "") + shapeText(e);
+    return out + ")";
+  }
+  std::string out = shape.dtype.str() + "[";
+  for (auto [i, d] : llvm::enumerate(shape.dims))
+    out += (i ? "," : "") + (d < 0 ? std::string("?") : std::to_string(d));
+  return out + "]";
+}
+
+/// Same element type, dimensions and tuple structure; layouts may differ.
+static bool sameShape(const Shape &a, const Shape &b) {
+  if (a.kind != b.kind || a.elements.size() != b.elements.size())
+    return false;
+  if (a.kind == Shape::Kind::Array && (a.dtype != b.dtype || a.dims != b.dims))
+    return false;
+  for (auto [x, y] : llvm::zip_equal(a.elements, b.elements))
+    if (!sameShape(x, y))
+      return false;
+  return true;
+}
+
+bool Emitter::checkDeclaredSignature(unsigned compIdx) {
+  const Computation &comp = module.computations[compIdx];
+  const CompInfo &info = comps[compIdx];
+  if (!comp.hasSignature)
+    return true;
+  if (comp.signatureParams.size() != info.params.size())
+    return error(comp.loc, "the signature of '" + comp.name + "' declares " +
+                               Twine(comp.signatureParams.size()) +
+                               " parameters, its body has " +
+                               Twine(info.params.size()));
+  for (auto [n, declared] : llvm::enumerate(comp.signatureParams)) {
+    const Instruction &param = comp.instructions[info.params[n]];
+    if (!sameShape(declared, param.shape))
+      return error(declared.loc,
+                   "the signature of '" + comp.name + "' declares parameter " +
+                       Twine(n) + " as " + shapeText(declared) + ", but '" +
+                       param.name + "' is " + shapeText(param.shape));
+  }
+  const Instruction &root = comp.instructions[comp.rootIndex];
+  if (!sameShape(comp.signatureResult, root.shape))
+    return error(comp.signatureResult.loc,
+                 "the signature of '" + comp.name + "' declares the result " +
+                     shapeText(comp.signatureResult) + ", but its root '" +
+                     root.name + "' is " + shapeText(root.shape));
+  return true;
+}
+
 bool Emitter::computeSignature(unsigned compIdx) {
   const Computation &comp = module.computations[compIdx];
   CompInfo &info = comps[compIdx];
@@ -398,7 +453,7 @@ bool Emitter::computeSignature(unsigned compIdx) {
                                  "' has no parameter " + Twine(n) +
                                  " (parameters must be numbered "
                                  "0..N-1)");
-  return true;
+  return checkDeclaredSignature(compIdx);
 }
 
 bool Emitter::emitFunction(unsigned compIdx) {

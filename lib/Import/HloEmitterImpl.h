@@ -162,6 +162,8 @@ private:
   //===--- Module structure ---===//
   bool collectComputations();
   bool computeSignature(unsigned compIdx);
+  /// The computation's written signature against its parameters and root.
+  bool checkDeclaredSignature(unsigned compIdx);
   bool emitFunction(unsigned compIdx);
   /// Emits the instructions of computation `compIdx` into `block` (whose
   /// arguments are the parameters) and its terminator.

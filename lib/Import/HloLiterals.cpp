@@ -10,6 +10,7 @@
 #include "HloAttrs.h"
 #include "HloEmitterImpl.h"
 
+#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -77,7 +78,7 @@ private:
 } // namespace
 
 static bool parseFloatToken(StringRef token, const llvm::fltSemantics &sem,
-                            llvm::APFloat &out) {
+                            llvm::APFloat &out, bool *overflow = nullptr) {
   bool negative = token.starts_with("-");
   StringRef body = token;
   if (negative || body.starts_with("+"))
@@ -108,6 +109,13 @@ static bool parseFloatToken(StringRef token, const llvm::fltSemantics &sem,
       out.convertFromString(token, llvm::APFloat::rmNearestTiesToEven);
   if (!status) {
     llvm::consumeError(status.takeError());
+    return false;
+  }
+  // A finite literal past the type's range would silently become an
+  // infinity; XLA's parser rejects it.
+  if (*status & llvm::APFloat::opOverflow) {
+    if (overflow)
+      *overflow = true;
     return false;
   }
   return true;
@@ -212,8 +220,13 @@ Attribute Emitter::convertLiteral(const Instruction &instr,
       if (++seen > count)
         return tooMany();
       llvm::APFloat v(sem);
-      if (!parseFloatToken(token, sem, v))
-        return fail(at, "expected a floating-point value, got '" + token + "'");
+      bool overflow = false;
+      if (!parseFloatToken(token, sem, v, &overflow))
+        return overflow
+                   ? fail(at, "value '" + token + "' is out of the range of " +
+                                  hloDtypeName(floatType))
+                   : fail(at, "expected a floating-point value, got '" + token +
+                                  "'");
       values.push_back(std::move(v));
     }
     if (seen != count)

@@ -495,8 +495,9 @@ bool Parser::parseComputation(Computation &comp) {
   comp.loc = tok.loc();
   consume();
   if (tok.is(TokKind::LParen)) {
-    // The signature repeats what the parameter instructions say (without
-    // layouts); it is checked for syntax only.
+    // The signature repeats what the parameter instructions and the root
+    // say (without layouts); the emitter checks that it agrees.
+    comp.hasSignature = true;
     consume();
     while (!tok.is(TokKind::RParen)) {
       if (!isNameToken(tok))
@@ -505,8 +506,7 @@ bool Parser::parseComputation(Computation &comp) {
       consume();
       if (!expect(TokKind::Colon, "':' after a parameter name"))
         return false;
-      Shape ignored;
-      if (!parseShape(ignored))
+      if (!parseShape(comp.signatureParams.emplace_back()))
         return false;
       if (tok.is(TokKind::Comma))
         consume();
@@ -516,8 +516,7 @@ bool Parser::parseComputation(Computation &comp) {
     consume();
     if (!expect(TokKind::Arrow, "'->' and the result shape"))
       return false;
-    Shape ignored;
-    if (!parseShape(ignored))
+    if (!parseShape(comp.signatureResult))
       return false;
   }
   if (!expect(TokKind::LBrace,
