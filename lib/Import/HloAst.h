@@ -53,6 +53,10 @@ struct Attr {
 struct OperandRef {
   llvm::StringRef name;
   llvm::SMLoc loc;
+  /// The long print form's `f32[4]{0} %x`: the shape written before the
+  /// name, checked against the operand's definition.
+  bool hasShape = false;
+  Shape shape;
 };
 
 struct Instruction {

@@ -417,7 +417,11 @@ bool Parser::parseOperands(Instruction &instr) {
       if (!parseNestedOperand(instr, std::move(shape), hasShape))
         return false;
     } else {
-      instr.operands.push_back({tok.text, tok.loc()});
+      OperandRef &ref = instr.operands.emplace_back();
+      ref.name = tok.text;
+      ref.loc = tok.loc();
+      ref.hasShape = hasShape;
+      ref.shape = std::move(shape);
       consume();
     }
     if (tok.is(TokKind::Comma)) {
