@@ -4,9 +4,10 @@
   run_cases.py BIN_DIR CASES_DIR
 
 Each case runs with a time limit (20 s) and an address-space limit
-(4 GiB), in CASES_DIR as its working folder. A case fails when the tool
+(4 GiB; under AddressSanitizer a 4 GiB resident-memory limit), in
+CASES_DIR as its working folder. A case fails when the tool
   - dies of a signal or hits a limit (a crash, an abort, a hang, unbounded
-    memory),
+    memory), or a sanitizer reports an error,
   - exits 0 on an input the case says is an error, or prints no
     "error:" line, or a message that does not name the input,
   - writes more than 64 KiB to stderr (an echo of the whole input),
@@ -22,14 +23,23 @@ import resource
 import subprocess
 import sys
 
-BIN, CASES = sys.argv[1], sys.argv[2]
+BIN, CASES = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TIME_LIMIT = 20
 MEMORY_LIMIT = 4 << 30
 STDERR_LIMIT = 64 << 10
 
 
+# Under AddressSanitizer (scripts/sanitize.sh) the address-space limit
+# would stop ASan's shadow memory from being mapped: ASan bounds the
+# resident memory instead, and its reports count as crashes.
+SANITIZED = "ASAN_OPTIONS" in os.environ
+if SANITIZED:
+    os.environ["ASAN_OPTIONS"] += ":hard_rss_limit_mb=%d" % (MEMORY_LIMIT >> 20)
+
+
 def limit():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    if not SANITIZED:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
@@ -59,7 +69,8 @@ for c in cases:
         failures["hang"].append(f"{c['name']}: over {TIME_LIMIT} s")
         continue
     err = proc.stderr.decode("utf-8", errors="replace")
-    if proc.returncode < 0 or proc.returncode >= 128:
+    sanitizer = "ERROR: AddressSanitizer" in err or "runtime error:" in err
+    if proc.returncode < 0 or proc.returncode >= 128 or sanitizer:
         failures["crash"].append(
             f"{c['name']}: exit {proc.returncode}: {err.strip()[-300:]}")
         continue
