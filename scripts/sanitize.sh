@@ -8,23 +8,13 @@
 #   bash scripts/sanitize.sh -R lit     # extra arguments go to ctest
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bash "$root/scripts/setup.sh"
 build=${TESSERA_ASAN_BUILD_DIR:-$root/build-asan}
-launcher=()
-if command -v ccache >/dev/null 2>&1; then
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-fi
-if [[ ! -f "$build/build.ninja" ]]; then
-  # LLVM_USE_SANITIZER is HandleLLVMOptions' switch: it adds -fsanitize=...
-  # (and the flags that keep UBSan's vptr check off, which needs RTTI that
-  # Debian's LLVM is built without) to every target of ours.
-  cmake -G Ninja -S "$root" -B "$build" "${launcher[@]}" \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DLLVM_USE_SANITIZER="Address;Undefined" \
-    -DMLIR_DIR=/usr/lib/llvm-19/lib/cmake/mlir \
-    -DTESSERA_CORPUS_DIR="$root/../shared/corpus" >/dev/null
-fi
-cmake --build "$build"
+# LLVM_USE_SANITIZER is HandleLLVMOptions' switch: it adds -fsanitize=...
+# (and the flags that keep UBSan's vptr check off, which needs RTTI that
+# Debian's LLVM is built without) to every target of ours.
+TESSERA_BUILD_DIR="$build" \
+  TESSERA_CMAKE_ARGS="-DLLVM_USE_SANITIZER=Address;Undefined" \
+  bash "$root/scripts/build.sh"
 TESSERA_BUILD_DIR="$build" bash "$root/scripts/trace-clients.sh"
 # Leaks are not errors: MLIR and llvm::cl keep process-lifetime objects on
 # purpose. Any other report stops the process with a non-zero exit, which
