@@ -147,6 +147,10 @@ hostile_mlir = {
     "unregistered": "func.func @main() { %0 = \"nope.op\"() : () -> i32 return }\n",
     "binary": bytes(range(256)) * 4,
     "no-entry": "func.func private @f() { return }\n",
+    # Past the nesting bound (docs/limits.md): MLIR's parser would
+    # overflow its stack.
+    "tuple-100000": "func.func @main(%x: " + "tuple<" * 100000 + "f32" + ">" * 100000 + ") { return }\n",
+    "array-100000": "module attributes {a = " + "[" * 100000 + "]" * 100000 + "} {}\n",
 }
 # tessera-opt only parses and verifies: a deep but valid type, or a module
 # without an entry, is fine there; tessera-compile needs an entry.

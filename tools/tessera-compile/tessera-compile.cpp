@@ -345,6 +345,10 @@ int main(int argc, char **argv) {
     // diagnostic handler, for file:line:col) per model.
     SourceMgr sourceMgr;
     SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+    // MLIR's parser recurses per nesting level: bound it before parsing.
+    if (!StringRef(model).ends_with(".hlo"))
+      if (Error err = checkMlirNesting((*file)->getBuffer(), model))
+        return abandon(std::move(err));
     OwningOpRef<ModuleOp> module =
         loadModel(model, std::move(*file), sourceMgr, context);
     if (!module)

@@ -165,6 +165,13 @@ int main(int argc, char **argv) {
       return 1;
     }
     input = std::move(*read);
+    // MLIR's parser recurses per nesting level: bound it before parsing.
+    if (llvm::Error err =
+            tessera::checkMlirNesting(input->getBuffer(), inputFilename)) {
+      llvm::errs() << "tessera-opt: error: " << llvm::toString(std::move(err))
+                   << "\n";
+      return 1;
+    }
   }
   auto output = openOutputFile(outputFilename, &error);
   if (!output) {

@@ -40,6 +40,17 @@ readInputFile(llvm::StringRef path, uint64_t maxBytes, llvm::StringRef what,
 llvm::Error checkInputFile(llvm::StringRef path, uint64_t maxBytes,
                            llvm::StringRef what);
 
+/// How deep brackets may nest in MLIR text: MLIR's parser recurses once
+/// per level of a type, attribute or region, and 100,000 levels overflow
+/// its stack. Real modules nest a few dozen levels.
+inline constexpr unsigned kMaxMlirNesting = 1000;
+
+/// Fails when `text` (MLIR; `name` is its file) nests (), [], {} or <>
+/// deeper than `maxDepth`, outside strings and `//` comments, naming the
+/// line and column where it does.
+llvm::Error checkMlirNesting(llvm::StringRef text, llvm::StringRef name,
+                             unsigned maxDepth = kMaxMlirNesting);
+
 } // namespace tessera
 
 #endif // TESSERA_TRACE_INPUTFILE_H

@@ -106,4 +106,38 @@ readInputFile(StringRef path, uint64_t maxBytes, StringRef what, bool isText) {
   return MemoryBuffer::getMemBufferCopy(bytes, path == "-" ? "<stdin>" : path);
 }
 
+Error checkMlirNesting(StringRef text, StringRef name, unsigned maxDepth) {
+  unsigned depth = 0, line = 1;
+  size_t lineStart = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+      lineStart = i + 1;
+    } else if (c == '"') {
+      // A string: skip to its closing quote (escapes skip a character).
+      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        break;
+      --i; // the newline is counted above
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > maxDepth)
+        return createStringError(
+            errc::invalid_argument,
+            "%s:%u:%zu: brackets nest more than %u levels deep here "
+            "(docs/limits.md)",
+            name.str().c_str(), line, i - lineStart + 1, maxDepth);
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth) {
+      // '->' is an arrow, not a closing bracket.
+      if (!(c == '>' && i && text[i - 1] == '-'))
+        --depth;
+    }
+  }
+  return Error::success();
+}
+
 } // namespace tessera
