@@ -151,8 +151,8 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   // the dumps and progress output around it.
   PassManager pm(context, ModuleOp::getOperationName());
   if (options.showProgress)
-    pm.addInstrumentation(
-        std::make_unique<ProgressInstrumentation>(progress, steps.size()));
+    pm.addInstrumentation(std::make_unique<ProgressInstrumentation>(
+        progress, steps.size(), options.progressDelay));
   if (std::unique_ptr<PassInstrumentation> dumps =
           dumper.createPassInstrumentation())
     pm.addInstrumentation(std::move(dumps));

@@ -9,15 +9,54 @@ using namespace mlir;
 
 namespace tessera {
 
+ProgressInstrumentation::ProgressInstrumentation(
+    llvm::raw_ostream &os, size_t total, std::chrono::milliseconds delay)
+    : os(os), total(total) {
+  if (delay.count() <= 0) {
+    showing = true;
+    return;
+  }
+  watcher = std::thread([this, delay] {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (changed.wait_for(lock, delay, [&] { return finished; }))
+      return;
+    showing = true;
+    this->os << held;
+    this->os.flush();
+    held.clear();
+  });
+}
+
+ProgressInstrumentation::~ProgressInstrumentation() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    finished = true;
+  }
+  changed.notify_all();
+  if (watcher.joinable())
+    watcher.join();
+}
+
+void ProgressInstrumentation::emit(const std::string &line) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!showing) {
+    held += line;
+    return;
+  }
+  os << line;
+  os.flush();
+}
+
 void ProgressInstrumentation::runBeforePass(Pass *pass, Operation *) {
   if (depth++ != 0)
     return;
   ++index;
   StringRef name =
       pass->getArgument().empty() ? pass->getName() : pass->getArgument();
-  os << "[" << index << "/" << total << "] " << name << "\n";
+  emit(
+      ("[" + llvm::Twine(index) + "/" + llvm::Twine(total) + "] " + name + "\n")
+          .str());
   start = std::chrono::steady_clock::now();
-  os.flush();
 }
 
 void ProgressInstrumentation::runAfterPass(Pass *, Operation *) {
@@ -26,8 +65,10 @@ void ProgressInstrumentation::runAfterPass(Pass *, Operation *) {
   double ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - start)
                   .count();
-  os << "      done in " << llvm::format("%.2f", ms) << " ms\n";
-  os.flush();
+  std::string line;
+  llvm::raw_string_ostream(line)
+      << "      done in " << llvm::format("%.2f", ms) << " ms\n";
+  emit(line);
 }
 
 void ProgressInstrumentation::runAfterPassFailed(Pass *, Operation *) {

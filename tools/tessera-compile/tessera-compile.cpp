@@ -213,6 +213,10 @@ int main(int argc, char **argv) {
          events + "')");
   compile.showProgress =
       flags.showProgressBar || sys::Process::StandardErrIsDisplayed();
+  // On a terminal alone only a compile that takes a while shows progress;
+  // asked for, every compile does, at once.
+  if (!flags.showProgressBar)
+    compile.progressDelay = std::chrono::milliseconds(2000);
 
   Expected<TargetDescription> target = resolveTarget(
       compile.target.empty() ? defaultTargetName() : StringRef(compile.target));

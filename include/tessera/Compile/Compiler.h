@@ -40,6 +40,9 @@ struct CompileOptions {
   PrecisionPolicy precisionPolicy = PrecisionPolicy::Bf16ToF32;
   /// Print each pass as it starts (a terminal, or --show_progress_bar).
   bool showProgress = false;
+  /// How long a compile runs before its progress shows (0: at once, as
+  /// --show_progress_bar asks; a terminal alone waits 2 s).
+  std::chrono::milliseconds progressDelay{0};
 };
 
 /// One step of the compile pipeline: its pass name and how to create it.

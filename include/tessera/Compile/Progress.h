@@ -2,7 +2,9 @@
 //
 // "[1/3] tgraph-check-compat ... done in 1.2 ms" lines on stderr, so a long
 // compile shows where it is. tessera-compile installs it when stderr is a
-// terminal or --show_progress_bar is given; never in pipes (tests, logs).
+// terminal (then only for compiles that take over 2 s: a short compile
+// prints nothing) or --show_progress_bar is given (every compile, at once);
+// never in pipes (tests, logs) unless asked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,23 +15,42 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
 
 namespace tessera {
 
 class ProgressInstrumentation : public mlir::PassInstrumentation {
 public:
-  ProgressInstrumentation(llvm::raw_ostream &os, size_t total)
-      : os(os), total(total) {}
+  /// Lines are held back until `delay` has passed since construction (the
+  /// compile's start), then the held ones and every later one are printed
+  /// as they come; a compile that ends sooner prints nothing.
+  ProgressInstrumentation(
+      llvm::raw_ostream &os, size_t total,
+      std::chrono::milliseconds delay = std::chrono::milliseconds(0));
+  ~ProgressInstrumentation() override;
   void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override;
 
 private:
+  void emit(const std::string &line);
+
   llvm::raw_ostream &os;
   size_t total;
   size_t index = 0;
   unsigned depth = 0;
   std::chrono::steady_clock::time_point start;
+
+  // A watcher thread shows the held lines once the delay has passed, even
+  // while one long pass is still running.
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool showing = false, finished = false;
+  std::string held;
+  std::thread watcher;
 };
 
 } // namespace tessera
