@@ -226,7 +226,10 @@ static std::string canonical(StringRef path) {
 
 static bool isInside(StringRef path, StringRef dir) {
   std::string root = canonical(dir.empty() ? "." : dir);
-  return path.size() > root.size() && path.starts_with(root) &&
+  if (!path.starts_with(root) || path.size() <= root.size())
+    return false;
+  // "/a/b" is inside "/a" (and anything below "/" is inside it), "/ab" not.
+  return sys::path::is_separator(root.back()) ||
          sys::path::is_separator(path[root.size()]);
 }
 
