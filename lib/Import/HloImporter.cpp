@@ -87,17 +87,17 @@ public:
       std::string window = (from ? "..." : "") +
                            line.substr(from, kWindow).str() +
                            (from + kWindow < line.size() ? "..." : "");
-      llvm::SourceMgr::DiagKind kind =
-          d.getSeverity() == DiagnosticSeverity::Error
-              ? llvm::SourceMgr::DK_Error
-          : d.getSeverity() == DiagnosticSeverity::Warning
-              ? llvm::SourceMgr::DK_Warning
-              : llvm::SourceMgr::DK_Note;
-      llvm::SMDiagnostic diag(sourceMgr, llvm::SMLoc(), loc.getFilename(),
-                              loc.getLine(),
-                              static_cast<int>(col - from + (from ? 3 : 0)),
-                              kind, d.str(), window, {});
-      diag.print(nullptr, llvm::errs());
+      // Written out here: SMDiagnostic would put the window's column, not
+      // the line's, in the file:line:col.
+      llvm::StringRef kind =
+          d.getSeverity() == DiagnosticSeverity::Error     ? "error"
+          : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+                                                           : "note";
+      unsigned caret = col - from + (from ? 3 : 0);
+      llvm::errs() << loc.getFilename().getValue() << ":" << loc.getLine()
+                   << ":" << col + 1 << ": " << kind << ": " << d.str() << "\n"
+                   << window << "\n"
+                   << std::string(caret, ' ') << "^\n";
       return success();
     });
   }
