@@ -67,6 +67,13 @@ def progress(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+def write_results(path, lines):
+    """Writes a results file (markdown lines) and says so."""
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    progress(f"wrote {path}")
+
+
 def compile_cmd(model, target, out, reports=True):
     cmd = [os.path.join(BIN, "tessera-compile"), model, "--target", target,
            "-o", os.path.join(out, "prog.mlirbc")]
@@ -429,9 +436,7 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
     if os.path.exists(findings):
         with open(findings) as f:
             lines += [f.read()]
-    with open(args.output, "w") as f:
-        f.write("\n".join(lines))
-    progress(f"wrote {args.output}")
+    write_results(args.output, lines)
 
 
 if __name__ == "__main__":

@@ -173,9 +173,7 @@ def main():
                      load_rows),
         "",
     ]
-    with open(args.output, "w") as f:
-        f.write("\n".join(lines))
-    common.progress(f"wrote {args.output}")
+    common.write_results(args.output, lines)
 
 
 if __name__ == "__main__":

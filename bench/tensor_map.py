@@ -102,9 +102,7 @@ def main():
                       "peak RSS MiB"], rows),
         "",
     ]
-    with open(args.output, "w") as f:
-        f.write("\n".join(lines))
-    common.progress(f"wrote {args.output}")
+    common.write_results(args.output, lines)
 
 
 if __name__ == "__main__":
