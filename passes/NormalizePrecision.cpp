@@ -11,8 +11,6 @@
 #include "tessera/Passes.h"
 #include "tessera/Target/Presets.h"
 
-#include "mlir/IR/TypeUtilities.h"
-
 namespace tessera {
 #define GEN_PASS_DEF_TGRAPHNORMALIZEPRECISION
 #include "Passes.h.inc"
@@ -47,17 +45,8 @@ struct TGraphNormalizePrecisionPass
     bool hasDestination = target.supportsDtype(destination);
     normalizePrecision(module, entry, policy, target.supportsDtype("bf16"),
                        hasDestination);
-    auto isBf16 = [](Type t) {
-      return isa<BFloat16Type>(getElementTypeOrSelf(t));
-    };
-    bool hasBf16 = module
-                       .walk([&](Operation *op) {
-                         return llvm::any_of(op->getResultTypes(), isBf16)
-                                    ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-                       })
-                       .wasInterrupted();
-    if (!hasDestination && !target.supportsDtype("bf16") && hasBf16)
+    if (!hasDestination && !target.supportsDtype("bf16") &&
+        holdsBFloat16(module))
       // Said once, at the module: every bf16 op stays incompatible.
       // (At its location, not the op, so the diagnostic does not print the
       // whole module.)

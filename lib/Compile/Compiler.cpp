@@ -15,7 +15,6 @@
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -58,17 +57,7 @@ public:
     bytes->clear();
     // Only a module with bf16 can change; the others (most) pay a walk,
     // not a serialization.
-    auto isBf16 = [](Type t) {
-      return isa<BFloat16Type>(getElementTypeOrSelf(t));
-    };
-    bool hasBf16 =
-        op->walk([&](Operation *inner) {
-            return llvm::any_of(inner->getResultTypes(), isBf16) ||
-                           llvm::any_of(inner->getOperandTypes(), isBf16)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          }).wasInterrupted();
-    if (!hasBf16)
+    if (!holdsBFloat16(op))
       return;
     llvm::raw_string_ostream os(*bytes);
     if (failed(writeBytecodeToFile(op, os, BytecodeWriterConfig("tessera"))))

@@ -17,6 +17,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -362,14 +363,22 @@ llvm::StringRef tessera::precisionPolicyName(PrecisionPolicy policy) {
   llvm_unreachable("unknown precision policy");
 }
 
-std::optional<PrecisionPolicy>
-tessera::parsePrecisionPolicy(llvm::StringRef name) {
-  for (PrecisionPolicy p :
-       {PrecisionPolicy::Keep, PrecisionPolicy::Bf16ToF32,
-        PrecisionPolicy::Bf16ToF32Round, PrecisionPolicy::Bf16ToF16})
-    if (precisionPolicyName(p) == name)
-      return p;
-  return std::nullopt;
+/// bf16 itself, or a tensor or tuple holding it.
+static bool isBFloat16Type(Type t) {
+  if (auto tuple = dyn_cast<TupleType>(t))
+    return llvm::any_of(tuple.getTypes(), isBFloat16Type);
+  return isa<BFloat16Type>(getElementTypeOrSelf(t));
+}
+
+bool tessera::holdsBFloat16(Operation *root) {
+  return root
+      ->walk([](Operation *op) {
+        return llvm::any_of(op->getOperandTypes(), isBFloat16Type) ||
+                       llvm::any_of(op->getResultTypes(), isBFloat16Type)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 PrecisionCounts tessera::normalizePrecision(ModuleOp module, func::FuncOp entry,

@@ -18,7 +18,6 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
-#include <optional>
 
 namespace tessera {
 
@@ -40,9 +39,12 @@ enum class PrecisionPolicy {
   Bf16ToF16,
 };
 
-/// The policy's flag value ("keep", "bf16-to-f32", ...), and back.
+/// The policy's flag value ("keep", "bf16-to-f32", ...).
 llvm::StringRef precisionPolicyName(PrecisionPolicy policy);
-std::optional<PrecisionPolicy> parsePrecisionPolicy(llvm::StringRef name);
+
+/// Whether an op under `root` reads or writes a bf16 value (a tensor of
+/// bf16 or a tuple holding one): only such a module can be normalized.
+bool holdsBFloat16(mlir::Operation *root);
 
 /// Attribute on the converts and roundings the normalization inserts
 /// ("boundary", "opaque", "rounding"), so reports can tell them from the
