@@ -84,18 +84,11 @@ static int printTargetJson(llvm::StringRef nameOrPath) {
   return 0;
 }
 
-/// Imports an HLO file and returns it as MLIR text that keeps every
-/// location, so diagnostics of later passes still point into the HLO.
+/// Imports HLO text (read from `path`) and returns it as MLIR text that keeps
+/// every location, so diagnostics of later passes still point into the HLO.
 static std::unique_ptr<llvm::MemoryBuffer>
-importHloToBuffer(llvm::StringRef path, DialectRegistry &registry) {
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
-      tessera::readInputFile(path, tessera::kMaxModelBytes, "model");
-  if (!read) {
-    llvm::errs() << "tessera-opt: error: " << llvm::toString(read.takeError())
-                 << "\n";
-    return nullptr;
-  }
-  std::unique_ptr<llvm::MemoryBuffer> file = std::move(*read);
+importHloToBuffer(std::unique_ptr<llvm::MemoryBuffer> file,
+                  llvm::StringRef path, DialectRegistry &registry) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   MLIRContext context(registry);
@@ -149,29 +142,26 @@ int main(int argc, char **argv) {
     return printTargetJson(printTarget);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
 
-  std::unique_ptr<llvm::MemoryBuffer> input;
+  // Bounded, and a device or folder refused (docs/limits.md).
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+      tessera::readInputFile(inputFilename, tessera::kMaxModelBytes, "model");
+  if (!read) {
+    llvm::errs() << "tessera-opt: error: " << llvm::toString(read.takeError())
+                 << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::MemoryBuffer> input = std::move(*read);
   std::string error;
   if (llvm::StringRef(inputFilename).ends_with(".hlo")) {
-    input = importHloToBuffer(inputFilename, registry);
+    input = importHloToBuffer(std::move(input), inputFilename, registry);
     if (!input)
       return 1;
-  } else {
-    // Bounded, and a device or folder refused (docs/limits.md).
-    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
-        tessera::readInputFile(inputFilename, tessera::kMaxModelBytes, "model");
-    if (!read) {
-      llvm::errs() << "tessera-opt: error: " << llvm::toString(read.takeError())
-                   << "\n";
-      return 1;
-    }
-    input = std::move(*read);
+  } else if (llvm::Error err =
+                 tessera::checkMlirNesting(input->getBuffer(), inputFilename)) {
     // MLIR's parser recurses per nesting level: bound it before parsing.
-    if (llvm::Error err =
-            tessera::checkMlirNesting(input->getBuffer(), inputFilename)) {
-      llvm::errs() << "tessera-opt: error: " << llvm::toString(std::move(err))
-                   << "\n";
-      return 1;
-    }
+    llvm::errs() << "tessera-opt: error: " << llvm::toString(std::move(err))
+                 << "\n";
+    return 1;
   }
   auto output = openOutputFile(outputFilename, &error);
   if (!output) {
