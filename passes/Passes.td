@@ -254,6 +254,12 @@ def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
     `not-lowered`) between an outfeed of their inputs and an infeed of their
     results. See docs/tile-dialect.md, "Lowering and mapping policy".
 
+    On a target with several chips the program is one replica's and spans
+    `chips` of them: given, or the `sharding={maximal device=N}`
+    annotations', or found (the fewest chips whose tiles hold the program
+    without a tile out of memory: lower, allocate, and try more chips while
+    some tile overflows). Its `placement` attribute says how it chose.
+
     Before (`--tgraph-check-compat=target=core-8`):
     ```mlir
     func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
@@ -286,7 +292,11 @@ def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
            "set by tgraph-check-compat)">,
     Option<"printStats", "print-stats", "bool", /*default=*/"false",
            "Print one line of counts (tiles used, vars, compute sets, "
-           "exchanges, host_compute per reason) to stdout">
+           "exchanges, host_compute per reason) to stdout">,
+    Option<"chips", "chips", "int64_t", /*default=*/"0",
+           "Chips the program spans (model parallel); 0: the sharding "
+           "annotations' chips, else the fewest of a replica's chips whose "
+           "tiles hold the program (docs/multichip.md)">
   ];
 }
 

@@ -6,11 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
+#include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
+#include "tessera/Memory/MemoryAnalysis.h"
 #include "tessera/Passes.h"
 #include "tessera/Target/Presets.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "tessera/Dialect/Tile/IR/Tile.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tessera {
@@ -23,9 +26,160 @@ using namespace tessera;
 
 namespace {
 
+/// Devices the module's collectives span: replicas times partitions (the
+/// HLO module header; 1 when absent).
+int64_t replicaDevices(ModuleOp module) {
+  int64_t devices = 1;
+  for (StringRef name : {"tgraph.replica_count", "tgraph.num_partitions"})
+    if (auto n = module->getAttrOfType<IntegerAttr>(name))
+      devices *= std::max<int64_t>(n.getInt(), 1);
+  return devices;
+}
+
+/// "3 chips (stages by bytes): <why>. chip 0: 'a'..'b', 12 ops, 1.2 MB; ..."
+std::string describePlacement(func::FuncOp entry, int64_t chips, bool spread,
+                              const std::string &why) {
+  ChipPlacement placement = placeOnChips(entry, chips, spread);
+  std::string text =
+      std::to_string(chips) + (chips == 1 ? " chip" : " chips") + " (" +
+      (placement.mode == "annotations" ? "sharding annotations"
+       : placement.mode == "stages"    ? "pipeline stages by bytes"
+       : placement.spread() ? "spread: every tensor split over the chips, as "
+                              "an op with its operands fills over half a chip"
+                            : "one chip") +
+      "): " + why + ".";
+  if (chips > 1 && !placement.spread())
+    for (const ChipStage &s : placement.stages)
+      text += " chip " + std::to_string(s.chip) + ": " + std::to_string(s.ops) +
+              " ops" +
+              (s.ops ? " '" + s.firstOp + "'..'" + s.lastOp + "'" : "") + ", " +
+              std::to_string(s.bytes) + " bytes;";
+  for (const std::string &note : placement.notes)
+    text += " " + note + ".";
+  return text;
+}
+
 struct TGraphToTilePass
     : public tessera::impl::TGraphToTileBase<TGraphToTilePass> {
   using TGraphToTileBase::TGraphToTileBase;
+
+  /// Lowers with the chips asked for, or searches for the fewest that
+  /// hold the program: each try is lowered and allocated, and a try with a
+  /// tile out of memory is replaced by one on more chips (at least as many
+  /// as its bytes need), up to a replica's share of the target.
+  LogicalResult lowerOnChips(ModuleOp module, const TargetDescription &target,
+                             TileLoweringStats &stats) {
+    func::FuncOp entry = findEntryFunction(module);
+    if (!entry)
+      return failure();
+    int64_t devices = replicaDevices(module);
+    int64_t available = std::max<int64_t>(1, target.chips / devices);
+    int64_t annotated = annotatedChips(entry);
+    int64_t chipBytes = target.tilesPerChip * target.usableBytesPerTile();
+    TileLoweringOptions options;
+    std::string why = "the target has one chip";
+    if (chips > 0) {
+      options.chips = chips;
+      why = "asked for (chips=" + std::to_string(chips) + ")";
+    } else if (annotated > 0) {
+      options.chips = annotated;
+      why =
+          "the highest device an op names is " + std::to_string(annotated - 1);
+    } else if (available == 1 && target.chips > 1) {
+      why = std::to_string(devices) + " replicas share " +
+            std::to_string(target.chips) + " chips";
+    }
+    if (options.chips > available && devices > 1)
+      return module.emitError("tgraph-to-tile: ")
+             << options.chips << " chips per replica, but target '"
+             << target.name << "' has " << target.chips << " chips for "
+             << devices << " replicas";
+    // An op whose operands and result fill half a chip cannot be placed
+    // whole on one: such models are spread, every tensor over all chips.
+    int64_t largest = largestOpBytes(entry);
+    auto spreadFor = [&](int64_t k) {
+      return k > 1 && 2 * largest > chipBytes;
+    };
+    options.spread = spreadFor(options.chips);
+    bool search = chips == 0 && annotated == 0 && available > 1;
+    // Each try: its chips, the bytes its tiles need beyond their memory
+    // (summed; a count of tiles would grow with the chips), and how many
+    // tiles overflow. The best is kept.
+    struct Try {
+      int64_t chips, bytesOver, tilesOver;
+    };
+    std::vector<Try> tries;
+    auto program = [&] {
+      return cast<tile::ProgramOp>(
+          module.lookupSymbol(tileProgramName(entry.getSymName())));
+    };
+    while (true) {
+      stats = TileLoweringStats();
+      if (failed(lowerEntryToTile(module, target, &stats, options)))
+        return failure();
+      if (!search)
+        break;
+      memory::MemoryAnalysis analysis =
+          memory::analyzeMemory(program(), target);
+      Try t{options.chips, 0, analysis.tilesOutOfMemory()};
+      for (const memory::TileAllocation &tile : analysis.tiles)
+        t.bytesOver += tile.overBy();
+      tries.push_back(t);
+      // More chips are worth a try only while they help: a tile that
+      // overflows because one tensor crowds it stays full on any count.
+      bool helped =
+          tries.size() < 2 || t.bytesOver < tries[tries.size() - 2].bytesOver;
+      if (t.bytesOver == 0 || options.chips >= available || !helped)
+        break;
+      // The bytes on the tiles over one chip's memory: a lower bound on
+      // the chips (stages are not perfectly balanced, so maybe more).
+      // (A tile's overheads include the code and stack reserved on every
+      // tile, which usableBytesPerTile already leaves out.)
+      int64_t reserved = target.sramBytesPerTile - target.usableBytesPerTile();
+      int64_t bytes = 0;
+      for (const memory::TileAllocation &t : analysis.tiles)
+        bytes += std::max<int64_t>(0, t.includingGaps() - reserved);
+      int64_t needed =
+          (bytes + chipBytes - 1) / std::max<int64_t>(chipBytes, 1);
+      options.chips = std::min(available, std::max(options.chips + 1, needed));
+      options.spread = spreadFor(options.chips);
+      program().erase();
+    }
+    if (search) {
+      // The try with the fewest bytes over, then the fewest chips.
+      auto best = std::min_element(
+          tries.begin(), tries.end(), [](const Try &a, const Try &b) {
+            return std::make_pair(a.bytesOver, a.chips) <
+                   std::make_pair(b.bytesOver, b.chips);
+          });
+      std::vector<std::string> said;
+      for (const Try &t : tries)
+        said.push_back(
+            std::to_string(t.chips) + (t.chips == 1 ? " chip: " : " chips: ") +
+            (t.tilesOver == 0
+                 ? std::string("fits")
+                 : std::to_string(t.tilesOver) + " tiles out of memory by " +
+                       std::to_string(t.bytesOver) + " bytes"));
+      why = "tried " + llvm::join(said, "; ") + ". " +
+            (best->bytesOver == 0 ? "The fewest chips that hold it"
+             : tries.back().chips >= available
+                 ? "No count up to the " + std::to_string(available) +
+                       " chips a replica has holds it; the fewest bytes over"
+                 : "More chips did not help; the fewest bytes over");
+      if (best->chips != options.chips) {
+        program().erase();
+        options.chips = best->chips;
+        options.spread = spreadFor(options.chips);
+        stats = TileLoweringStats();
+        if (failed(lowerEntryToTile(module, target, &stats, options)))
+          return failure();
+      }
+    }
+    if (target.chips > 1)
+      program().setPlacement(
+          describePlacement(entry, options.chips, options.spread, why));
+    return success();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -47,7 +201,7 @@ struct TGraphToTilePass
       return signalPassFailure();
     }
     TileLoweringStats stats;
-    if (failed(lowerEntryToTile(module, *target, &stats)))
+    if (failed(lowerOnChips(module, *target, stats)))
       return signalPassFailure();
     if (printStats) {
       llvm::raw_ostream &os = llvm::outs();

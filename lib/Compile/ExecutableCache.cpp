@@ -92,6 +92,7 @@ std::string computeExecutableCacheKey(const ExecutableCacheKeyInputs &in) {
   key.field("host_ops", in.hostOps);
   key.field("compat_fail_on", in.compatFailOn);
   key.field("precision_policy", in.precisionPolicy);
+  key.field("chips", std::to_string(in.chips));
   if (in.flags)
     for (const FlagInfo &flag : getFlagRegistry())
       if (flagChangesExecutable(flag.name).value_or(true))

@@ -65,6 +65,7 @@ std::vector<PipelineStep> compilePipeline() {
   steps.push_back({"tgraph-to-tile", [](const CompileOptions &options) {
                      TGraphToTileOptions pass;
                      pass.targetName = options.target;
+                     pass.chips = options.chips;
                      return createTGraphToTile(pass);
                    }});
   return steps;

@@ -2,9 +2,12 @@
 
 #include "tessera/Memory/CostModel.h"
 
+#include "tessera/Target/ChipRoutes.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 using namespace tessera;
@@ -17,7 +20,7 @@ namespace {
 class CostBuilder {
 public:
   CostBuilder(const ProgramLiveness &live, const TargetDescription &target)
-      : live(live), target(target) {
+      : live(live), target(target), routes(target) {
     for (auto [b, buffer] : llvm::enumerate(live.buffers))
       indexOf[buffer.var.getResult()] = b;
   }
@@ -55,6 +58,7 @@ private:
 
   const ProgramLiveness &live;
   const TargetDescription &target;
+  ChipRoutes routes;
   llvm::DenseMap<Value, uint32_t> indexOf;
   ProgramCost result;
 };
@@ -131,12 +135,21 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
   cost.op = opOf(ex, ex.getDest(), ex.getName());
   int64_t bytesPer = buffer(ex.getSource()).elementBytes;
   llvm::DenseMap<int64_t, int64_t> sent, received;
+  // Bytes from chip to chip, for the links.
+  std::map<std::pair<int64_t, int64_t>, int64_t> chipBytes;
+  int64_t perChip = std::max<int64_t>(target.tilesPerChip, 1);
   for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
     tile::ExchangeOp::Run run = ex.getRun(i);
     int64_t bytes = run.elements * bytesPer;
     for (int64_t k = 0; k < run.count; ++k) {
       sent[run.srcTile + k] += bytes;
       received[run.dstTile + k] += bytes;
+      int64_t from = (run.srcTile + k) / perChip,
+              to = (run.dstTile + k) / perChip;
+      if (from != to) {
+        chipBytes[{from, to}] += bytes;
+        cost.interChipBytes += bytes;
+      }
     }
     cost.bytesMoved += run.count * bytes;
   }
@@ -149,6 +162,27 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
       target.exchange.latencyCycles +
       ceilDiv(busiest,
               std::max<int64_t>(1, target.exchange.bandwidthBytesPerCycle));
+  if (chipBytes.empty())
+    return cost;
+  // Every chip pair's bytes go along its route; the busiest link direction
+  // and the longest route's latency bound the step.
+  cost.unit = "inter-chip";
+  std::map<std::pair<int64_t, int64_t>, int64_t> linkBytes; // (link, from)
+  int64_t latency = 0;
+  for (auto &[pair, bytes] : chipBytes) {
+    int64_t routeLatency = 0;
+    for (const RouteHop &hop : routes.route(pair.first, pair.second)) {
+      linkBytes[{hop.link, hop.from}] += bytes;
+      routeLatency += target.chipLinks[hop.link].latencyCycles;
+    }
+    latency = std::max(latency, routeLatency);
+  }
+  double linkCycles = 0;
+  for (auto &[key, bytes] : linkBytes)
+    linkCycles =
+        std::max(linkCycles, bytes / routes.linkBytesPerCycle(key.first));
+  cost.cycles = std::max(cost.cycles,
+                         latency + static_cast<int64_t>(std::ceil(linkCycles)));
   return cost;
 }
 

@@ -90,6 +90,12 @@ static cl::opt<PrecisionPolicy> precisionPolicy(
                clEnumValN(PrecisionPolicy::Bf16ToF16, "bf16-to-f16",
                           "f16 (lossy: f16's range is 6.5e4)")),
     cl::init(PrecisionPolicy::Bf16ToF32), cl::cat(driverCategory));
+static cl::opt<int64_t>
+    chips("chips",
+          cl::desc("chips a replica's program spans on a multi-chip target; 0: "
+                   "the sharding annotations', else the fewest that hold it "
+                   "(docs/multichip.md)"),
+          cl::init(0), cl::value_desc("N"), cl::cat(driverCategory));
 static cl::opt<std::string>
     events("events",
            cl::desc("event file (with --profiling or --enable_events; "
@@ -198,6 +204,10 @@ int main(int argc, char **argv) {
   compile.hostOps = hostOps;
   compile.compatFailOn = compatFailOn;
   compile.precisionPolicy = precisionPolicy;
+  if (chips < 0)
+    fail("--chips needs a count of chips (0: automatic), got " +
+         std::to_string(chips));
+  compile.chips = chips;
   // Several models share one event file and compile trace (one module id
   // each); their outputs are named after them.
   if (models.size() > 1 && !output.empty())
@@ -323,6 +333,7 @@ int main(int argc, char **argv) {
       key.hostOps = compile.hostOps;
       key.compatFailOn = compile.compatFailOn;
       key.precisionPolicy = precisionPolicyName(compile.precisionPolicy);
+      key.chips = compile.chips;
       key.flags = &flags;
       cacheKey = computeExecutableCacheKey(key);
     }

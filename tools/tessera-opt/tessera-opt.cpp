@@ -65,8 +65,10 @@ static int listTargetPresets() {
                  << " clock=" << llvm::format("%.2f", target->clockHz / 1e9)
                  << "GHz"
                  << " matrix=" << mu.m << "x" << mu.n << "x" << mu.k << " ("
-                 << llvm::join(mu.dtypes, ",") << ")"
-                 << (name == tessera::defaultTargetName() ? " [default]" : "")
+                 << llvm::join(mu.dtypes, ",") << ")";
+    if (!target->chipLinks.empty())
+      llvm::outs() << " links=" << target->chipLinks.size();
+    llvm::outs() << (name == tessera::defaultTargetName() ? " [default]" : "")
                  << "\n";
   }
   return 0;

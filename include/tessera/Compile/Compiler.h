@@ -38,6 +38,8 @@ struct CompileOptions {
   std::string compatFailOn = "none";
   /// --precision-policy: what a type the target lacks is computed in.
   PrecisionPolicy precisionPolicy = PrecisionPolicy::Bf16ToF32;
+  /// --chips: chips a replica's program spans (0: automatic).
+  int64_t chips = 0;
   /// Print each pass as it starts (a terminal, or --show_progress_bar).
   bool showProgress = false;
   /// How long a compile runs before its progress shows (0: at once, as

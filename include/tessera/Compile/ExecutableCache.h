@@ -44,6 +44,7 @@ struct ExecutableCacheKeyInputs {
   llvm::StringRef hostOps;
   llvm::StringRef compatFailOn;
   llvm::StringRef precisionPolicy;
+  int64_t chips = 0;
   /// The TESSERA_FLAGS flags for which flagChangesExecutable() holds.
   const TesseraFlags *flags = nullptr;
 };

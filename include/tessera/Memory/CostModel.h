@@ -5,7 +5,9 @@
 // target, padding included: a matmul vertex takes its padded block's MACs
 // over the matrix unit's MACs per cycle; a vector vertex its tile's
 // elements over the vector width (rounded up); an exchange its busiest
-// tile's bytes over the fabric bandwidth plus the latency; a sync the
+// tile's bytes over the fabric bandwidth plus the latency, or when its
+// copies cross chips the busiest link's bytes over the link bandwidth plus
+// the route's latency (ChipRoutes.h), whichever is longer; a sync the
 // target's sync cycles; a host copy its bytes over the host link. The
 // runtime compares these with measured cycles. See docs/memory.md.
 //
@@ -28,7 +30,12 @@ struct StepCost {
   int64_t flops = 0;
   int64_t paddedFlops = 0; ///< what the units actually compute
   int64_t bytesMoved = 0;  ///< operands read + written, or bytes sent
-  std::string unit;        ///< matrix, vector, exchange, sync, host, control
+  /// Of bytesMoved, what crosses between chips (an exchange's copies from a
+  /// tile of one chip to a tile of another, over the links).
+  int64_t interChipBytes = 0;
+  /// matrix, vector, exchange, inter-chip (an exchange with copies between
+  /// chips), sync, host, control
+  std::string unit;
   std::string op;          ///< the HLO instruction it implements
   std::optional<MatmulFit> fit; ///< matmul vertices
 };

@@ -13,10 +13,11 @@
 #ifndef TESSERA_CONVERSION_TGRAPHTOTILE_LOWERER_H
 #define TESSERA_CONVERSION_TGRAPHTOTILE_LOWERER_H
 
-#include "tessera/Dialect/TGraph/IR/TGraph.h"
-#include "tessera/Dialect/Tile/IR/Tile.h"
+#include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
 #include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 #include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
+#include "tessera/Dialect/TGraph/IR/TGraph.h"
+#include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Target/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -112,9 +113,17 @@ struct PositionedPlan {
 
 class Lowerer {
 public:
-  Lowerer(mlir::ModuleOp module, const TargetDescription &target)
-      : module(module), target(target), builder(module.getContext()),
-        numTiles(target.totalTiles()) {}
+  /// `numTiles` is one chip's: every op is planned on the tiles of the
+  /// chip `placement` gives it, numbered from 0 on that chip, and the
+  /// program's tiles are renumbered system-wide at the end
+  /// (placeTilesOnChips). A spread placement plans every op over all its
+  /// chips' tiles at once.
+  Lowerer(mlir::ModuleOp module, const TargetDescription &target,
+          const ChipPlacement &placement)
+      : module(module), target(target), placement(placement),
+        builder(module.getContext()),
+        numTiles(placement.spread() ? placement.chips * target.tilesPerChip
+                                    : target.tilesPerChip) {}
 
   mlir::LogicalResult run(mlir::func::FuncOp entry, TileLoweringStats &stats);
 
@@ -198,6 +207,18 @@ private:
                    mlir::Operation *op = nullptr);
   void lowerBlock(mlir::Block &block, mlir::StringRef prefix);
 
+  // Chips (TGraphToTile.cpp, "Chips"): while an op is lowered every buffer
+  // it makes is on `currentChip`; its operands held on another chip are
+  // copied over first.
+  /// Binds the op's operands to copies on `currentChip` where they are
+  /// elsewhere; returns the bindings to restore after the op.
+  mlir::SmallVector<std::pair<mlir::Value, mlir::SmallVector<mlir::Value>>>
+  localizeOperands(mlir::Operation *op, mlir::StringRef name);
+  int64_t chipOf(mlir::Value buffer) const { return bufferChip.lookup(buffer); }
+  /// Renumbers the program's tiles system-wide: a buffer on chip c moves
+  /// from tile t of its chip to c * tilesPerChip + t, with its steps.
+  void placeTilesOnChips(tile::ProgramOp program);
+
   // Control flow (LowerControlFlow.cpp): while -> tile.repeat, conditional
   // -> tile.if, call / fusion inlined.
   bool lowerControlFlow(mlir::Operation *op, mlir::StringRef name, std::string &detail);
@@ -231,8 +252,20 @@ private:
 
   mlir::ModuleOp module;
   const TargetDescription &target;
+  const ChipPlacement &placement;
   mlir::OpBuilder builder;
+  /// Tiles of one chip (see the constructor).
   int64_t numTiles;
+  /// The chip of the op being lowered, and of each buffer made (absent:
+  /// chip 0).
+  int64_t currentChip = 0;
+  mlir::DenseMap<mlir::Value, int64_t> bufferChip;
+  /// Copies of a graph value's buffers on another chip, made once.
+  mlir::DenseMap<std::pair<mlir::Value, int64_t>,
+                 mlir::SmallVector<mlir::Value>>
+      chipCopies;
+  /// The entry's block: its ops are the ones placed on chips.
+  mlir::Block *entryBlock = nullptr;
   TileLoweringStats *stats = nullptr;
   /// Buffers of each tgraph value, one per tensor leaf (null: no buffer, e.g.
   /// a dynamic shape).

@@ -151,6 +151,8 @@ Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
   if (!hlo.empty())
     var.setHlo(hlo);
   var.setWhy(plan.why);
+  if (currentChip != 0)
+    bufferChip[var.getResult()] = currentChip;
   ++stats->vars;
   return var.getResult();
 }
@@ -688,9 +690,110 @@ void Lowerer::lowerBlock(Block &block, StringRef prefix) {
       name = (op.getName().stripDialect() + "." + Twine(counter)).str();
     ++counter;
     std::string qualified = (prefix + name).str();
-    lowerOp(&op, qualified);
+    if (&block != entryBlock || placement.chips == 1 || placement.spread()) {
+      lowerOp(&op, qualified);
+    } else {
+      currentChip = placement.chipOf(&op);
+      auto restore = localizeOperands(&op, qualified);
+      lowerOp(&op, qualified);
+      for (auto &[value, bufs] : restore)
+        buffers[value] = bufs;
+      currentChip = 0;
+    }
     markResults(op.getResults(), qualified, &op);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Chips
+//===----------------------------------------------------------------------===//
+
+SmallVector<std::pair<Value, SmallVector<Value>>>
+Lowerer::localizeOperands(Operation *op, StringRef name) {
+  SmallVector<std::pair<Value, SmallVector<Value>>> restore;
+  // Ops that only rename buffers (tuples, reshapes) stay with their operand
+  // (the placement put them there): nothing to copy.
+  if (isa<tg::TupleOp, tg::GetTupleElementOp, tg::AfterAllOp>(op))
+    return restore;
+  DenseSet<Value> seen;
+  for (Value v : op->getOperands()) {
+    auto it = buffers.find(v);
+    if (it == buffers.end() || !seen.insert(v).second)
+      continue;
+    if (llvm::all_of(it->second,
+                     [&](Value b) { return !b || chipOf(b) == currentChip; }))
+      continue;
+    restore.push_back({v, it->second});
+    auto [copy, fresh] = chipCopies.try_emplace({v, currentChip});
+    if (fresh) {
+      for (Value b : it->second) {
+        if (!b || chipOf(b) == currentChip) {
+          copy->second.push_back(b);
+          continue;
+        }
+        // The same layout on this chip's tiles: an exchange whose copies
+        // cross the link(s) between the two chips.
+        auto var = b.getDefiningOp<tile::VarOp>();
+        auto type = cast<tile::BufferType>(b.getType());
+        std::string copyName =
+            (var.getName() + ".chip" + Twine(currentChip)).str();
+        PlannedMapping plan;
+        plan.runs.assign(runsOf(b).begin(), runsOf(b).end());
+        plan.why = "copy of '" + var.getName().str() + "' from chip " +
+                   std::to_string(chipOf(b)) + " for '" + name.str() +
+                   "', in its layout";
+        Value local = makeVar(op->getLoc(), copyName, tile::Category::Temporary,
+                              plan, type.getShape(), type.getElementType(),
+                              var.getHlo() ? *var.getHlo() : StringRef());
+        emitExchange(op->getLoc(), copyName, b, local,
+                     planIdentityCopies(runsOf(b), runsOf(local)));
+        copy->second.push_back(local);
+      }
+    }
+    buffers[v] = copy->second;
+  }
+  return restore;
+}
+
+/// Adds `offset` to the tiles of mapping runs ([first, last] x n from s).
+static SmallVector<int64_t> shiftRuns(ArrayRef<int64_t> runs, int64_t offset) {
+  SmallVector<int64_t> out(runs);
+  for (size_t i = 0; i + 3 < out.size(); i += 4) {
+    out[i] += offset;
+    out[i + 1] += offset;
+  }
+  return out;
+}
+
+void Lowerer::placeTilesOnChips(tile::ProgramOp program) {
+  int64_t perChip = target.tilesPerChip;
+  MLIRContext *ctx = program.getContext();
+  program.walk([&](Operation *op) {
+    if (auto var = dyn_cast<tile::VarOp>(op)) {
+      if (int64_t c = chipOf(var.getResult()))
+        var.setMappingAttr(tile::MappingAttr::get(
+            ctx, shiftRuns(var.getMapping().getRuns(), c * perChip)));
+    } else if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
+      Value any = !cs.getOuts().empty()  ? cs.getOuts()[0]
+                  : !cs.getIns().empty() ? cs.getIns()[0]
+                                         : Value();
+      if (int64_t c = any ? chipOf(any) : 0) {
+        cs.setFirstTile(cs.getFirstTile() + c * perChip);
+        cs.setEndTile(cs.getEndTile() + c * perChip);
+      }
+    } else if (auto ex = dyn_cast<tile::ExchangeOp>(op)) {
+      int64_t src = chipOf(ex.getSource()), dst = chipOf(ex.getDest());
+      if (ex.isView() || (src == 0 && dst == 0))
+        return;
+      SmallVector<int64_t> copies(ex.getCopyRuns());
+      for (size_t i = 0; i + 7 < copies.size(); i += 8) {
+        copies[i] += src * perChip;
+        copies[i + 1] += dst * perChip;
+      }
+      ex.setCopiesAttr(DenseI64ArrayAttr::get(ctx, copies));
+    }
+  });
+  program.setTiles(placement.chips * perChip);
 }
 
 void Lowerer::lowerOutputs(func::ReturnOp ret) {
@@ -708,6 +811,8 @@ void Lowerer::lowerOutputs(func::ReturnOp ret) {
       // own output buffer; a same-layout exchange copies them on each tile.
       if (var.getCategory() != tile::Category::Output || seen.contains(b) ||
           var.getAlias()) {
+        // The copy stays on the chip of what it copies.
+        currentChip = chipOf(b);
         auto type = cast<tile::BufferType>(b.getType());
         StringAttr hlo = var.getHloAttr();
         Value out = makeVar(
@@ -748,7 +853,8 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
   auto program = builder.create<tile::ProgramOp>(
       entry.getLoc(),
       builder.getStringAttr(tileProgramName(entry.getSymName())),
-      builder.getStringAttr(target.name), builder.getI64IntegerAttr(numTiles));
+      builder.getStringAttr(target.name), builder.getI64IntegerAttr(numTiles),
+      builder.getI64IntegerAttr(1), builder.getI64IntegerAttr(1), StringAttr());
   program->setAttr("entry", FlatSymbolRefAttr::get(entry.getSymNameAttr()));
   Block *body = new Block();
   program.getBody().push_back(body);
@@ -762,6 +868,8 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
       name = nameLoc.getName().str();
     SmallVector<Type> leaves;
     flattenLeaves(arg.getType(), leaves);
+    currentChip =
+        placement.argChip.empty() ? 0 : placement.argChip[arg.getArgNumber()];
     SmallVector<Value> &bufs = buffers[arg];
     for (Type leaf : leaves) {
       RankedTensorType t = bufferableTensor(leaf);
@@ -774,14 +882,22 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
     }
     markResults(arg, name);
   }
-  lowerBlock(entry.getBody().front(), "");
+  currentChip = 0;
+  entryBlock = &entry.getBody().front();
+  lowerBlock(*entryBlock, "");
   lowerOutputs(ret);
+  if (placement.chips > 1) {
+    if (!placement.spread())
+      placeTilesOnChips(program);
+    program.setChips(placement.chips);
+  }
 
   // Tiles used: any tile holding an element of any buffer.
-  SmallVector<bool> used(numTiles, false);
+  int64_t tiles = program.getTiles();
+  SmallVector<bool> used(tiles, false);
   program.walk([&](tile::VarOp var) {
-    SmallVector<int64_t> perTile = var.getMapping().elementsPerTile(numTiles);
-    for (int64_t t = 0; t < numTiles; ++t)
+    SmallVector<int64_t> perTile = var.getMapping().elementsPerTile(tiles);
+    for (int64_t t = 0; t < tiles; ++t)
       used[t] = used[t] || perTile[t] > 0;
   });
   result.tilesUsed = llvm::count(used, true);
@@ -816,7 +932,8 @@ func::FuncOp tessera::findEntryFunction(ModuleOp module) {
 
 LogicalResult tessera::lowerEntryToTile(ModuleOp module,
                                         const TargetDescription &target,
-                                        TileLoweringStats *stats) {
+                                        TileLoweringStats *stats,
+                                        const TileLoweringOptions &options) {
   func::FuncOp entry = findEntryFunction(module);
   if (!entry)
     return failure();
@@ -828,8 +945,19 @@ LogicalResult tessera::lowerEntryToTile(ModuleOp module,
   if (target.totalTiles() <= 0)
     return module.emitError("tgraph-to-tile: target '")
            << target.name << "' has no tiles";
+  if (options.chips < 1 || options.chips > target.chips)
+    return module.emitError("tgraph-to-tile: cannot place the program on ")
+           << options.chips << " chips; target '" << target.name << "' has "
+           << target.chips;
+  int64_t annotated = annotatedChips(entry);
+  if (annotated > options.chips)
+    return module.emitError("tgraph-to-tile: the sharding annotations place "
+                            "ops on device ")
+           << annotated - 1 << ", but the program may use " << options.chips
+           << (options.chips == 1 ? " chip" : " chips");
+  ChipPlacement placement = placeOnChips(entry, options.chips, options.spread);
   TileLoweringStats local;
-  Lowerer lowerer(module, target);
+  Lowerer lowerer(module, target, placement);
   if (failed(lowerer.run(entry, stats ? *stats : local)))
     return failure();
   return success();

@@ -55,13 +55,24 @@ std::string tileProgramName(llvm::StringRef entry);
 /// it `@forward`, `@predict`, ...). Null, with a diagnostic, otherwise.
 mlir::func::FuncOp findEntryFunction(mlir::ModuleOp module);
 
+struct TileLoweringOptions {
+  /// Chips the program spans (ChipPlacement.h): 1 to the target's chips,
+  /// at least what the sharding annotations name.
+  int64_t chips = 1;
+  /// Spread every op over all the chips' tiles rather than placing each on
+  /// one chip (ChipPlacement.h); ignored when the entry has annotations.
+  bool spread = false;
+};
+
 /// Lowers the entry function (findEntryFunction) of `module` into a
 /// tile.program named tileProgramName(entry) appended to the module. Fails
-/// (with a diagnostic) only when there is no entry or a program of that name
-/// already exists.
+/// (with a diagnostic) only when there is no entry, a program of that name
+/// already exists, or the chips asked for do not fit the target or the
+/// annotations.
 mlir::LogicalResult lowerEntryToTile(mlir::ModuleOp module,
                                      const TargetDescription &target,
-                                     TileLoweringStats *stats = nullptr);
+                                     TileLoweringStats *stats = nullptr,
+                                     const TileLoweringOptions &options = {});
 
 } // namespace tessera
 

@@ -19,11 +19,25 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, SymbolTable,
       ...
     }
     ```
-    `tiles` is the number of tiles of the target's system; every mapping
-    and tile range inside must stay below it.
+    `tiles` is the number of tiles the program spans: `chips` (default 1)
+    chips of the target, tile t on chip t / tiles-per-chip. Every mapping
+    and tile range inside must stay below it; an exchange whose copies
+    join tiles of two chips crosses the links between them. A program is
+    one replica's: with `replicas` > 1 each replica runs it on its own
+    `chips` chips (replica r on chips r * chips and up), and
+    `tile.collective` steps combine them. `placement` says how the
+    lowering chose the chips (for the compile report).
+
+    ```mlir
+    tile.program @main.tile target "pod-4" tiles 2944
+        attributes {chips = 2 : i64, replicas = 2 : i64} { ... }
+    ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target,
-                       I64Attr:$tiles);
+                       I64Attr:$tiles,
+                       DefaultValuedAttr<I64Attr, "1">:$chips,
+                       DefaultValuedAttr<I64Attr, "1">:$replicas,
+                       OptionalAttr<StrAttr>:$placement);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `target` $target `tiles` $tiles attr-dict-with-keyword $body

@@ -1,0 +1,55 @@
+//===- ChipRoutes.h - routes between the chips of a system -------*- C++
+//-*-===//
+//
+// A system's chips talk over the links its target lists; two chips without
+// a link between them relay through others. The cost model prices an
+// inter-chip copy along its route and the collectives' ring along the
+// chips' links, so both ask here: the fewest-hop route between two chips
+// (breadth-first over the links, ties to the lower chip number so a
+// compile is deterministic) and what moving bytes over it costs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TARGET_CHIPROUTES_H
+#define TESSERA_TARGET_CHIPROUTES_H
+
+#include "tessera/Target/Target.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace tessera {
+
+/// One link crossed in one direction: `link` indexes target.chipLinks.
+struct RouteHop {
+  int64_t link = 0;
+  int64_t from = 0, to = 0;
+};
+
+class ChipRoutes {
+public:
+  explicit ChipRoutes(const TargetDescription &target);
+
+  /// The hops from chip `from` to chip `to` (none when equal). Both must
+  /// be chips of the target; the target parser guarantees every chip is
+  /// reachable.
+  const std::vector<RouteHop> &route(int64_t from, int64_t to) const;
+  /// Cycles for `bytes` to go from `from` to `to`: each hop's latency plus
+  /// the bytes over the slowest link on the way (links forward as they
+  /// receive, so a long copy pays the bandwidth once).
+  int64_t copyCycles(int64_t from, int64_t to, int64_t bytes) const;
+  /// Bytes per cycle of link `link` in each direction (at least 1e-9).
+  double linkBytesPerCycle(int64_t link) const;
+
+private:
+  const TargetDescription &target;
+  /// Per chip, its links as (neighbour, link index), by neighbour.
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> adjacent;
+  /// Routes from each source asked for so far: parent hop per chip.
+  mutable std::map<int64_t, std::vector<std::vector<RouteHop>>> cache;
+};
+
+} // namespace tessera
+
+#endif // TESSERA_TARGET_CHIPROUTES_H

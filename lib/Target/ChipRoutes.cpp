@@ -1,0 +1,66 @@
+//===- ChipRoutes.cpp - routes between the chips of a system --------------===//
+
+#include "tessera/Target/ChipRoutes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+using namespace tessera;
+
+ChipRoutes::ChipRoutes(const TargetDescription &target)
+    : target(target), adjacent(std::max<int64_t>(target.chips, 1)) {
+  for (auto [i, link] : llvm::enumerate(target.chipLinks)) {
+    adjacent[link.chipA].push_back({link.chipB, int64_t(i)});
+    adjacent[link.chipB].push_back({link.chipA, int64_t(i)});
+  }
+  for (auto &links : adjacent)
+    std::sort(links.begin(), links.end());
+}
+
+const std::vector<RouteHop> &ChipRoutes::route(int64_t from, int64_t to) const {
+  auto [it, fresh] = cache.try_emplace(from);
+  std::vector<std::vector<RouteHop>> &routes = it->second;
+  if (fresh) {
+    // Breadth-first from `from`; a chip's route is its parent's plus the
+    // hop that reached it, found first from the lowest-numbered parent.
+    routes.assign(adjacent.size(), {});
+    std::vector<bool> seen(adjacent.size(), false);
+    std::deque<int64_t> queue{from};
+    seen[from] = true;
+    while (!queue.empty()) {
+      int64_t chip = queue.front();
+      queue.pop_front();
+      for (auto [next, link] : adjacent[chip]) {
+        if (seen[next])
+          continue;
+        seen[next] = true;
+        routes[next] = routes[chip];
+        routes[next].push_back({link, chip, next});
+        queue.push_back(next);
+      }
+    }
+  }
+  return routes[to];
+}
+
+double ChipRoutes::linkBytesPerCycle(int64_t link) const {
+  double perSecond =
+      static_cast<double>(target.chipLinks[link].bandwidthBytesPerSecond);
+  return std::max(perSecond / std::max<int64_t>(target.clockHz, 1), 1e-9);
+}
+
+int64_t ChipRoutes::copyCycles(int64_t from, int64_t to, int64_t bytes) const {
+  if (from == to)
+    return 0;
+  int64_t latency = 0;
+  double slowest = 0;
+  for (const RouteHop &hop : route(from, to)) {
+    latency += target.chipLinks[hop.link].latencyCycles;
+    double perCycle = linkBytesPerCycle(hop.link);
+    slowest = slowest == 0 ? perCycle : std::min(slowest, perCycle);
+  }
+  if (slowest == 0)
+    return latency;
+  return latency + static_cast<int64_t>(std::ceil(bytes / slowest));
+}
