@@ -191,6 +191,16 @@ void CycleClock::exchangeRan(const exe::Step &step) {
   finishStep(step, cost.cycles, delta, interval);
 }
 
+void CycleClock::collectiveRan(const exe::Step &step) {
+  int64_t c = step.estimate().cycles();
+  StepTotals delta;
+  delta.bytes = step.estimate().bytes();
+  delta.activeTiles = program.numTiles();
+  StepInterval interval;
+  interval.exchanging = program.numTiles();
+  finishStep(step, c, delta, interval);
+}
+
 void CycleClock::syncRan(const exe::Step &step) {
   int64_t c = program.target().syncCycles;
   syncAll += c;

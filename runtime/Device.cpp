@@ -2,6 +2,8 @@
 
 #include "tessera/Runtime/Device.h"
 
+#include "Collectives.h"
+
 #include "tessera/Runtime/Vertex.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -311,6 +313,8 @@ Error Device::runStep(const exe::Step &step, RunRecord &record) {
     llvm::for_each(step.compute_set().outs(), wrote);
   else if (step.has_exchange())
     wrote(step.exchange().dest());
+  else if (step.has_collective())
+    wrote(step.collective().dest());
   else if (step.has_host_copy() &&
            step.host_copy().direction() == exe::HostCopy::INFEED)
     wrote(step.host_copy().buffer());
@@ -379,6 +383,8 @@ Error Device::runStep(const exe::Step &step, RunRecord &record) {
   }
   case exe::Step::kHostCompute:
     return runHostCompute(step, record);
+  case exe::Step::kCollective:
+    return runCollective(step);
   case exe::Step::kRepeat: {
     const exe::Repeat &loop = step.repeat();
     record.lastIterations[&loop] = 0;
@@ -408,6 +414,45 @@ Error Device::runStep(const exe::Step &step, RunRecord &record) {
   return Error::success();
 }
 
+Error Device::runCollective(const exe::Step &step) {
+  const exe::Collective &c = step.collective();
+  int64_t devices = options.rendezvous ? options.rendezvous->numDevices() : 1;
+  std::vector<int64_t> members = collectiveMembers(c, options.device, devices);
+  if (members.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             Program::where(step) + ": device " +
+                                 Twine(options.device) +
+                                 " is in none of its groups");
+  HostTensor source = read(c.source());
+  std::vector<HostTensor> values;
+  if (options.rendezvous) {
+    Expected<std::vector<HostTensor>> all = options.rendezvous->exchange(
+        collectivesMet++, options.device, members, std::move(source));
+    if (!all)
+      return createStringError(inconvertibleErrorCode(),
+                               Program::where(step) + ": " +
+                                   toString(all.takeError()));
+    values = std::move(*all);
+  } else if (members.size() == 1) {
+    values.push_back(std::move(source));
+  } else {
+    return createStringError(inconvertibleErrorCode(),
+                             Program::where(step) + ": a collective over " +
+                                 Twine(members.size()) +
+                                 " devices needs a run of that many replicas");
+  }
+  Expected<HostTensor> result =
+      combineCollective(c, options.device, members, values, read(c.dest()));
+  if (!result)
+    return createStringError(inconvertibleErrorCode(),
+                             Program::where(step) + ": " +
+                                 toString(result.takeError()));
+  write(c.dest(), *result);
+  if (options.clock)
+    options.clock->collectiveRan(step);
+  return Error::success();
+}
+
 Error Device::runSteps(
     const google::protobuf::RepeatedPtrField<exe::Step> &steps,
     RunRecord &record) {
@@ -420,6 +465,7 @@ Error Device::runSteps(
 Expected<std::vector<HostTensor>>
 Device::run(ArrayRef<HostTensor> inputs, RunRecord &record, bool synthetic) {
   this->synthetic = synthetic;
+  collectivesMet = 0;
   const exe::Executable &e = program.executable();
   for (auto &s : staging)
     s.reset();

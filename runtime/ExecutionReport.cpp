@@ -43,6 +43,8 @@ StringRef stepKindName(const exe::Step &step) {
     return "repeat";
   case exe::Step::kIfStep:
     return "if";
+  case exe::Step::kCollective:
+    return "collective";
   case exe::Step::KIND_NOT_SET:
     break;
   }

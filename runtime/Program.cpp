@@ -358,6 +358,48 @@ Error Program::checkStep(const exe::Step &step) {
     }
     return Error::success();
   }
+  case exe::Step::kCollective: {
+    const exe::Collective &c = step.collective();
+    if (!validIndex(c.source(), n) || !validIndex(c.dest(), n))
+      return fail(where + ": collective buffers do not exist");
+    const BufferLayout &src = bufferLayouts[c.source()];
+    const BufferLayout &dst = bufferLayouts[c.dest()];
+    if (src.dtype != dst.dtype)
+      return fail(where + ": collective from " + src.describe() + " to " +
+                  dst.describe() + " changes the element type");
+    static constexpr const char *kKinds[] = {
+        "all_reduce", "all_gather", "reduce_scatter", "collective_permute"};
+    if (!llvm::is_contained(kKinds, c.kind()))
+      return fail(where + ": unknown collective kind '" + c.kind() + "'");
+    int64_t size = c.group_size();
+    if (size < 1 || c.groups_size() != replicas())
+      return fail(where + ": groups of " + Twine(size) + " over " +
+                  Twine(c.groups_size()) + " devices; the program has " +
+                  Twine(replicas()) + " replicas");
+    std::vector<bool> seen(replicas(), false);
+    for (int64_t d : c.groups()) {
+      if (d < 0 || d >= replicas() || seen[d])
+        return fail(where + ": device " + Twine(d) +
+                    " is not a replica or is in two groups");
+      seen[d] = true;
+    }
+    for (int64_t d : c.pairs())
+      if (d < 0 || d >= replicas())
+        return fail(where + ": a pair names device " + Twine(d));
+    int64_t rank = static_cast<int64_t>(src.shape.size());
+    if ((c.kind() == "all_gather" || c.kind() == "reduce_scatter") &&
+        (c.dimension() < 0 || c.dimension() >= std::max<int64_t>(rank, 1) ||
+         c.groups_size() % size != 0))
+      return fail(where + ": dimension " + Twine(c.dimension()) +
+                  " is outside " + src.describe());
+    int64_t expected = c.kind() == "all_gather"       ? src.numElements * size
+                       : c.kind() == "reduce_scatter" ? src.numElements / size
+                                                      : src.numElements;
+    if (dst.numElements != expected)
+      return fail(where + ": the collective writes " + dst.describe() +
+                  " from " + src.describe());
+    return Error::success();
+  }
   case exe::Step::kSync:
     return Error::success();
   case exe::Step::kHostCopy:

@@ -48,9 +48,14 @@ config.substitutions.append(
     ("%upstream", os.path.join(config.tessera_src_root, "scripts", "upstream")))
 import shutil
 import subprocess
-if shutil.which("mlir-cpu-runner-19") and os.path.exists("/usr/bin/python3") \
-        and subprocess.run(["/usr/bin/python3", "-c", "import numpy"],
-                           capture_output=True).returncode == 0:
+has_numpy = os.path.exists("/usr/bin/python3") and subprocess.run(
+    ["/usr/bin/python3", "-c", "import numpy"], capture_output=True).returncode == 0
+# Checks written with numpy (an independent computation of what a program
+# must give) run under Debian's python3, which scripts/setup.sh equips.
+if has_numpy:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", "/usr/bin/python3"))
+if shutil.which("mlir-cpu-runner-19") and has_numpy:
     config.available_features.add("upstream-mlir")
 else:
     lit_config.note("mlir-cpu-runner-19 or Debian's python3-numpy is missing: "

@@ -291,6 +291,21 @@ Writer::addSteps(Block &block,
         for (int64_t c : x.getCopyRuns())
           e.add_copies(c);
       }
+    } else if (auto c = dyn_cast<tile::CollectiveOp>(op)) {
+      exe::Collective &e = *step.mutable_collective();
+      e.set_kind(tile::stringifyCollectiveKind(c.getKind()).str());
+      e.set_source(idx(c.getSource()));
+      e.set_dest(idx(c.getDest()));
+      for (int64_t d : c.getGroups())
+        e.add_groups(d);
+      e.set_group_size(c.getGroupSize());
+      if (c.getReducer())
+        e.set_reducer(c.getReducer()->str());
+      e.set_dimension(c.getDimension());
+      if (std::optional<ArrayRef<int64_t>> pairs = c.getPairs())
+        for (int64_t d : *pairs)
+          e.add_pairs(d);
+      e.set_algorithm(c.getAlgorithm().str());
     } else if (isa<tile::SyncOp>(op)) {
       if (step.name().empty())
         step.set_name("sync");
@@ -382,6 +397,10 @@ buildExecutable(ModuleOp module, tile::ProgramOp program,
   out.set_entry(analysis.entry);
   out.set_target_json(toJson(analysis.target));
   out.set_num_tiles(program.getTiles());
+  out.set_chips(program.getChips());
+  out.set_replicas(program.getReplicas());
+  if (program.getPlacement())
+    out.set_placement(program.getPlacement()->str());
   out.set_bytes_per_tile(analysis.target.sramBytesPerTile);
   out.set_producer("tessera-compile");
   Writer writer(out, module, analysis);

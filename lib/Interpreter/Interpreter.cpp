@@ -9,6 +9,7 @@
 
 #include "Value.h"
 
+#include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -592,8 +593,20 @@ llvm::Expected<Value> Interpreter::evalOp(Operation *op,
     llvm::Expected<Tensor> t = tensorResult(); // one replica: id 0
     if (!t)
       return t.takeError();
+    if (t->size() == 1) {
+      tgraph::DeviceCounts counts = tgraph::deviceCounts(op);
+      int64_t id = isa<tg::ReplicaIdOp>(op)
+                       ? options.device / counts.partitions
+                       : options.device % counts.partitions;
+      if (t->isFloat())
+        t->f[0] = double(id);
+      else
+        t->i[0] = id;
+    }
     return Value::of(std::move(*t));
   }
+  if (isa<tg::AllGatherOp, tg::CollectivePermuteOp>(op) && options.rendezvous)
+    return evalCollective(op, operands, *this);
   if (isa<tg::AllGatherOp, tg::CollectivePermuteOp>(op)) {
     // One replica: gathering one shard, or a permutation that can only map
     // 0 to 0, leaves the value as it is; a pair not from 0 to 0 sends

@@ -4,13 +4,15 @@
 // region to scalars. A region that is one binary elementwise op of its two
 // arguments (add, maximum, ...) is applied directly; any other region is
 // evaluated as a block on rank-0 tensors, which is slow but always means
-// what the region says. Batch norms and single-replica collectives live
-// here too.
+// what the region says. Batch norms and collectives live here too: over
+// one replica as the identity, over several by meeting the other devices'
+// evaluations (Rendezvous) and combining their values in group order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Value.h"
 
+#include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
 #include <algorithm>
@@ -569,6 +571,148 @@ llvm::Expected<Value> batchNorm(Operation *op, ArrayRef<Value> operands,
 
 } // namespace
 
+/// A tensor as exchanged between devices: floats as f64, integers as s64,
+/// so no value changes on the way.
+static HostTensor toHost(const Tensor &t) {
+  HostTensor h(t.isFloat() ? DType::F64 : DType::S64, t.shape);
+  for (int64_t k = 0, n = t.size(); k < n; ++k)
+    if (t.isFloat())
+      h.setDouble(k, t.f[k]);
+    else
+      h.setInt(k, t.i[k]);
+  return h;
+}
+
+static Tensor fromHost(const HostTensor &h, DType dtype) {
+  Tensor t(dtype, h.shape);
+  for (int64_t k = 0, n = t.size(); k < n; ++k)
+    if (t.isFloat())
+      t.f[k] = h.getDouble(k);
+    else
+      t.i[k] = h.getInt(k);
+  return t;
+}
+
+/// Every member's value of `t`, in `members` order.
+static llvm::Expected<std::vector<Tensor>> meet(Operation *op, const Tensor &t,
+                                                ArrayRef<int64_t> members,
+                                                Interpreter &interp) {
+  const Options &o = interp.options;
+  llvm::Expected<std::vector<HostTensor>> all = o.rendezvous->exchange(
+      interp.collectives++, o.device, members, toHost(t));
+  if (!all)
+    return opError(op, llvm::toString(all.takeError()));
+  std::vector<Tensor> out;
+  for (const HostTensor &h : *all) {
+    if (llvm::ArrayRef<int64_t>(h.shape) != llvm::ArrayRef<int64_t>(t.shape))
+      return opError(op, "the devices' operands differ in shape");
+    out.push_back(fromHost(h, t.dtype));
+  }
+  return out;
+}
+
+/// Tensors of equal shape but along `dim`, concatenated along it.
+static Tensor concatenate(ArrayRef<Tensor> parts, int64_t dim) {
+  Tensor out(parts[0].dtype, parts[0].shape);
+  int64_t each = parts[0].shape[dim];
+  out.shape[dim] = each * int64_t(parts.size());
+  out = Tensor(parts[0].dtype, out.shape);
+  int64_t inner = 1, outer = 1;
+  for (int64_t d = dim + 1; d < parts[0].rank(); ++d)
+    inner *= parts[0].shape[d];
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= parts[0].shape[d];
+  for (size_t m = 0; m < parts.size(); ++m)
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = 0; k < each * inner; ++k)
+        out.copyFrom((o * parts.size() + m) * each * inner + k, parts[m],
+                     o * each * inner + k);
+  return out;
+}
+
+llvm::Expected<Value> evalCollective(Operation *op, ArrayRef<Value> operands,
+                                     Interpreter &interp) {
+  const Options &o = interp.options;
+  tg::DeviceCounts counts = tg::deviceCounts(op);
+  if (o.device < 0 || o.device >= counts.devices())
+    return opError(op, "device " + llvm::Twine(o.device) +
+                           " is not one of the module's " +
+                           llvm::Twine(counts.devices()));
+  if (isa<tg::CollectivePermuteOp>(op)) {
+    // Every device meets (a permute pairs any of them); each takes the
+    // value sent to it, or zeros.
+    std::vector<int64_t> everyone(counts.devices());
+    std::iota(everyone.begin(), everyone.end(), 0);
+    llvm::Expected<std::vector<Tensor>> all =
+        meet(op, operands[0].t(), everyone, interp);
+    if (!all)
+      return all.takeError();
+    for (auto [from, to] : tg::permutePairs(op, counts))
+      if (to == o.device && from >= 0 && from < counts.devices())
+        return Value::of(std::move((*all)[from]));
+    llvm::Expected<Tensor> zeros =
+        interp.makeResult(op, op->getResult(0).getType());
+    if (!zeros)
+      return zeros.takeError();
+    return Value::of(std::move(*zeros));
+  }
+  std::vector<int64_t> members;
+  for (const std::vector<int64_t> &g : tg::collectiveGroups(op, counts))
+    if (llvm::is_contained(g, o.device))
+      members = g;
+  if (members.empty())
+    return opError(op, "device " + llvm::Twine(o.device) +
+                           " is in none of its replica groups");
+  int64_t self = llvm::find(members, o.device) - members.begin();
+  if (auto gather = dyn_cast<tg::AllGatherOp>(op)) {
+    llvm::Expected<std::vector<Tensor>> all =
+        meet(op, operands[0].t(), members, interp);
+    if (!all)
+      return all.takeError();
+    return Value::of(concatenate(*all, gather.getAllGatherDim()));
+  }
+  // all_reduce (each operand leaf) and reduce_scatter: the region folds
+  // the members' values in group order.
+  Region &body = op->getRegion(0);
+  std::vector<Tensor> results;
+  for (const Value &operand : operands) {
+    const Tensor &t = operand.t();
+    llvm::Expected<std::vector<Tensor>> all = meet(op, t, members, interp);
+    if (!all)
+      return all.takeError();
+    Tensor acc = (*all)[0];
+    RegionFn fn(op, body, interp);
+    for (size_t m = 1; m < all->size(); ++m)
+      for (int64_t k = 0, n = acc.size(); k < n; ++k) {
+        Scalar a = load(acc, k);
+        if (llvm::Error e = fn.combine(a, {load((*all)[m], k)}))
+          return std::move(e);
+        store(acc, k, a);
+      }
+    results.push_back(std::move(acc));
+  }
+  if (auto rs = dyn_cast<tg::ReduceScatterOp>(op)) {
+    // Member i keeps the i-th block along the scatter dimension.
+    const Tensor &sum = results[0];
+    int64_t dim = rs.getScatterDimension();
+    int64_t each = sum.shape[dim] / int64_t(members.size());
+    Tensor out(sum.dtype, sum.shape);
+    out.shape[dim] = each;
+    out = Tensor(sum.dtype, out.shape);
+    int64_t inner = 1, outer = 1;
+    for (int64_t d = dim + 1; d < sum.rank(); ++d)
+      inner *= sum.shape[d];
+    for (int64_t d = 0; d < dim; ++d)
+      outer *= sum.shape[d];
+    for (int64_t oi = 0; oi < outer; ++oi)
+      for (int64_t k = 0; k < each * inner; ++k)
+        out.copyFrom(oi * each * inner + k, sum,
+                     (oi * members.size() + self) * each * inner + k);
+    return Value::of(std::move(out));
+  }
+  return resultOf(results);
+}
+
 llvm::Expected<Value> evalRegionOp(Operation *op, ArrayRef<Value> operands,
                                    Interpreter &interp) {
   for (const Value &v : operands)
@@ -587,6 +731,9 @@ llvm::Expected<Value> evalRegionOp(Operation *op, ArrayRef<Value> operands,
   if (isa<tg::BatchNormTrainingOp, tg::BatchNormInferenceOp,
           tg::BatchNormGradOp>(op))
     return batchNorm(op, operands, interp);
+  if (isa<tg::AllReduceOp, tg::ReduceScatterOp>(op) &&
+      interp.options.rendezvous)
+    return evalCollective(op, operands, interp);
   if (isa<tg::AllReduceOp, tg::ReduceScatterOp>(op)) {
     // One replica: reducing over a group of one leaves each value as it is.
     if (operands.size() == 1) {

@@ -148,6 +148,12 @@ llvm::Expected<Value> evalContraction(mlir::Operation *op,
                                       llvm::ArrayRef<Value> operands,
                                       const Options &options);
 
+/// Regions.cpp: collectives over several devices (Options::rendezvous):
+/// all_reduce, all_gather, reduce_scatter, collective_permute.
+llvm::Expected<Value> evalCollective(mlir::Operation *op,
+                                     llvm::ArrayRef<Value> operands,
+                                     Interpreter &interp);
+
 /// Regions.cpp: reduce, reduce_window, select_and_scatter, sort, scatter,
 /// all_reduce, reduce_scatter, and the batch norms.
 llvm::Expected<Value> evalRegionOp(mlir::Operation *op,
@@ -175,6 +181,8 @@ public:
   llvm::Expected<Tensor> makeResult(mlir::Operation *op, mlir::Type type);
 
   const Options &options;
+  /// Collectives this evaluation has met (Rendezvous's sequence).
+  int64_t collectives = 0;
 
 private:
   mlir::Operation *scope;

@@ -30,6 +30,7 @@ public:
 private:
   StepCost computeSet(tile::ComputeSetOp cs);
   StepCost exchange(tile::ExchangeOp ex);
+  StepCost collective(tile::CollectiveOp c);
   /// Cycles of steps [begin, end] at one nesting level, loops expanded.
   int64_t rangeCycles(int64_t begin, int64_t end, int64_t &unknown);
 
@@ -186,6 +187,52 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
   return cost;
 }
 
+StepCost CostBuilder::collective(tile::CollectiveOp c) {
+  StepCost cost;
+  cost.unit = "collective";
+  cost.op = opOf(c, c.getDest(), c.getName());
+  // Replica r's program sits on chips r * chips and up; a collective's data
+  // goes between the replicas' first chips.
+  auto program = c->getParentOfType<tile::ProgramOp>();
+  int64_t chipsPerReplica = program ? program.getChips() : 1;
+  int64_t source = buffer(c.getSource()).bytes;
+  int64_t dest = buffer(c.getDest()).bytes;
+  int64_t n = c.getGroupSize();
+  ArrayRef<int64_t> groups = c.getGroups();
+  if (c.getKind() == tile::CollectiveKind::Permute) {
+    ArrayRef<int64_t> pairs =
+        c.getPairs() ? *c.getPairs() : ArrayRef<int64_t>();
+    for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
+      cost.cycles =
+          std::max(cost.cycles,
+                   routes.copyCycles(pairs[i] * chipsPerReplica,
+                                     pairs[i + 1] * chipsPerReplica, source));
+      if (pairs[i] != pairs[i + 1])
+        cost.interChipBytes += source;
+    }
+    cost.bytesMoved = cost.interChipBytes;
+    return cost;
+  }
+  int64_t rounds =
+      c.getKind() == tile::CollectiveKind::AllReduce ? 2 * (n - 1) : n - 1;
+  // The block each member passes on in a round: 1/n of the buffer for the
+  // reductions, the whole source for a gather.
+  int64_t block = c.getKind() == tile::CollectiveKind::AllGather ? source
+                  : c.getKind() == tile::CollectiveKind::ReduceScatter
+                      ? dest
+                      : (source + n - 1) / std::max<int64_t>(n, 1);
+  for (size_t g = 0; g + n <= groups.size(); g += n) {
+    SmallVector<int64_t> ring;
+    for (int64_t d : groups.slice(g, n))
+      ring.push_back(d * chipsPerReplica);
+    cost.cycles = std::max(cost.cycles, routes.ringCycles(ring, rounds, block));
+  }
+  // What one replica sends over its links.
+  cost.interChipBytes = rounds * block;
+  cost.bytesMoved = cost.interChipBytes;
+  return cost;
+}
+
 int64_t CostBuilder::rangeCycles(int64_t begin, int64_t end, int64_t &unknown) {
   const std::vector<Step> &steps = live.schedule.steps;
   int64_t total = 0;
@@ -222,6 +269,8 @@ ProgramCost CostBuilder::build() {
       cost = computeSet(cs);
     } else if (auto ex = dyn_cast<tile::ExchangeOp>(step.op)) {
       cost = exchange(ex);
+    } else if (auto coll = dyn_cast<tile::CollectiveOp>(step.op)) {
+      cost = collective(coll);
     } else if (isa<tile::SyncOp>(step.op)) {
       cost.unit = "sync";
       cost.op = "sync";

@@ -222,6 +222,11 @@ void LivenessBuilder::collectRefs() {
     } else if (auto host = dyn_cast<tile::HostComputeOp>(op)) {
       llvm::for_each(host.getIns(), use);
       llvm::for_each(host.getOuts(), def);
+    } else if (auto c = dyn_cast<tile::CollectiveOp>(op)) {
+      // Every tile holding the source sends, every tile of the dest
+      // receives (the chips' links reach them all).
+      use(c.getSource());
+      def(c.getDest());
     } else if (auto repeat = dyn_cast<tile::RepeatOp>(op)) {
       use(repeat.getCondition());
     } else if (auto ifOp = dyn_cast<tile::IfOp>(op)) {

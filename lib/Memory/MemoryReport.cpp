@@ -499,7 +499,8 @@ json ReportBuilder::cost() {
                      {"cycles", s.cycles},
                      {"flops", s.flops},
                      {"padded_flops", s.paddedFlops},
-                     {"bytes_moved", s.bytesMoved}});
+                     {"bytes_moved", s.bytesMoved},
+                     {"inter_chip_bytes", s.interChipBytes}});
     if (step.kind == StepKind::Sync || step.kind == StepKind::Repeat ||
         step.kind == StepKind::If)
       continue;
@@ -538,7 +539,7 @@ json ReportBuilder::graph() {
           (cs.getEndTile() - cs.getFirstTile()) * cs.getVerticesPerTile();
       vertices += n;
       edges += n * (cs.getIns().size() + cs.getOuts().size());
-    } else if (isa<tile::ExchangeOp>(step.op)) {
+    } else if (isa<tile::ExchangeOp, tile::CollectiveOp>(step.op)) {
       ++exchanges;
     } else if (isa<tile::SyncOp>(step.op)) {
       ++syncs;

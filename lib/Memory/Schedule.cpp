@@ -20,6 +20,7 @@ static void scheduleOp(Operation *op, int32_t depth, int32_t parent,
           .Case([](tile::SyncOp) { return StepKind::Sync; })
           .Case([](tile::HostCopyOp) { return StepKind::HostCopy; })
           .Case([](tile::HostComputeOp) { return StepKind::HostCompute; })
+          .Case([](tile::CollectiveOp) { return StepKind::Collective; })
           .Case([](tile::RepeatOp) { return StepKind::Repeat; })
           .Case([](tile::IfOp) { return StepKind::If; })
           .Default([](Operation *) { return std::nullopt; });
@@ -57,6 +58,8 @@ StringRef tessera::memory::stepKindName(StepKind kind) {
     return "host_copy";
   case StepKind::HostCompute:
     return "host_compute";
+  case StepKind::Collective:
+    return "collective";
   case StepKind::Repeat:
     return "repeat";
   case StepKind::If:

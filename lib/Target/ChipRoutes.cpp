@@ -50,6 +50,15 @@ double ChipRoutes::linkBytesPerCycle(int64_t link) const {
   return std::max(perSecond / std::max<int64_t>(target.clockHz, 1), 1e-9);
 }
 
+int64_t ChipRoutes::ringCycles(llvm::ArrayRef<int64_t> ring, int64_t rounds,
+                               int64_t blockBytes) const {
+  int64_t slowest = 0;
+  for (size_t i = 0; i < ring.size() && ring.size() > 1; ++i)
+    slowest = std::max(
+        slowest, copyCycles(ring[i], ring[(i + 1) % ring.size()], blockBytes));
+  return rounds * slowest;
+}
+
 int64_t ChipRoutes::copyCycles(int64_t from, int64_t to, int64_t bytes) const {
   if (from == to)
     return 0;

@@ -1,7 +1,9 @@
 // Collectives on one chip, which runs one replica. Groups of one replica
 // are the identity: the result is an alias of the operand's buffer (same
 // mapping, no step). A collective over several replicas needs data this
-// chip does not have: it stays on the host, reason "multi-replica".
+// chip does not have: on a target without a chip per device it stays on
+// the host, reason "multi-replica" (test/MultiChip/replicas.test lowers
+// them on pods).
 //
 // RUN: tessera-opt %s --split-input-file --tgraph-check-compat=target=tile-1472 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,T1472
 // RUN: tessera-opt %s --split-input-file --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,C8
@@ -58,10 +60,10 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 }
 
 // CHECK-LABEL: tile.program @main.tile
-// CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 8 replicas; one chip holds one", op_id = {{[0-9]+}} : i64}
+// CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 8 devices; 4 devices of 1 chip need 4, target '{{.*}}' has 1", op_id = {{[0-9]+}} : i64}
 // Empty groups: all 4 replicas of the module.
-// CHECK: tile.host_compute "all-gather.2" op "tgraph.all_gather" reason "multi-replica" {{.*}} {detail = "groups of 4 replicas; one chip holds one", op_id = {{[0-9]+}} : i64}
-// CHECK: tile.host_compute "collective-permute.3" op "tgraph.collective_permute" reason "multi-replica" {{.*}} {detail = "2 source-target pairs move data between replicas", op_id = {{[0-9]+}} : i64}
+// CHECK: tile.host_compute "all-gather.2" op "tgraph.all_gather" reason "multi-replica" {{.*}} {detail = "groups of 4 devices; 4 devices of 1 chip need 4, target '{{.*}}' has 1", op_id = {{[0-9]+}} : i64}
+// CHECK: tile.host_compute "collective-permute.3" op "tgraph.collective_permute" reason "multi-replica" {{.*}} {detail = "2 source-target pairs move data between devices; 4 devices of 1 chip need 4, target '{{.*}}' has 1", op_id = {{[0-9]+}} : i64}
 
 // -----
 
@@ -79,7 +81,7 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 }
 
 // CHECK-LABEL: tile.program @main.tile
-// CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 2 replicas; one chip holds one", op_id = {{[0-9]+}} : i64}
+// CHECK: tile.host_compute "all-reduce.1" op "tgraph.all_reduce" reason "multi-replica" {{.*}} {detail = "groups of 2 devices; 2 devices of 1 chip need 2, target '{{.*}}' has 1", op_id = {{[0-9]+}} : i64}
 
 // -----
 

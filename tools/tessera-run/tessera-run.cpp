@@ -12,6 +12,7 @@
 
 #include "RunChecks.h"
 #include "RunProfile.h"
+#include "RunReplicas.h"
 #include "RunTrace.h"
 #include "ToolFlags.h"
 
@@ -323,6 +324,25 @@ int main(int argc, char **argv) {
 
   if (args.loadOnly)
     return 0;
+
+  if ((*program)->replicas() > 1) {
+    // A data-parallel program: one device per replica (RunReplicas.h).
+    if (args.checkOps || !args.expectedDir.empty() || args.synthetic ||
+        !flags.traceJson.empty() || profile)
+      fail("a program of " + Twine((*program)->replicas()) +
+           " replicas runs with --runs, --seed, --threads, --inputs, "
+           "--save_inputs, --outputs and --check; --check_ops, --expected, "
+           "--synthetic_data, --trace_json and profiling are for one replica");
+    ReplicaRunArgs replicaArgs;
+    replicaArgs.runs = args.runs;
+    replicaArgs.seed = args.seed;
+    replicaArgs.check = args.check;
+    replicaArgs.threads = args.threads;
+    replicaArgs.inputsDir = args.inputsDir;
+    replicaArgs.saveInputsDir = args.saveInputsDir;
+    replicaArgs.outputsDir = args.outputsDir;
+    return runReplicas(replicaArgs, **program, **graph);
+  }
 
   std::unique_ptr<RunTrace> trace;
   std::string traceCompile;

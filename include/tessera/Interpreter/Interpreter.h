@@ -18,6 +18,7 @@
 #define TESSERA_INTERPRETER_INTERPRETER_H
 
 #include "tessera/Support/HostTensor.h"
+#include "tessera/Support/Rendezvous.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
@@ -59,6 +60,12 @@ struct Options {
   /// runs with the reference measures how far rounding alone moves an
   /// output (tessera-run's UNSTABLE verdict).
   std::mt19937_64 *stochasticRounding = nullptr;
+  /// A multi-replica run evaluates each device on its own thread: `device`
+  /// is this one (replica * partitions + partition, CollectiveGroups.h),
+  /// and the collectives meet the other devices' at `rendezvous`. Without
+  /// one, a collective is one replica's (groups of one).
+  int64_t device = 0;
+  Rendezvous *rendezvous = nullptr;
 };
 
 /// Runs `func` on the leaves of its arguments and returns the leaves of its

@@ -34,7 +34,8 @@ struct StepCost {
   /// tile of one chip to a tile of another, over the links).
   int64_t interChipBytes = 0;
   /// matrix, vector, exchange, inter-chip (an exchange with copies between
-  /// chips), sync, host, control
+  /// chips), collective (ring algorithm over the replicas' chips, see
+  /// ChipRoutes::ringCycles), sync, host, control
   std::string unit;
   std::string op;          ///< the HLO instruction it implements
   std::optional<MatmulFit> fit; ///< matmul vertices

@@ -26,6 +26,7 @@ enum class StepKind {
   Sync,
   HostCopy,
   HostCompute,
+  Collective,
   Repeat,
   If
 };

@@ -101,6 +101,8 @@ public:
   llvm::Expected<std::vector<HostTensor>>
   evaluate(const exe::HostCompute &op,
            llvm::ArrayRef<HostTensor> ins) override;
+  /// The device a multi-replica run evaluates for (replica_id, ...).
+  void setDevice(int64_t device) { options.device = device; }
 
 private:
   GraphModule &graph;

@@ -95,6 +95,9 @@ public:
   void computeSetRan(const exe::Step &step);
   void exchangeRan(const exe::Step &step);
   void syncRan(const exe::Step &step);
+  /// A collective: the step's estimate (the ring over the replicas' chips,
+  /// computed by the compiler's cost model), on every tile of the source.
+  void collectiveRan(const exe::Step &step);
   void hostCopyRan(const exe::Step &step, int64_t bytes);
   void hostComputeRan(const exe::Step &step, int64_t wallNs);
 

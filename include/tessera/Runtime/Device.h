@@ -17,6 +17,7 @@
 
 #include "tessera/Runtime/CycleClock.h"
 #include "tessera/Runtime/Program.h"
+#include "tessera/Support/Rendezvous.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -63,6 +64,10 @@ struct DeviceOptions {
   CycleClock *clock = nullptr;
   /// Told of the pool's work when set (traced runs).
   HostThreadListener *hostThreads = nullptr;
+  /// In a run of several replicas (the executable's `replicas`), the device
+  /// this one is and where its collectives meet the others'.
+  int64_t device = 0;
+  Rendezvous *rendezvous = nullptr;
 };
 
 /// One tensor moved between host and device.
@@ -105,6 +110,9 @@ public:
   /// DeviceOptions::hostThreads, for a listener made after the device
   /// (a trace that starts with the load).
   void setHostThreadListener(HostThreadListener *l) { options.hostThreads = l; }
+  /// DeviceOptions::rendezvous, for a run of several replicas (each run
+  /// meets at a fresh one).
+  void setRendezvous(Rendezvous *r) { options.rendezvous = r; }
 
 private:
   llvm::Error runSteps(
@@ -118,6 +126,7 @@ private:
                           llvm::function_ref<llvm::Error(int64_t)> fn);
   void runExchange(const exe::Exchange &exchange);
   llvm::Error runHostCompute(const exe::Step &step, RunRecord &record);
+  llvm::Error runCollective(const exe::Step &step);
   llvm::Expected<bool> readPredicate(int32_t buffer);
   uint8_t *dataOf(int32_t buffer, const TileShare &share) const;
 
@@ -130,6 +139,8 @@ private:
   /// Host-side copies of buffers: what outfeeds sent and infeeds will send.
   std::vector<std::optional<HostTensor>> staging;
   bool synthetic = false;
+  /// Collectives met in this run (the Rendezvous's sequence).
+  int64_t collectivesMet = 0;
 };
 
 } // namespace tessera::runtime

@@ -111,6 +111,10 @@ public:
   const TargetDescription &target() const { return targetDesc; }
   llvm::StringRef source() const { return sourceName; }
   int64_t numTiles() const { return exe.num_tiles(); }
+  /// Chips one replica spans, and the replicas that run the program at
+  /// once (1 for executables written before these were).
+  int64_t chips() const { return std::max<int64_t>(exe.chips(), 1); }
+  int64_t replicas() const { return std::max<int64_t>(exe.replicas(), 1); }
   const std::vector<BufferLayout> &buffers() const { return bufferLayouts; }
   const BufferLayout &buffer(int32_t i) const { return bufferLayouts[i]; }
   /// Bytes of memory each tile's arena needs (its buffers' extent).

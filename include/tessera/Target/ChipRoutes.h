@@ -41,6 +41,13 @@ public:
   int64_t copyCycles(int64_t from, int64_t to, int64_t bytes) const;
   /// Bytes per cycle of link `link` in each direction (at least 1e-9).
   double linkBytesPerCycle(int64_t link) const;
+  /// A ring collective over `ring` (the members' chips, in group order):
+  /// `rounds` steps, in each of which every member sends `blockBytes` to
+  /// the next (the last to the first) at once, so the slowest hop bounds
+  /// every round. An all-reduce of B bytes over n members is 2(n - 1)
+  /// rounds of B / n; an all-gather or reduce-scatter n - 1 rounds.
+  int64_t ringCycles(llvm::ArrayRef<int64_t> ring, int64_t rounds,
+                     int64_t blockBytes) const;
 
 private:
   const TargetDescription &target;

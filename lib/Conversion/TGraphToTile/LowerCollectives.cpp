@@ -1,54 +1,159 @@
-//===- LowerCollectives.cpp - collectives on one chip ---------------------===//
+//===- LowerCollectives.cpp - collectives over replicas -------------------===//
 //
-// A tile program is one replica on one chip. A collective whose every group
-// holds one participant (this replica) is the identity: all_reduce,
-// all_gather and reduce_scatter of one operand return it, a
+// A tile program is one replica's (one device's, CollectiveGroups.h). A
+// collective whose every group holds one participant is the identity:
+// all_reduce, all_gather and reduce_scatter of one operand return it, a
 // collective_permute that sends every replica to itself too. The result is
 // an alias of the operand's buffer (same mapping, `aliases`), no step.
 //
-// A collective over several participants needs the other replicas' data,
-// which this chip does not have: it stays on the host with reason
-// "multi-replica" and the group size in `detail`, rather than being
-// lowered as if it were the identity.
-//
-// Participants (XLA's group modes): the largest replica group, where an
-// empty list means all `tgraph.replica_count` replicas (the HLO module
-// header; 1 when absent); with a `channel_id` and without
-// `use_global_device_ids` each replica's group also spans all
-// `tgraph.num_partitions` partitions; with `use_global_device_ids` the ids
-// are global devices and an empty list means replicas x partitions.
+// A collective over several devices becomes a `tile.collective` step per
+// operand leaf, when the target has a chip group for every device
+// (`replicas` times the program's chips); the program then runs once per
+// device (the model device runs them in lockstep). On a target with too
+// few chips it stays on the host with reason "multi-replica" and the
+// counts in `detail`, rather than being lowered as if it were the
+// identity.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowerer.h"
+
+#include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
 
 using namespace mlir;
 using namespace tessera;
 using namespace tessera::lowering;
 namespace tg = tessera::tgraph;
 
-/// A module header count (`tgraph.replica_count`, ...), 1 when absent.
-static int64_t moduleCount(ModuleOp module, StringRef attr) {
-  if (auto n = module->getAttrOfType<IntegerAttr>(attr))
-    return std::max<int64_t>(n.getInt(), 1);
-  return 1;
+/// How many devices take part in each group of a collective (the largest).
+static int64_t participants(Operation *op, tg::DeviceCounts counts) {
+  size_t size = 0;
+  for (const std::vector<int64_t> &g : tg::collectiveGroups(op, counts))
+    size = std::max(size, g.size());
+  return static_cast<int64_t>(size);
 }
 
-/// How many replicas (or devices) take part in each group of a collective.
-static int64_t participants(ModuleOp module, Operation *op) {
-  int64_t replicas = moduleCount(module, "tgraph.replica_count");
-  int64_t partitions = moduleCount(module, "tgraph.num_partitions");
-  bool global = op->hasAttr("use_global_device_ids");
+bool Lowerer::lowerCollectiveSteps(Operation *op, StringRef name,
+                                   std::string &detail) {
+  tg::DeviceCounts counts = tg::deviceCounts(module);
+  std::vector<int64_t> flat;
   int64_t size = 0;
-  if (auto groups = op->getAttrOfType<ArrayAttr>("replica_groups"))
-    for (Attribute g : groups)
-      if (auto ids = dyn_cast<DenseI64ArrayAttr>(g))
-        size = std::max<int64_t>(size, ids.size());
-  if (size == 0)
-    size = global ? replicas * partitions : replicas;
-  if (op->hasAttr("channel_id") && !global)
-    size *= partitions;
-  return size;
+  SmallVector<int64_t> pairs;
+  if (isa<tg::CollectivePermuteOp>(op)) {
+    for (int64_t d = 0; d < counts.devices(); ++d)
+      flat.push_back(d);
+    size = counts.devices();
+    for (auto [from, to] : tg::permutePairs(op, counts)) {
+      if (from < 0 || to < 0 || from >= size || to >= size) {
+        detail = "a source-target pair names a device the module lacks";
+        return false;
+      }
+      pairs.append({from, to});
+    }
+  } else {
+    for (const std::vector<int64_t> &g : tg::collectiveGroups(op, counts)) {
+      if (size != 0 && int64_t(g.size()) != size) {
+        detail = "replica groups of different sizes";
+        return false;
+      }
+      size = g.size();
+      flat.insert(flat.end(), g.begin(), g.end());
+    }
+    llvm::SmallDenseSet<int64_t> seen(flat.begin(), flat.end());
+    if (int64_t(seen.size()) != counts.devices() ||
+        int64_t(flat.size()) != counts.devices() ||
+        llvm::any_of(
+            flat, [&](int64_t d) { return d < 0 || d >= counts.devices(); })) {
+      detail = "replica groups do not cover each device once";
+      return false;
+    }
+  }
+  tile::CollectiveKind kind =
+      isa<tg::AllReduceOp>(op)       ? tile::CollectiveKind::AllReduce
+      : isa<tg::AllGatherOp>(op)     ? tile::CollectiveKind::AllGather
+      : isa<tg::ReduceScatterOp>(op) ? tile::CollectiveKind::ReduceScatter
+                                     : tile::CollectiveKind::Permute;
+  std::string reducer;
+  int64_t dimension = 0;
+  if (op->getNumRegions() == 1) {
+    reducer = reducerKind(op->getRegion(0));
+    if (reducer.empty()) {
+      detail = "the reducer is not one binary op of its arguments";
+      return false;
+    }
+  }
+  if (auto g = dyn_cast<tg::AllGatherOp>(op))
+    dimension = g.getAllGatherDim();
+  if (auto rs = dyn_cast<tg::ReduceScatterOp>(op))
+    dimension = rs.getScatterDimension();
+  SmallVector<Value> in;
+  for (Value v : op->getOperands()) {
+    auto it = buffers.find(v);
+    if (it == buffers.end() ||
+        llvm::any_of(it->second, [](Value b) { return !b; })) {
+      detail = "an operand has no buffer";
+      return false;
+    }
+    in.append(it->second);
+  }
+  SmallVector<Type> leaves;
+  flattenLeaves(op->getResult(0).getType(), leaves);
+  if (leaves.size() != in.size() ||
+      llvm::any_of(leaves, [](Type t) { return !bufferableTensor(t); })) {
+    detail = "results do not match the operands";
+    return false;
+  }
+  // A gather / scatter along a dimension other than the outermost moves
+  // strided blocks; the runtime does that, but the result must be laid out
+  // fresh (linear) rather than in the source's layout.
+  SmallVector<Value> out;
+  for (auto [i, b] : llvm::enumerate(in)) {
+    RankedTensorType t = bufferableTensor(leaves[i]);
+    std::string leafName =
+        in.size() == 1 ? name.str() : (name + "." + Twine(i)).str();
+    Value dest;
+    if (kind == tile::CollectiveKind::AllReduce ||
+        kind == tile::CollectiveKind::Permute) {
+      auto var = b.getDefiningOp<tile::VarOp>();
+      dest = makeVar(op->getLoc(), leafName, resultCategory(op->getResult(0)),
+                     planSameAs(runsOf(b), "'" + var.getName().str() +
+                                               "' (combined across replicas)"),
+                     t.getShape(), t.getElementType(), name);
+    } else {
+      dest = makeLinearVar(op->getLoc(), leafName,
+                           resultCategory(op->getResult(0)), t, name);
+    }
+    SmallVector<Value> reads{b};
+    if (computeDirty.contains(dest))
+      reads.push_back(dest);
+    syncBeforeReading(reads);
+    auto step = builder.create<tile::CollectiveOp>(
+        op->getLoc(), builder.getStringAttr(leafName),
+        tile::CollectiveKindAttr::get(builder.getContext(), kind), b, dest,
+        builder.getDenseI64ArrayAttr(flat), builder.getI64IntegerAttr(size),
+        reducer.empty() ? StringAttr() : builder.getStringAttr(reducer),
+        builder.getI64IntegerAttr(dimension),
+        pairs.empty() && kind != tile::CollectiveKind::Permute
+            ? DenseI64ArrayAttr()
+            : builder.getDenseI64ArrayAttr(pairs),
+        builder.getStringAttr("ring"));
+    (void)step;
+    ++stats->exchanges;
+    dirty.insert(dest);
+    out.push_back(dest);
+  }
+  buffers[op->getResult(0)] = out;
+  return true;
+}
+
+/// Why the module's devices do not each get chips of their own.
+std::string Lowerer::tooFewChips() const {
+  int64_t devices = tg::deviceCounts(module).devices();
+  return std::to_string(devices) + " devices of " +
+         std::to_string(placement.chips) +
+         (placement.chips == 1 ? " chip" : " chips") + " need " +
+         std::to_string(devices * placement.chips) + ", target '" +
+         target.name + "' has " + std::to_string(target.chips);
 }
 
 bool Lowerer::lowerCollective(Operation *op, StringRef name,
@@ -66,16 +171,21 @@ bool Lowerer::lowerCollective(Operation *op, StringRef name,
     int64_t moving = 0;
     for (size_t i = 0; i + 1 < pairs.size(); i += 2)
       moving += pairs[i] != pairs[i + 1];
+    if (moving > 0 && replicas > 1)
+      return lowerCollectiveSteps(op, name, detail);
     if (moving > 0) {
       lowerOnHost(op, name, "multi-replica",
                   std::to_string(moving) +
-                      " source-target pairs move data between replicas");
+                      " source-target pairs move data between devices; " +
+                      tooFewChips());
       return true;
     }
-  } else if (int64_t n = participants(module, op); n > 1) {
+  } else if (int64_t n = participants(op, tg::deviceCounts(module)); n > 1) {
+    if (replicas > 1)
+      return lowerCollectiveSteps(op, name, detail);
     lowerOnHost(op, name, "multi-replica",
-                "groups of " + std::to_string(n) +
-                    " replicas; one chip holds one");
+                "groups of " + std::to_string(n) + " devices; " +
+                    tooFewChips());
     return true;
   }
   // The identity: every result leaf is its operand leaf under the result's

@@ -248,6 +248,10 @@ private:
 
   // Collectives (LowerCollectives.cpp); batch norm (LowerBatchNorm.cpp).
   bool lowerCollective(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  std::string tooFewChips() const;
+  /// A collective over several devices as tile.collective steps.
+  bool lowerCollectiveSteps(mlir::Operation *op, mlir::StringRef name,
+                            std::string &detail);
   bool lowerBatchNorm(mlir::Operation *op, mlir::StringRef name, std::string &detail);
 
   mlir::ModuleOp module;
@@ -266,6 +270,10 @@ private:
       chipCopies;
   /// The entry's block: its ops are the ones placed on chips.
   mlir::Block *entryBlock = nullptr;
+  /// Devices the program runs on at once (tile.program's `replicas`): the
+  /// module's replicas times partitions when the target has chips for all
+  /// of them, else 1 (collectives over several stay on the host).
+  int64_t replicas = 1;
   TileLoweringStats *stats = nullptr;
   /// Buffers of each tgraph value, one per tensor leaf (null: no buffer, e.g.
   /// a dynamic shape).

@@ -31,6 +31,7 @@
 #include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 #include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
+#include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
 
 #include <limits>
 
@@ -884,6 +885,11 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
   }
   currentChip = 0;
   entryBlock = &entry.getBody().front();
+  int64_t devices = tgraph::deviceCounts(module).devices();
+  if (devices > 1 && devices * placement.chips <= target.chips) {
+    replicas = devices;
+    program.setReplicas(replicas);
+  }
   lowerBlock(*entryBlock, "");
   lowerOutputs(ret);
   if (placement.chips > 1) {

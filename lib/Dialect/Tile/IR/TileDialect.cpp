@@ -57,6 +57,16 @@ static void printCategory(OpAsmPrinter &printer, Operation *,
   printer << stringifyCategory(attr.getValue());
 }
 
+static ParseResult parseCollectiveKind(OpAsmParser &parser,
+                                       CollectiveKindAttr &attr) {
+  return parseEnumKeyword<CollectiveKindAttr, CollectiveKind>(
+      parser, attr, symbolizeCollectiveKind, "collective kind");
+}
+static void printCollectiveKind(OpAsmPrinter &printer, Operation *,
+                                CollectiveKindAttr attr) {
+  printer << stringifyCollectiveKind(attr.getValue());
+}
+
 static ParseResult parseDirection(OpAsmParser &parser,
                                   HostDirectionAttr &attr) {
   return parseEnumKeyword<HostDirectionAttr, HostDirection>(

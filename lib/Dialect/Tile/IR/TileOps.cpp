@@ -21,6 +21,11 @@ static ProgramOp enclosingProgram(Operation *op) {
 LogicalResult ProgramOp::verify() {
   if (getTiles() <= 0)
     return emitOpError("needs a positive tile count, got ") << getTiles();
+  if (getChips() < 1 || getReplicas() < 1)
+    return emitOpError("needs at least one chip and one replica");
+  if (getTiles() % getChips() != 0)
+    return emitOpError("spans ") << getChips() << " chips, which do not split "
+                                 << getTiles() << " tiles evenly";
   return success();
 }
 
@@ -236,6 +241,61 @@ static LogicalResult verifyControlBuffer(Operation *op, Value buffer,
   if (type.getNumElements() != 1 || !type.getElementType().isSignlessInteger(1))
     return op->emitOpError("")
            << what << " must be one i1 element, got " << type;
+  return success();
+}
+
+LogicalResult CollectiveOp::verify() {
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  int64_t replicas = program ? program.getReplicas() : 1;
+  int64_t size = getGroupSize();
+  ArrayRef<int64_t> groups = getGroups();
+  if (size < 1 || groups.size() % size != 0)
+    return emitOpError("groups of ")
+           << size << " cannot hold " << groups.size() << " devices";
+  // Every replica in exactly one group (a permute's pairs say who moves).
+  SmallVector<bool> seen(replicas, false);
+  for (int64_t d : groups) {
+    if (d < 0 || d >= replicas)
+      return emitOpError("device ")
+             << d << " is not one of the program's " << replicas << " replicas";
+    if (seen[d])
+      return emitOpError("device ") << d << " is in two groups";
+    seen[d] = true;
+  }
+  if (int64_t(groups.size()) != replicas)
+    return emitOpError("groups hold ")
+           << groups.size() << " devices; the program has " << replicas;
+  auto src = cast<BufferType>(getSource().getType());
+  auto dst = cast<BufferType>(getDest().getType());
+  bool reduces = getKind() == CollectiveKind::AllReduce ||
+                 getKind() == CollectiveKind::ReduceScatter;
+  if (reduces != bool(getReducer()))
+    return emitOpError(reduces ? "needs a reducer" : "takes no reducer");
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError("source and dest element types differ");
+  int64_t ratio = 1;
+  if (getKind() == CollectiveKind::AllGather)
+    ratio = size;
+  if (getKind() == CollectiveKind::ReduceScatter) {
+    if (src.getNumElements() != dst.getNumElements() * size)
+      return emitOpError("dest holds ")
+             << dst.getNumElements() << " elements; a block of "
+             << src.getNumElements() << " over " << size << " is "
+             << src.getNumElements() / size;
+  } else if (dst.getNumElements() != src.getNumElements() * ratio) {
+    return emitOpError("dest holds ")
+           << dst.getNumElements() << " elements, expected "
+           << src.getNumElements() * ratio;
+  }
+  if (getKind() == CollectiveKind::Permute) {
+    ArrayRef<int64_t> pairs = getPairs() ? *getPairs() : ArrayRef<int64_t>();
+    if (pairs.size() % 2)
+      return emitOpError("pairs must be (source, target) pairs");
+    for (int64_t d : pairs)
+      if (d < 0 || d >= replicas)
+        return emitOpError("pair names device ")
+               << d << " of " << replicas << " replicas";
+  }
   return success();
 }
 

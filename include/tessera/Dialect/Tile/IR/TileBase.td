@@ -97,6 +97,21 @@ def Tile_HostDirectionAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_AllReduce : I32EnumAttrCase<"AllReduce", 0, "all_reduce">;
+def Tile_AllGather : I32EnumAttrCase<"AllGather", 1, "all_gather">;
+def Tile_ReduceScatter : I32EnumAttrCase<"ReduceScatter", 2, "reduce_scatter">;
+def Tile_Permute : I32EnumAttrCase<"Permute", 3, "collective_permute">;
+def Tile_CollectiveKind : I32EnumAttr<"CollectiveKind",
+    "what a collective computes from the replicas' buffers",
+    [Tile_AllReduce, Tile_AllGather, Tile_ReduceScatter, Tile_Permute]> {
+  let cppNamespace = "::tessera::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_CollectiveKindAttr
+    : EnumAttr<Tile_Dialect, Tile_CollectiveKind, "collective_kind"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//

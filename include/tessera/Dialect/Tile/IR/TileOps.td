@@ -203,6 +203,51 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
   }];
 }
 
+def Tile_CollectiveOp : Tile_Op<"collective"> {
+  let summary = "combine a buffer with the other replicas' copies of it";
+  let description = [{
+    In a program of several replicas (`tile.program`'s `replicas`), every
+    replica runs this step at once: each hands in its `source` and writes
+    `dest` from the values of its group. `groups` lists the devices
+    (replica ids, each in exactly one group) in groups of `group_size`, in
+    the order values combine:
+
+    - `all_reduce`: `dest` = the `reducer` (add, multiply, maximum,
+      minimum, and, or) over the group's sources;
+    - `all_gather`: `dest` = the group's sources concatenated along
+      `dimension`;
+    - `reduce_scatter`: `dest` = this member's block along `dimension` of
+      the reduction;
+    - `collective_permute`: `dest` = the source of the device `pairs`
+      (source, target, ...) sends to this one, zeros if none.
+
+    The data moves between the replicas' chips over their links, by the
+    documented algorithm (`ring`: a group of n passes n - 1 blocks of 1/n
+    of the buffer around the ring of its chips, twice for an all_reduce;
+    docs/multichip.md), which the cost model prices.
+
+    ```mlir
+    tile.collective "all-reduce.3" all_reduce %g -> %s groups [0, 1, 2, 3]
+        size 4 {reducer = "add"} : !tile.buffer<1024xf32>, !tile.buffer<1024xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name,
+                       Tile_CollectiveKindAttr:$kind,
+                       Arg<Tile_BufferType, "read", [MemRead]>:$source,
+                       Arg<Tile_BufferType, "written", [MemWrite]>:$dest,
+                       DenseI64ArrayAttr:$groups, I64Attr:$group_size,
+                       OptionalAttr<StrAttr>:$reducer,
+                       DefaultValuedAttr<I64Attr, "0">:$dimension,
+                       OptionalAttr<DenseI64ArrayAttr>:$pairs,
+                       DefaultValuedAttr<StrAttr, "\"ring\"">:$algorithm);
+  let assemblyFormat = [{
+    $name custom<CollectiveKind>($kind) $source `->` $dest `groups` $groups
+    `size` $group_size attr-dict `:` qualified(type($source)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_SyncOp : Tile_Op<"sync"> {
   let summary = "all tiles wait for each other";
   let description = "```mlir\ntile.sync\n```";
