@@ -73,7 +73,7 @@ constexpr int64_t kSearchBudget = 20000;
 /// kBigRestarts randomized orders (each with best and first fit).
 constexpr int64_t kBigShares[] = {16, 64, 256};
 constexpr size_t kBigMaxBuffers = 128;
-constexpr int kBigRestarts = 500;
+constexpr int kBigRestarts = 2000;
 
 struct Placed {
   int64_t first, last, offset, end;

@@ -114,7 +114,7 @@ class Lowerer {
 public:
   Lowerer(mlir::ModuleOp module, const TargetDescription &target)
       : module(module), target(target), builder(module.getContext()),
-        numTiles(target.totalTiles()) {}
+        numTiles(target.totalTiles()), load(target.totalTiles()) {}
 
   mlir::LogicalResult run(mlir::func::FuncOp entry, TileLoweringStats &stats);
 
@@ -126,6 +126,10 @@ private:
                 mlir::Type elementType, mlir::StringRef hlo);
   mlir::Value makeLinearVar(mlir::Location loc, mlir::StringRef name, tile::Category category,
                       mlir::RankedTensorType type, mlir::StringRef hlo);
+  /// planLinear, started where the chip is emptiest (`load`) when the
+  /// tensor covers only part of it; tensors of one element count share
+  /// their start, so elementwise ops between them move no data.
+  PlannedMapping planBalancedLinear(int64_t numElements, int64_t grain);
   tile::Category resultCategory(mlir::Value result) const {
     return returned.contains(result) ? tile::Category::Output
                                      : tile::Category::Temporary;
@@ -234,6 +238,11 @@ private:
   mlir::OpBuilder builder;
   int64_t numTiles;
   TileLoweringStats *stats = nullptr;
+  /// Bytes of every var made so far, per tile (makeVar adds them).
+  TileLoad load;
+  /// The start tile chosen for each element count of a linear mapping
+  /// that covers part of the chip.
+  llvm::DenseMap<int64_t, int64_t> linearStarts;
   /// Buffers of each tgraph value, one per tensor leaf (null: no buffer, e.g.
   /// a dynamic shape).
   mlir::DenseMap<mlir::Value, mlir::SmallVector<mlir::Value>> buffers;
