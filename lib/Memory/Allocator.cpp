@@ -204,8 +204,13 @@ void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
               Allocation &best) {
   std::mt19937_64 rng(all.size());
   std::vector<double> key(live.size());
+  // Within 1/1024 of a bound is as good as it: the search stops there
+  // rather than spend its whole budget on the last few bytes.
+  auto closeTo = [](int64_t peak, int64_t target) {
+    return peak <= target + target / 1024;
+  };
   for (int64_t share : kBigShares) {
-    if (best.peak <= bound)
+    if (closeTo(best.peak, bound))
       return;
     std::vector<size_t> big, small;
     for (size_t i : all)
@@ -213,36 +218,46 @@ void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
           .push_back(i);
     if (big.size() < 2 || big.size() > kBigMaxBuffers)
       continue;
+    // The big ones as a problem of their own (placing a subset of `live`
+    // would clear offsets for all of it on every try).
     std::vector<LiveInterval> bigLive;
     for (size_t i : big)
       bigLive.push_back(live[i]);
     int64_t bigBound = liveLowerBound(bigLive, alignment).first;
-    Allocation bestBig;
-    bestBig.peak = INT64_MAX;
-    for (int attempt = 0; attempt < kBigRestarts && bestBig.peak > bigBound;
+    std::vector<size_t> subOrder(big.size());
+    for (size_t j = 0; j < big.size(); ++j)
+      subOrder[j] = j;
+    Allocation bestSub;
+    bestSub.peak = INT64_MAX;
+    for (int attempt = 0;
+         attempt < kBigRestarts && !closeTo(bestSub.peak, bigBound);
          ++attempt) {
       int family = attempt % 3;
-      for (size_t i : big) {
+      for (size_t j : subOrder) {
         double noise =
             attempt < 3 ? 0 : std::uniform_real_distribution<>(0, 1)(rng);
-        const LiveInterval &b = live[i];
+        const LiveInterval &b = bigLive[j];
         if (family == 0)
-          key[i] = alignTo(b.size, alignment) * (1 + noise);
+          key[j] = alignTo(b.size, alignment) * (1 + noise);
         else if (family == 1)
-          key[i] = -static_cast<double>(b.first) + noise * 20 * (attempt % 7);
+          key[j] = -static_cast<double>(b.first) + noise * 20 * (attempt % 7);
         else
-          key[i] = static_cast<double>(b.last - b.first + 1) * (1 + noise);
+          key[j] = static_cast<double>(b.last - b.first + 1) * (1 + noise);
       }
-      std::stable_sort(big.begin(), big.end(),
+      std::stable_sort(subOrder.begin(), subOrder.end(),
                        [&](size_t a, size_t b) { return key[a] > key[b]; });
       for (bool firstFit : {false, true}) {
-        Allocation other = place(live, big, alignment, firstFit);
-        if (other.peak < bestBig.peak)
-          bestBig = std::move(other);
+        Allocation other = place(bigLive, subOrder, alignment, firstFit);
+        if (other.peak < bestSub.peak)
+          bestSub = std::move(other);
       }
     }
+    Allocation bestBig;
+    bestBig.offsets.assign(live.size(), 0);
+    for (size_t j = 0; j < big.size(); ++j)
+      bestBig.offsets[big[j]] = bestSub.offsets[j];
     for (const Less &less : orders) {
-      if (best.peak <= bound)
+      if (closeTo(best.peak, bound))
         return;
       std::stable_sort(small.begin(), small.end(), less);
       for (bool firstFit : {false, true}) {
