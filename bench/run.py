@@ -17,6 +17,8 @@ compare runs on the same machine under the same load:
 
   python3 bench/run.py [--runs 3] [--quick] [--corpus ../shared/corpus]
   python3 bench/run.py --cache-only     the cache table alone, on stdout
+  python3 bench/run.py --quality-only   the quality table alone (one
+                                        compile per model and preset)
 """
 
 import argparse
@@ -173,6 +175,9 @@ def main():
     parser.add_argument("--cache-only", action="store_true",
                         help="measure the executable cache only and print "
                         "its table")
+    parser.add_argument("--quality-only", action="store_true",
+                        help="compile each model once and print the quality "
+                        "table")
     args = parser.parse_args()
     runs = 1 if args.quick else args.runs
     work = tempfile.mkdtemp(prefix="tessera-bench-")
@@ -187,6 +192,14 @@ def main():
         progress(f"note: no corpus at {args.corpus}; corpus tables are empty")
     if args.cache_only:
         print(table(CACHE_HEADER, cache_rows(models, work, runs)))
+        shutil.rmtree(work, ignore_errors=True)
+        return
+    if args.quality_only:
+        rows = [quality_row(*quality_of(model, target, work))
+                for model in models for target in PRESETS]
+        print(table(QUALITY_HEADER, rows))
+        print()
+        print(worst_ratio_sentence(rows))
         shutil.rmtree(work, ignore_errors=True)
         return
 
@@ -311,6 +324,23 @@ CACHE_TEXT = (
     "nothing compiled). Target: hit / full ≤ 0.05.")
 
 
+QUALITY_HEADER = ["model", "preset", "peak / bound (worst tile)",
+                  "max tile bytes", "max / mean", "padding waste %",
+                  "tiles out of memory", "compatible %"]
+
+
+def quality_of(model, target, work):
+    """One compile with reports: (name, target, memory report, compat %)."""
+    name = os.path.basename(model)
+    progress(f"quality {name} on {target}")
+    out = os.path.join(work, name + "." + target)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    run_once(compile_cmd(model, target, out))
+    report = os.path.join(out, "r")
+    return name, target, memory_figures(report), compat_percent(report)
+
+
 def quality_row(name, target, mem, compat):
     if not mem:
         return [name, target, "—", "—", "—", "—", "—", fmt(compat, 1)]
@@ -404,9 +434,7 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
         "all buffers), tiles out of memory, compatible ops. Targets: peak / "
         "bound ≤ 1.05, max / mean ≤ 1.25.",
         "",
-        table(["model", "preset", "peak / bound (worst tile)",
-               "max tile bytes", "max / mean", "padding waste %",
-               "tiles out of memory", "compatible %"], quality_rows),
+        table(QUALITY_HEADER, quality_rows),
         "",
         worst_ratio_sentence(quality_rows),
         "",

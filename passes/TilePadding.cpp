@@ -93,10 +93,18 @@ struct TilePaddingPass
          << m["block"]["batch"].get<int64_t>() << ", "
          << m["block"]["m"].get<int64_t>() << ", "
          << m["block"]["n"].get<int64_t>() << ", "
-         << m["block"]["k"].get<int64_t>() << "]: m " << fit.value("m", "")
-         << ", n " << fit.value("n", "") << ", k " << fit.value("k", "") << "; "
-         << m["useful_macs"].get<int64_t>() << "/"
-         << m["padded_macs"].get<int64_t>() << " MACs useful ("
+         << m["block"]["k"].get<int64_t>() << "]";
+      // A ragged grid: the fit is the full block's, the MACs every
+      // vertex's (edge blocks included).
+      bool ragged = m.contains("edge");
+      if (ragged)
+        os << " (last m " << m["edge"]["m"].get<int64_t>() << ", last n "
+           << m["edge"]["n"].get<int64_t>() << ")";
+      os << ": m " << fit.value("m", "") << ", n " << fit.value("n", "")
+         << ", k " << fit.value("k", "") << "; "
+         << m[ragged ? "step_useful_macs" : "useful_macs"].get<int64_t>() << "/"
+         << m[ragged ? "step_padded_macs" : "padded_macs"].get<int64_t>()
+         << " MACs useful" << (ragged ? " over every vertex" : "") << " ("
          << llvm::format("%.1f", 100 * m["utilization"].get<double>())
          << "%)\n";
     }

@@ -7,6 +7,9 @@
 // go on top of small ones); start order is optimal when live ranges nest
 // like a stack. Other orders are tried while the peak is above the
 // liveness lower bound, and the lowest peak wins (ties: the earlier order).
+// Tiles with many buffers get a bounded search that scales: the big
+// buffers alone, a few dozen, under many randomized orders (cheap, as a
+// placement costs O(buffers²)), then the small ones around them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,22 +68,42 @@ namespace {
 constexpr int kRestarts = 24;
 constexpr size_t kRetryMaxBuffers = 256;
 constexpr int64_t kSearchBudget = 20000;
+/// Big-first: the buffers of at least 1/16, 1/64, 1/256 of the lower bound
+/// are "big" when there are at most kBigMaxBuffers of them; they get
+/// kBigRestarts randomized orders (each with best and first fit).
+constexpr int64_t kBigShares[] = {16, 64, 256};
+constexpr size_t kBigMaxBuffers = 128;
+constexpr int kBigRestarts = 2000;
 
 struct Placed {
   int64_t first, last, offset, end;
 };
 
+static bool byAddress(const Placed &a, const Placed &b) {
+  return std::tie(a.offset, a.end) < std::tie(b.offset, b.end);
+}
+
 /// Places `order` in that order, each in the tightest gap that fits (best
-/// fit) or the lowest one (first fit).
+/// fit) or the lowest one (first fit), around the buffers `fixed` already
+/// placed at `seed`'s offsets (the result keeps them; its peak counts them).
 Allocation place(llvm::ArrayRef<LiveInterval> live,
-                 llvm::ArrayRef<size_t> order, int64_t alignment,
-                 bool firstFit) {
+                 llvm::ArrayRef<size_t> order, int64_t alignment, bool firstFit,
+                 llvm::ArrayRef<size_t> fixed = {},
+                 const Allocation *seed = nullptr) {
   Allocation result;
   result.offsets.assign(live.size(), 0);
   // Kept sorted by offset, so the buffers overlapping in time come out in
   // address order without sorting them for every placement.
   std::vector<Placed> placed;
-  placed.reserve(order.size());
+  placed.reserve(order.size() + fixed.size());
+  for (size_t index : fixed) {
+    int64_t offset = seed->offsets[index];
+    result.offsets[index] = offset;
+    placed.push_back({live[index].first, live[index].last, offset,
+                      offset + alignTo(live[index].size, alignment)});
+    result.peak = std::max(result.peak, placed.back().end);
+  }
+  llvm::sort(placed, byAddress);
   for (size_t index : order) {
     const LiveInterval &want = live[index];
     int64_t size = alignTo(want.size, alignment);
@@ -99,12 +122,8 @@ Allocation place(llvm::ArrayRef<LiveInterval> live,
     int64_t offset = bestOffset >= 0 ? bestOffset : cursor;
     result.offsets[index] = offset;
     Placed next{want.first, want.last, offset, offset + size};
-    placed.insert(std::upper_bound(placed.begin(), placed.end(), next,
-                                   [](const Placed &a, const Placed &b) {
-                                     return std::tie(a.offset, a.end) <
-                                            std::tie(b.offset, b.end);
-                                   }),
-                  next);
+    placed.insert(
+        std::upper_bound(placed.begin(), placed.end(), next, byAddress), next);
     result.peak = std::max(result.peak, offset + size);
   }
   return result;
@@ -171,6 +190,86 @@ private:
   std::vector<int64_t> offsets;
 };
 
+using Less = std::function<bool(size_t, size_t)>;
+
+/// Big buffers first, for tiles where every order leaves a gap: a few dozen
+/// big buffers decide the peak, and placing them alone is cheap enough to
+/// try many orders — sizes (largest first), start points (time order) and
+/// durations (longest first) in turn, each scaled by a random factor after
+/// its first try so neighbours in the order swap. The best placement of
+/// the big ones is kept and the small ones go around it in each of
+/// `orders`. Lowers `best` when that does better.
+void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
+              int64_t alignment, int64_t bound, llvm::ArrayRef<Less> orders,
+              Allocation &best) {
+  std::mt19937_64 rng(all.size());
+  std::vector<double> key(live.size());
+  // Within 1/1024 of a bound is as good as it: the search stops there
+  // rather than spend its whole budget on the last few bytes.
+  auto closeTo = [](int64_t peak, int64_t target) {
+    return peak <= target + target / 1024;
+  };
+  for (int64_t share : kBigShares) {
+    if (closeTo(best.peak, bound))
+      return;
+    std::vector<size_t> big, small;
+    for (size_t i : all)
+      (alignTo(live[i].size, alignment) * share >= bound ? big : small)
+          .push_back(i);
+    if (big.size() < 2 || big.size() > kBigMaxBuffers)
+      continue;
+    // The big ones as a problem of their own (placing a subset of `live`
+    // would clear offsets for all of it on every try).
+    std::vector<LiveInterval> bigLive;
+    for (size_t i : big)
+      bigLive.push_back(live[i]);
+    int64_t bigBound = liveLowerBound(bigLive, alignment).first;
+    std::vector<size_t> subOrder(big.size());
+    for (size_t j = 0; j < big.size(); ++j)
+      subOrder[j] = j;
+    Allocation bestSub;
+    bestSub.peak = INT64_MAX;
+    for (int attempt = 0;
+         attempt < kBigRestarts && !closeTo(bestSub.peak, bigBound);
+         ++attempt) {
+      int family = attempt % 3;
+      for (size_t j : subOrder) {
+        double noise =
+            attempt < 3 ? 0 : std::uniform_real_distribution<>(0, 1)(rng);
+        const LiveInterval &b = bigLive[j];
+        if (family == 0)
+          key[j] = alignTo(b.size, alignment) * (1 + noise);
+        else if (family == 1)
+          key[j] = -static_cast<double>(b.first) + noise * 20 * (attempt % 7);
+        else
+          key[j] = static_cast<double>(b.last - b.first + 1) * (1 + noise);
+      }
+      std::stable_sort(subOrder.begin(), subOrder.end(),
+                       [&](size_t a, size_t b) { return key[a] > key[b]; });
+      for (bool firstFit : {false, true}) {
+        Allocation other = place(bigLive, subOrder, alignment, firstFit);
+        if (other.peak < bestSub.peak)
+          bestSub = std::move(other);
+      }
+    }
+    Allocation bestBig;
+    bestBig.offsets.assign(live.size(), 0);
+    for (size_t j = 0; j < big.size(); ++j)
+      bestBig.offsets[big[j]] = bestSub.offsets[j];
+    for (const Less &less : orders) {
+      if (closeTo(best.peak, bound))
+        return;
+      std::stable_sort(small.begin(), small.end(), less);
+      for (bool firstFit : {false, true}) {
+        Allocation other =
+            place(live, small, alignment, firstFit, big, &bestBig);
+        if (other.peak < best.peak)
+          best = std::move(other);
+      }
+    }
+  }
+}
+
 } // namespace
 
 Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
@@ -196,8 +295,14 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   // fit packs long-lived buffers at the bottom, leaving one free run above
   // them). The first try reaching the lowest peak wins.
   auto duration = [&](size_t i) { return live[i].last - live[i].first + 1; };
-  using Less = std::function<bool(size_t, size_t)>;
   const Less orders[] = {[&](size_t a, size_t b) {
+                           int64_t sa = alignTo(live[a].size, alignment),
+                                   sb = alignTo(live[b].size, alignment);
+                           if (sa != sb)
+                             return sa > sb;
+                           return live[a].first < live[b].first;
+                         },
+                         [&](size_t a, size_t b) {
                            if (live[a].first != live[b].first)
                              return live[a].first < live[b].first;
                            return live[a].last > live[b].last;
@@ -211,7 +316,7 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
                            return live[a].size * duration(a) >
                                   live[b].size * duration(b);
                          }};
-  for (const Less &less : orders) {
+  for (const Less &less : llvm::ArrayRef(orders).drop_front()) {
     if (best.peak == bound)
       break;
     std::stable_sort(order.begin(), order.end(), less);
@@ -221,6 +326,8 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
         best = std::move(other);
     }
   }
+  // Still a gap: the big buffers first, under many orders.
+  bigFirst(live, order, alignment, bound, orders, best);
   // Still a gap: perturbed largest-first orders (sizes scaled by a random
   // factor in [1, 2), so similar sizes swap), from a fixed seed so the
   // result is deterministic.

@@ -100,6 +100,24 @@ StepCost CostBuilder::computeSet(tile::ComputeSetOp cs) {
     cost.flops =
         flopsAttr ? flopsAttr.getInt() : 2 * cost.fit->usefulMacs() * vertices;
     cost.paddedFlops = 2 * cost.fit->paddedMacs() * vertices;
+    // A ragged grid's last row and column of blocks are smaller (`edge`):
+    // each kind of block counts on its own, so padded FLOPs stay exact.
+    auto edge = cs->getAttrOfType<DenseI64ArrayAttr>("edge");
+    auto grid = cs->getAttrOfType<DenseI64ArrayAttr>("grid");
+    if (edge && edge.size() == 2 && grid && grid.size() == 4 &&
+        grid[0] * grid[1] * grid[2] * grid[3] == tiles) {
+      int64_t padded = 0;
+      for (bool lastM : {false, true})
+        for (bool lastN : {false, true}) {
+          int64_t count = grid[0] * grid[1] * (lastM ? 1 : grid[2] - 1) *
+                          (lastN ? 1 : grid[3] - 1);
+          padded +=
+              count * matmulFit(b[0], lastM ? edge[0] : b[1],
+                                lastN ? edge[1] : b[2], b[3], target.matrixUnit)
+                          .paddedMacs();
+        }
+      cost.paddedFlops = 2 * padded * perTile;
+    }
     return cost;
   }
   // The vector unit: each tile's elements of the work buffer, in vectors.

@@ -456,22 +456,33 @@ json ReportBuilder::padding() {
     if (!c.fit)
       continue;
     const MatmulFit &f = *c.fit;
-    matmuls.push_back(
-        {{"point", point},
-         {"step", stepAt(point)},
-         {"op", c.op},
-         {"block",
-          {{"batch", f.batch},
-           {"m", f.m.size},
-           {"n", f.n.size},
-           {"k", f.k.size}}},
-         {"fit",
-          {{"m", f.m.describe()},
-           {"n", f.n.describe()},
-           {"k", f.k.describe()}}},
-         {"useful_macs", f.usefulMacs()},
-         {"padded_macs", f.paddedMacs()},
-         {"utilization", ratio(f.usefulMacs(), f.paddedMacs(), 10000.0)}});
+    json entry = {
+        {"point", point},
+        {"step", stepAt(point)},
+        {"op", c.op},
+        {"block",
+         {{"batch", f.batch},
+          {"m", f.m.size},
+          {"n", f.n.size},
+          {"k", f.k.size}}},
+        {"fit",
+         {{"m", f.m.describe()}, {"n", f.n.describe()}, {"k", f.k.describe()}}},
+        {"useful_macs", f.usefulMacs()},
+        {"padded_macs", f.paddedMacs()},
+        {"utilization", ratio(f.usefulMacs(), f.paddedMacs(), 10000.0)}};
+    // A ragged grid: the block above is the full one; the last row and
+    // column of the grid hold `edge` blocks, and the utilization is over
+    // every vertex of the step.
+    if (auto edge =
+            live.schedule.steps[point].op->getAttrOfType<DenseI64ArrayAttr>(
+                "edge");
+        edge && edge.size() == 2) {
+      entry["edge"] = {{"m", edge[0]}, {"n", edge[1]}};
+      entry["step_useful_macs"] = c.flops / 2;
+      entry["step_padded_macs"] = c.paddedFlops / 2;
+      entry["utilization"] = ratio(c.flops, c.paddedFlops, 10000.0);
+    }
+    matmuls.push_back(std::move(entry));
   }
   p["matmuls"] = matmuls;
   return p;

@@ -3,15 +3,20 @@
 // A matmul-partial vertex multiplies the tile's lhs block [bb, bm, bk] by its
 // rhs block [bb, bk, bn] into its output block [bb, bm, bn] (the result's
 // elements on the tile, or its slot of the K-split partials); `block` is
-// [bb, bm, bn, bk]. Float blocks use Eigen's GEMM (16-bit floats through a
-// float copy, rounded once on store, or not at all into f32 partials);
-// integer blocks wrap as HLO's dot does.
+// [bb, bm, bn, bk]. On a ragged grid (`edge` = [em, en]) the last row and
+// column of the grid hold smaller blocks: a vertex takes em rows when its
+// lhs holds em rows' elements, en columns likewise, and its rhs block is
+// [bn, bk] (`rhs_transposed`). Float blocks use Eigen's GEMM (16-bit floats
+// through a float copy, rounded once on store, or not at all into f32
+// partials); integer blocks wrap as HLO's dot does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "VertexLibrary.h"
 
 #include <Eigen/Dense>
+
+#include <array>
 
 using namespace llvm;
 
@@ -25,73 +30,116 @@ public:
   /// 16-bit float inputs into f32 partials.
   bool wideOut = false;
 
-  Error run(int64_t tile, ArrayRef<TileOperand> ins,
-            ArrayRef<TileOperand> outs) const override {
-    if (ins[0].elements() != bb * bm * bk ||
-        ins[1].elements() != bb * bk * bn || outs[0].elements() != bb * bm * bn)
+  /// The last block along m and n (a ragged grid), else bm and bn.
+  int64_t em = 0, en = 0;
+  bool rhsTransposed = false;
+
+  /// This tile's block: [bb, m, n, bk] with m in {bm, em} and n in {bn, en}
+  /// as its operands hold, or an error naming the tile.
+  Expected<std::array<int64_t, 2>> blockOn(int64_t tile,
+                                           ArrayRef<TileOperand> ins,
+                                           ArrayRef<TileOperand> outs) const {
+    auto pick = [&](int64_t elements, int64_t full, int64_t edge) {
+      if (elements == bb * full * bk)
+        return full;
+      return elements == bb * edge * bk ? edge : int64_t(-1);
+    };
+    int64_t m = pick(ins[0].elements(), bm, em);
+    int64_t n = pick(ins[1].elements(), bn, en);
+    if (m < 0 || n < 0 || outs[0].elements() != bb * m * n) {
+      std::string edge;
+      if (em != bm || en != bn)
+        edge =
+            " (edge [" + std::to_string(em) + ", " + std::to_string(en) + "])";
       return createStringError(
           "tile " + Twine(tile) + ": blocks of " + Twine(ins[0].elements()) +
           ", " + Twine(ins[1].elements()) + " and " +
           Twine(outs[0].elements()) + " elements do not match block [" +
           Twine(bb) + ", " + Twine(bm) + ", " + Twine(bn) + ", " + Twine(bk) +
-          "]");
+          "]" + edge);
+    }
+    return std::array<int64_t, 2>{m, n};
+  }
+
+  Error run(int64_t tile, ArrayRef<TileOperand> ins,
+            ArrayRef<TileOperand> outs) const override {
+    Expected<std::array<int64_t, 2>> mn = blockOn(tile, ins, outs);
+    if (!mn)
+      return mn.takeError();
+    auto [m, n] = *mn;
     return dispatchStorage(dtype, [&](auto t) {
       using T = decltype(t);
       if constexpr (!std::is_same_v<T, ComputeT<T>>)
         if (wideOut) {
-          multiply<T, float>(ins[0].as<T>(), ins[1].as<T>(),
+          multiply<T, float>(m, n, ins[0].as<T>(), ins[1].as<T>(),
                              outs[0].as<float>());
           return Error::success();
         }
-      multiply<T, T>(ins[0].as<T>(), ins[1].as<T>(), outs[0].as<T>());
+      multiply<T, T>(m, n, ins[0].as<T>(), ins[1].as<T>(), outs[0].as<T>());
       return Error::success();
     });
   }
 
-  TileWork work(const ComputeRates &rates, int64_t, ArrayRef<TileOperand>,
-                ArrayRef<TileOperand>) const override {
+  TileWork work(const ComputeRates &rates, int64_t tile,
+                ArrayRef<TileOperand> ins,
+                ArrayRef<TileOperand> outs) const override {
     // The matrix unit works on whole [m, n, k] blocks: padding costs
-    // cycles but does no useful FLOPs.
-    int64_t macs = bb * bm * bn * bk;
+    // cycles but does no useful FLOPs. (run() has checked the block.)
+    Expected<std::array<int64_t, 2>> mn = blockOn(tile, ins, outs);
+    if (!mn) {
+      consumeError(mn.takeError());
+      return {};
+    }
+    auto [m, n] = *mn;
+    int64_t macs = bb * m * n * bk;
     if (!rates.onMatrixUnit(dtype))
       return {vectorCycles(macs, rates.vectorWidth(dtype)), 2 * macs};
     const MatrixUnit &unit = rates.matrixUnit();
-    int64_t padded = matmulFit(bb, bm, bn, bk, unit).paddedMacs();
+    int64_t padded = matmulFit(bb, m, n, bk, unit).paddedMacs();
     return {vectorCycles(padded, unit.macsPerCycle()), 2 * macs};
   }
 
 private:
   template <typename T, typename O>
-  void multiply(const T *lhs, const T *rhs, O *out) const {
+  void multiply(int64_t m, int64_t n, const T *lhs, const T *rhs,
+                O *out) const {
     using C = ComputeT<T>;
     using Matrix =
         Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    using ColMatrix =
+        Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+    // rhs element (k, j): row-major [bk, n], or [n, bk] when transposed.
+    int64_t rk = rhsTransposed ? 1 : n, rj = rhsTransposed ? bk : 1;
     for (int64_t b = 0; b < bb; ++b) {
-      const T *l = lhs + b * bm * bk;
-      const T *r = rhs + b * bk * bn;
-      O *o = out + b * bm * bn;
+      const T *l = lhs + b * m * bk;
+      const T *r = rhs + b * bk * n;
+      O *o = out + b * m * n;
       if constexpr (std::is_same_v<T, C> && std::is_floating_point_v<C>) {
-        Eigen::Map<const Matrix> L(l, bm, bk), R(r, bk, bn);
-        Eigen::Map<Matrix> Out(o, bm, bn);
-        Out.noalias() = L * R;
+        Eigen::Map<const Matrix> L(l, m, bk);
+        Eigen::Map<Matrix> Out(o, m, n);
+        if (rhsTransposed)
+          Out.noalias() = L * Eigen::Map<const ColMatrix>(r, bk, n);
+        else
+          Out.noalias() = L * Eigen::Map<const Matrix>(r, bk, n);
       } else if constexpr (std::is_floating_point_v<C>) {
         // 16-bit floats: widen, multiply in float, round once.
-        Matrix L(bm, bk), R(bk, bn);
-        for (int64_t i = 0; i < bm * bk; ++i)
+        Matrix L(m, bk), R(bk, n);
+        for (int64_t i = 0; i < m * bk; ++i)
           L.data()[i] = static_cast<C>(l[i]);
-        for (int64_t i = 0; i < bk * bn; ++i)
-          R.data()[i] = static_cast<C>(r[i]);
+        for (int64_t k = 0; k < bk; ++k)
+          for (int64_t j = 0; j < n; ++j)
+            R(k, j) = static_cast<C>(r[k * rk + j * rj]);
         Matrix Out = L * R;
-        for (int64_t i = 0; i < bm * bn; ++i)
+        for (int64_t i = 0; i < m * n; ++i)
           o[i] = static_cast<O>(Out.data()[i]);
       } else {
         using U = std::make_unsigned_t<T>;
-        for (int64_t i = 0; i < bm; ++i)
-          for (int64_t j = 0; j < bn; ++j) {
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
             U acc = 0;
             for (int64_t k = 0; k < bk; ++k)
-              acc += U(l[i * bk + k]) * U(r[k * bn + j]);
-            o[i * bn + j] = T(acc);
+              acc += U(l[i * bk + k]) * U(r[k * rk + j * rj]);
+            o[i * n + j] = T(acc);
           }
       }
     }
@@ -112,6 +160,14 @@ VertexResult createMatmulPartial(const VertexSpec &spec) {
   auto v = std::make_unique<MatmulPartialVertex>();
   v->bb = (*block)[0], v->bm = (*block)[1], v->bn = (*block)[2],
   v->bk = (*block)[3];
+  v->em = v->bm, v->en = v->bn;
+  if (std::optional<std::vector<int64_t>> edge = spec.getInts("edge")) {
+    if (edge->size() != 2 || (*edge)[0] <= 0 || (*edge)[0] > v->bm ||
+        (*edge)[1] <= 0 || (*edge)[1] > v->bn)
+      return spec.error("edge must be [m, n] within the block");
+    v->em = (*edge)[0], v->en = (*edge)[1];
+  }
+  v->rhsTransposed = spec.hasFlag("rhs_transposed");
   v->dtype = spec.in(0).dtype;
   v->wideOut = *wide;
   if (v->bb <= 0 || v->bm <= 0 || v->bn <= 0 || v->bk <= 0 ||

@@ -36,7 +36,7 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 // CHECK: %[[X:.*]] = tile.var "x" parameter
 // CHECK: %[[ZERO:.*]] = tile.var "zero" constant
 // The constant and the parameter are read later (or kept): copied in.
-// CHECK: %[[S0:.*]] = tile.var "while.1.state0" temporary mapping<[0, 0] x 1 from 0> {hlo = "while.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "loop state: the layout of its initial value 'zero'"} : !tile.buffer<i32>
+// CHECK: %[[S0:.*]] = tile.var "while.1.state0" temporary mapping<[[[ST:[0-9]+]], [[ST]]] x 1 from 0> {hlo = "while.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "loop state: the layout of its initial value 'zero'"} : !tile.buffer<i32>
 // CHECK-NEXT: tile.exchange "while.1.state0" %[[ZERO]] -> %[[S0]]
 // The state keeps its initial value's layout, so the copy stays on-tile.
 // T1472: %[[S1:.*]] = tile.var "while.1.state1" temporary mapping<[0, 31] x 2 from 0>
@@ -44,7 +44,7 @@ func.func @main(%x: tensor<64xf32> loc("x")) -> tensor<64xf32> {
 // T1472: tile.exchange "while.1.state1" %[[X]] -> %[[S1]] copies [0, 0, 32, 2, 0, 2, 0, 2]
 // C8: tile.exchange "while.1.state1" %[[X]] -> %[[S1]] copies [0, 0, 2, 32, 0, 32, 0, 32]
 // CHECK: %[[C:.*]] = tile.var "while.1.cond" temporary mapping<[0, 0] x 1 from 0> {{.*}} : !tile.buffer<i1>
-// CHECK: tile.compute_set "lt" kind "elementwise.compare" tiles [0, 0] ins(%[[S0]], {{.*}}) outs(%[[LT0:.*]] : !tile.buffer<i1>)
+// CHECK: tile.compute_set "lt" kind "elementwise.compare" tiles [[[ST]], [[ST]]] ins(%[[S0]], {{.*}}) outs(%[[LT0:.*]] : !tile.buffer<i1>)
 // CHECK-NEXT: tile.sync
 // CHECK-NEXT: tile.exchange "while.1.cond" %[[LT0]] -> %[[C]]
 // CHECK-NEXT: tile.sync
@@ -247,7 +247,7 @@ func.func @main(%x: tensor<8xf32> loc("x"), %p: tensor<i1> loc("p"), %k: tensor<
 // CHECK-NEXT: }
 // CHECK: %[[SW:.*]] = tile.var "switch.2" output
 // CHECK: %[[IS0:.*]] = tile.var "switch.2.is0" temporary {{.*}} : !tile.buffer<i1>
-// CHECK: tile.compute_set "switch.2.is0" kind "branch-index.equals" tiles [0, 0] ins(%[[K]] : !tile.buffer<i32>) outs(%[[IS0]] : !tile.buffer<i1>) {index = 0 : i64}
+// CHECK: tile.compute_set "switch.2.is0" kind "branch-index.equals" tiles [[[KT:[0-9]+]], [[KT]]] ins(%[[K]] : !tile.buffer<i32>) outs(%[[IS0]] : !tile.buffer<i1>) {index = 0 : i64}
 // CHECK: %[[IS1:.*]] = tile.var "switch.2.is1" temporary
 // CHECK: tile.compute_set "switch.2.is1" kind "branch-index.equals" {{.*}} {index = 1 : i64}
 // CHECK-NEXT: tile.sync

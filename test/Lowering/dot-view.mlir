@@ -1,7 +1,7 @@
-// Large matmuls: exact-divisor blocks make each operand's blocks a strided
-// view of it, moved by one view exchange however many tiles the grid has
-// (listing a copy per tile pair would not stay compact). A dot whose batch
-// group has two dimensions takes the group whole in every block.
+// Large matmuls: each operand's blocks are a strided view of it, moved by
+// one view exchange however many tiles the grid has (listing a copy per
+// tile pair would not stay compact). A dot whose batch group has two
+// dimensions takes the group whole in every block.
 //
 // RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile | FileCheck %s --check-prefix=T1472
 // RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s --check-prefix=C8
@@ -16,13 +16,16 @@ func.func @main(%a: tensor<2048x1024xf32> loc("a"), %b: tensor<1024x3072xf32> lo
   return %d, %s : tensor<2048x3072xf32>, tensor<2x3x8x8xf32>
 }
 
-// tile-1472: a 1x1x32x32 grid of 64x96 blocks (M and N grow through their
-// divisors, so 1,024 of the 1,472 tiles are used); the lhs block repeats
-// along n (stride 0), the rhs block along m.
-// T1472: tile.var "dot.1.lhs" temporary mapping<[0, 1023] x 65536 from 0> {hlo = "dot.1", why = "matmul lhs blocks, one per tile of the 1x1x32x32 (k x batch x m x n) grid"} : !tile.buffer<1x1x32x32x64x1024xf32>
-// T1472: tile.exchange "dot.1.lhs" %{{.*}} -> %{{.*}} view [0, 0, 65536, 0, 1024, 1] offset 0
-// T1472: tile.exchange "dot.1.rhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 96, 3072, 1] offset 0
-// T1472: tile.compute_set "dot.1" kind "matmul-partial" tiles [0, 1023] {{.*}} {block = array<i64: 1, 64, 96, 1024>, flops = 12884901888 : i64, grid = array<i64: 1, 1, 32, 32>}
+// tile-1472: exact divisors would give a 32x32 grid of 64x96 blocks, 1,024
+// of the 1,472 tiles; the ragged grid is 32x46 blocks of 64x68, the last
+// column 12 wide, on every tile. The lhs blocks buffer keeps M whole (stride
+// 0 along n: each tile holds its 64 rows of one copy), the rhs blocks buffer
+// keeps N whole, each tile holding its columns as [n, k] rows.
+// T1472: tile.var "dot.1.lhs" temporary mapping<[0, 0] x 65536 from 0, [46, 46] x 65536 from 65536, {{.*}} why = "matmul lhs blocks, one per tile of the 1x1x32x46 (k x batch x m x n) grid (ragged: the last m block 64, the last n block 12)"} : !tile.buffer<1x1x46x2048x1024xf32>
+// T1472: tile.var "dot.1.rhs" temporary mapping<[0, 44] x 69632 from 0, [45, 45] x 12288 from 3133440, [46, 90] x 69632 from 3145728, {{.*}} : !tile.buffer<1x1x32x3072x1024xf32>
+// T1472: tile.exchange "dot.1.lhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 1024, 1] offset 0
+// T1472: tile.exchange "dot.1.rhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 1, 3072] offset 0
+// T1472: tile.compute_set "dot.1" kind "matmul-partial" tiles [0, 1471] {{.*}} {block = array<i64: 1, 64, 68, 1024>, edge = array<i64: 64, 12>, flops = 12884901888 : i64, grid = array<i64: 1, 1, 32, 46>, rhs_transposed}
 // tile-1472 allows one batch dimension.
 // T1472: tile.host_compute "scores" op "tgraph.dot_general" reason "unsupported-attribute"
 

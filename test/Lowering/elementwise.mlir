@@ -39,18 +39,20 @@ func.func @main(%x: tensor<1000xf32> loc("x"), %y: tensor<2000xf32> loc("y"),
 // C8-SAME: [0, 1] ins(%[[X]], %[[X]] :
 
 // The slice of y keeps y's layout (elements 1000..1999 stay where they are).
-// T1472: %[[S:.*]] = tile.var "slice.2" temporary mapping<[500, 999] x 2 from 0> {{.*}}why = "follows 'y'
+// On tile-1472 y covers part of the chip, so it starts where the chip is
+// emptiest, after x: tiles 472..1471.
+// T1472: %[[S:.*]] = tile.var "slice.2" temporary mapping<[972, 1471] x 2 from 0> {{.*}}why = "follows 'y'
 // C8: %[[S:.*]] = tile.var "slice.2" temporary mapping<{{.*}}> {{.*}}why = "follows 'y'
 // CHECK: tile.exchange "slice.2" %[[Y]] -> %[[S]]
-// T1472-SAME: copies [500, 500, 500, 2, 1000, 2, 0, 2]
+// T1472-SAME: copies [972, 972, 500, 2, 1000, 2, 0, 2]
 
 // multiply.3 runs on add.1's layout; the slice is exchanged into it first:
-// on tile-1472 one run moves 2 elements from each of tiles 500..999 to
+// on tile-1472 one run moves 2 elements from each of tiles 972..1471 to
 // tiles 0..499.
 // CHECK: %[[MUL:.*]] = tile.var "multiply.3" temporary mapping<[[XMAP]]> {{.*}}why = "in place: same layout as operand 0 ('add.1')"
 // CHECK: %[[IN1:.*]] = tile.var "multiply.3.in1" temporary mapping<[[XMAP]]>
 // CHECK: tile.exchange "multiply.3.in1" %[[S]] -> %[[IN1]]
-// T1472-SAME: copies [500, 0, 500, 2, 0, 2, 0, 2]
+// T1472-SAME: copies [972, 0, 500, 2, 0, 2, 0, 2]
 // CHECK: tile.sync
 // CHECK-NEXT: tile.compute_set "multiply.3" kind "elementwise.multiply" {{.*}}ins(%[[ADD]], %[[IN1]] :
 
@@ -59,7 +61,7 @@ func.func @main(%x: tensor<1000xf32> loc("x"), %y: tensor<2000xf32> loc("y"),
 // CHECK: %[[CL:.*]] = tile.var "clamp.4" output mapping<[[XMAP]]>
 // T1472: %[[LO:.*]] = tile.var "clamp.4.scalar" temporary mapping<[0, 499] x 1 from 0> {why = "scalar replicated: one copy per tile of its consumer"} : !tile.buffer<500xf32>
 // C8: %[[LO:.*]] = tile.var "clamp.4.scalar" temporary mapping<[0, 1] x 1 from 0> {why = "scalar replicated: one copy per tile of its consumer"} : !tile.buffer<2xf32>
-// C8-NEXT: tile.exchange "clamp.4.bcast" %{{.*}} -> %[[LO]] copies [0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 0]
+// C8-NEXT: tile.exchange "clamp.4.bcast" %{{.*}} -> %[[LO]] copies [4, 0, 1, 1, 0, 0, 0, 0, 4, 1, 1, 1, 0, 0, 1, 0]
 // CHECK: tile.compute_set "clamp.4" kind "elementwise.clamp" {{.*}}ins(%[[LO]], %[[MUL]], %{{.*}} : {{.*}}) outs(%[[CL]] : {{.*}}) {scalar_operands = array<i64: 0, 2>}
 
 // compare: a predicate result, still on the layout of its first operand.

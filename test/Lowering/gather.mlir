@@ -46,12 +46,13 @@ func.func @main(%table: tensor<1000x64xf32> loc("table"), %ids: tensor<8xi32> lo
 // The result rows are split like the table's columns.
 // T1472: %[[E:.*]] = tile.var "embedding.1" output mapping<[0, 3] x 16 from 0, [0, 3] x 16 from 64, [0, 3] x 16 from 128, [0, 3] x 16 from 192, [0, 3] x 16 from 256, [0, 3] x 16 from 320, [0, 3] x 16 from 384, [0, 3] x 16 from 448> {hlo = "embedding.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand: dims [0] whole on each tile,
 // C8: %[[E:.*]] = tile.var "embedding.1" output mapping<[0, 0] x 512 from 0> {hlo = "embedding.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "split like its operand:
-// The 8 ids are broadcast: one whole copy per tile of the split, each a
-// run reading the same source elements.
+// The 8 ids (a small parameter, on the least loaded tile when placed) are
+// broadcast: one whole copy per tile of the split, each a run reading the
+// same source elements.
 // T1472: %[[EI:.*]] = tile.var "embedding.1.indices" temporary mapping<[0, 3] x 8 from 0> {why = "indices replicated: one whole copy (8 elements) per tile of the split"} : !tile.buffer<32xi32>
-// T1472-NEXT: tile.exchange "embedding.1.indices" %[[IDS]] -> %[[EI]] copies [0, 0, 1, 8, 0, 0, 0, 0, 0, 1, 1, 8, 0, 0, 8, 0, 0, 2, 1, 8, 0, 0, 16, 0, 0, 3, 1, 8, 0, 0, 24, 0]
+// T1472-NEXT: tile.exchange "embedding.1.indices" %[[IDS]] -> %[[EI]] copies [1455, 0, 1, 8, 0, 0, 0, 0, 1455, 1, 1, 8, 0, 0, 8, 0, 1455, 2, 1, 8, 0, 0, 16, 0, 1455, 3, 1, 8, 0, 0, 24, 0]
 // C8: %[[EI:.*]] = tile.var "embedding.1.indices" temporary mapping<[0, 0] x 8 from 0>
-// C8-NEXT: tile.exchange "embedding.1.indices" %[[IDS]] -> %[[EI]] copies [0, 0, 1, 8, 0, 0, 0, 0]
+// C8-NEXT: tile.exchange "embedding.1.indices" %[[IDS]] -> %[[EI]] copies [7, 0, 1, 8, 0, 0, 0, 0]
 // CHECK-NEXT: tile.sync
 // T1472-NEXT: tile.compute_set "embedding.1" kind "gather" tiles [0, 3] ins(%[[OP]], %[[EI]] : !tile.buffer<1000x64xf32>, !tile.buffer<32xi32>) outs(%[[E]] : !tile.buffer<8x64xf32>) {collapsed_slice_dims = array<i64: 0>, index_vector_dim = 1 : i64, indexed_dims = array<i64: 0>, indices_shape = array<i64: 8>, offset_dims = array<i64: 1>, slice_sizes = array<i64: 1, 64>, start_index_map = array<i64: 0>}
 // C8-NEXT: tile.compute_set "embedding.1" kind "gather" tiles [0, 0] ins(%[[OP]], %[[EI]] : {{.*}}) outs(%[[E]] : {{.*}})

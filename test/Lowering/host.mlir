@@ -17,7 +17,7 @@ func.func @main(%a: tensor<64xf64> loc("a"), %x: tensor<64xf32> loc("x")) -> ten
   return %n : tensor<64xf32>
 }
 
-// T1472: tgraph-to-tile on tile-1472: tiles used 64, vars 8, compute sets 2, exchanges 0, syncs {{[0-9]+}}, host copies 9, host_compute 3 [not-lowered: 1] [unsupported-dtype: 2]
+// T1472: tgraph-to-tile on tile-1472: tiles used 65, vars 8, compute sets 2, exchanges 0, syncs {{[0-9]+}}, host copies 9, host_compute 3 [not-lowered: 1] [unsupported-dtype: 2]
 // C8: tgraph-to-tile on core-8: tiles used 8, vars 8, compute sets 2, exchanges 0, syncs {{[0-9]+}}, host copies 9, host_compute 3 [not-lowered: 1] [unsupported-dtype: 2]
 // CHECK-NEXT: not lowered: tgraph.rng=1
 

@@ -1,6 +1,7 @@
 // reduce: per-tile partials (one slot per tile and output it touches, on the
 // tile holding the input), an exchange gathering each output's partials on
-// the tile that owns it, and a cross-tile reduce with the init value.
+// the tile that owns it, and a cross-tile reduce with the init value. The
+// result covers part of the chip, so it goes to the least loaded tiles.
 //
 // RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,T1472
 // RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s --check-prefixes=CHECK,C8
@@ -24,10 +25,11 @@ func.func @main(%x: tensor<64x100xf32> loc("x")) -> tensor<100xf32> {
 // T1472: %[[P:.*]] = tile.var "reduce.cols.partials" partials mapping<[0, 1065] x 6 from 0, [1066, 1066] x 4 from 6396> {{.*}} : !tile.buffer<6400xf32>
 // C8: %[[P:.*]] = tile.var "reduce.cols.partials" partials mapping<[0, 6] x 100 from 0> {{.*}} : !tile.buffer<700xf32>
 // CHECK: %[[G:.*]] = tile.var "reduce.cols.gathered" partials
-// T1472-SAME: mapping<[0, 49] x 128 from 0>
+// T1472-SAME: mapping<[1068, 1117] x 128 from 0>
+// C8-SAME: mapping<[6, 6] x 448 from 0, [7, 7] x 252 from 448>
 // CHECK: %[[R:.*]] = tile.var "reduce.cols" output
-// T1472-SAME: mapping<[0, 49] x 2 from 0>
-// C8-SAME: mapping<[0, 0] x 64 from 0, [1, 1] x 36 from 64>
+// T1472-SAME: mapping<[1068, 1117] x 2 from 0>
+// C8-SAME: mapping<[6, 6] x 64 from 0, [7, 7] x 36 from 64>
 // CHECK: tile.compute_set "reduce.cols.partial" kind "reduce-partial.maximum" tiles
 // T1472-SAME: [0, 1066] ins(%[[X]] : {{.*}}) outs(%[[P]] : {{.*}}) {dimensions = array<i64: 0>}
 // C8-SAME: [0, 6] ins(%[[X]] : {{.*}}) outs(%[[P]] : {{.*}}) {dimensions = array<i64: 0>}
@@ -37,8 +39,8 @@ func.func @main(%x: tensor<64x100xf32> loc("x")) -> tensor<100xf32> {
 // CHECK-NEXT: tile.exchange "reduce.cols.bcast" %[[Z]] -> %[[INIT]]
 // CHECK-NEXT: tile.sync
 // CHECK-NEXT: tile.compute_set "reduce.cols" kind "reduce.maximum" tiles
-// T1472-SAME: [0, 49]
-// C8-SAME: [0, 1]
+// T1472-SAME: [1068, 1117]
+// C8-SAME: [6, 7]
 // CHECK-SAME: ins(%[[G]], %[[INIT]] : {{.*}}) outs(%[[R]] : {{.*}}) {dimensions = array<i64: 0>, partials_per_output_runs = array<i64: {{[0-9, ]+}}>, scalar_operands = array<i64: 1>}
 // CHECK-NEXT: tile.sync
 // CHECK-NEXT: tile.host_copy outfeed %[[R]]

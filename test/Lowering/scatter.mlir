@@ -70,10 +70,10 @@ func.func @main(%acc: tensor<512x16xf32> loc("acc"), %pos: tensor<128x1xi32> loc
 // CHECK-SAME: why = "re-laid from 'grad': dims [0] whole on each tile,
 // CHECK-NEXT: tile.exchange "scatter_add.1.updates" %[[GRAD]] -> %[[AU]]
 // The 128 indices, one whole copy per tile; on tile-1472 they are spread
-// 2 per tile over 64 tiles, and each run sends one source interval down a
-// diagonal of destination tiles.
+// 2 per tile over 64 tiles (1366..1429, the least loaded when placed), and
+// each run sends one source interval down a diagonal of destination tiles.
 // T1472-NEXT: %[[AI:.*]] = tile.var "scatter_add.1.indices" temporary mapping<[0, 7] x 128 from 0> {why = "indices replicated: one whole copy (128 elements) per tile of the split"} : !tile.buffer<1024xi32>
-// T1472-NEXT: tile.exchange "scatter_add.1.indices" %[[POS]] -> %[[AI]] copies [63, 0, 1, 2, 126, 0, 126, 0, 62, 0, 2, 2, 124, 2, 124, 130,
+// T1472-NEXT: tile.exchange "scatter_add.1.indices" %[[POS]] -> %[[AI]] copies [1429, 0, 1, 2, 126, 0, 126, 0, 1428, 0, 2, 2, 124, 2, 124, 130,
 // C8-NEXT: %[[AI:.*]] = tile.var "scatter_add.1.indices" temporary mapping<[0, 1] x 128 from 0>
 // C8-NEXT: tile.exchange "scatter_add.1.indices" %[[POS]] -> %[[AI]] copies [1, 0, 1, 64, 64, 0, 64, 0, 0, 0, 2, 64, 0, 64, 0, 192, 0, 1, 1, 64, 0, 0, 128, 0]
 // CHECK-NEXT: tile.sync

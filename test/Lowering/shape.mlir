@@ -43,11 +43,11 @@ func.func @main(%x: tensor<4x8xf32> loc("x"), %v: tensor<8xf32> loc("v"), %s: te
 // written, so a sync comes before it is read.
 // CHECK: %[[C:.*]] = tile.var "concatenate.4" output
 // CHECK-NEXT: tile.exchange "concatenate.4" %[[X]] -> %[[C]]
-// T1472-SAME: copies [0, 0, 16, 2, 0, 2, 0, 2]
+// T1472-SAME: copies [0, 18, 16, 2, 0, 2, 0, 2]
 // CHECK-NEXT: tile.sync
 // CHECK-NEXT: tile.exchange "concatenate.4" %[[B]] -> %[[C]]
 // CHECK-NEXT: tile.exchange "concatenate.4" %[[X]] -> %[[C]]
-// T1472-SAME: copies [0, 32, 16, 2, 0, 2, 64, 2]
+// T1472-SAME: copies [0, 50, 16, 2, 0, 2, 64, 2]
 
 // pad: fill with the padding value first, then copy the operand in after a
 // sync (the fill's vertices write the same buffer).

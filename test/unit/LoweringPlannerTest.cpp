@@ -71,6 +71,45 @@ TEST_F(LoweringPlannerTest, LinearUsesTheGrain) {
   EXPECT_NE(small.why.find("reduced from 1024"), std::string::npos);
 }
 
+TEST_F(LoweringPlannerTest, LinearFromAnotherTileKeepsTheShares) {
+  // The shares of the tile-0 mapping, moved: 1,000 with grain 64 take 16
+  // of 21 tiles, here from tile 5 (and wrap when asked past the end).
+  PlannedMapping plan = planLinear(1000, 21, 64, 5);
+  EXPECT_EQ(plan.runs,
+            (llvm::SmallVector<int64_t>{5, 20, 64, 0, 20, 21, 40, 960}));
+  EXPECT_EQ(attr(plan.runs).checkCovers(1000, 21), "");
+  EXPECT_NE(plan.why.find("from tile 5"), std::string::npos);
+  PlannedMapping wrapped = planLinear(1000, 20, 64, 10);
+  EXPECT_EQ(wrapped.runs, (llvm::SmallVector<int64_t>{10, 20, 64, 0, 0, 5, 64,
+                                                      640, 5, 6, 40, 960}));
+  EXPECT_EQ(attr(wrapped.runs).checkCovers(1000, 20), "");
+  EXPECT_EQ(tilesHolding(wrapped, 20), 16);
+  EXPECT_EQ(tilesUsed(wrapped.runs), 16);
+  for (int64_t first = 0; first < 1472; first += 97)
+    for (int64_t n : {1, 16, 17, 1000, 4096}) {
+      PlannedMapping p = planLinear(n, 1472, 2, first);
+      EXPECT_EQ(attr(p.runs).checkCovers(n, 1472), "")
+          << "n=" << n << " first=" << first;
+    }
+}
+
+TEST_F(LoweringPlannerTest, TileLoadPicksTheEmptiestTiles) {
+  TileLoad load(8);
+  // An empty chip: tile 0.
+  EXPECT_EQ(load.leastLoadedStart(3), 0);
+  // Tiles 0..3 hold 100 bytes each: a 2-tile tensor goes to 4..5.
+  load.add({0, 4, 25, 0}, 4);
+  EXPECT_EQ(load.on(3), 100);
+  EXPECT_EQ(load.leastLoadedStart(2), 4);
+  // A window never wraps past the last tile: 6..7 are emptiest for 2,
+  // 5..7 for 3 (not 7, 0, 1).
+  load.add({4, 5, 10, 0}, 4);
+  EXPECT_EQ(load.leastLoadedStart(2), 5);
+  EXPECT_EQ(load.leastLoadedStart(3), 5);
+  // The whole chip starts on tile 0.
+  EXPECT_EQ(load.leastLoadedStart(8), 0);
+}
+
 TEST_F(LoweringPlannerTest, ConstantOfSixteenPlusElementsIsNeverOnOneTile) {
   for (int64_t n = 17; n < 300; ++n) {
     EXPECT_GE(tilesHolding(planLinear(n, 1472, 2), 1472), 2) << n;

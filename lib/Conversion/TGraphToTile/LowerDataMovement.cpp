@@ -149,9 +149,8 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
         "'" + srcs[0].getDefiningOp<tile::VarOp>().getName().str() + "'", n,
         [&](int64_t i) { return sourceOf(i).second; }, 4 * numTiles);
   if (!plan)
-    plan = planLinear(
-        n, numTiles,
-        mappingGrain(target, hloDtypeName(outType.getElementType())));
+    plan = planBalancedLinear(
+        n, mappingGrain(target, hloDtypeName(outType.getElementType())));
   SmallVector<ArrayRef<int64_t>> srcRuns;
   for (Value s : srcs)
     srcRuns.push_back(runsOf(s));

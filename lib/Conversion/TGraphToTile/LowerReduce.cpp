@@ -123,9 +123,8 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
       pIntervals.push_back({t, nPartials, nPartials + c});
     nPartials += c;
   }
-  PlannedMapping outPlan =
-      planLinear(nOut, numTiles,
-                 mappingGrain(target, hloDtypeName(outType.getElementType())));
+  PlannedMapping outPlan = planBalancedLinear(
+      nOut, mappingGrain(target, hloDtypeName(outType.getElementType())));
   TileLookup outLookup(outPlan.runs);
   // Gathered: owner-major, then output, then source tile.
   struct Slot {

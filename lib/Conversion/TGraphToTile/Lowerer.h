@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
 #include <optional>
 
 namespace tessera {
@@ -135,6 +136,10 @@ private:
                 mlir::Type elementType, mlir::StringRef hlo);
   mlir::Value makeLinearVar(mlir::Location loc, mlir::StringRef name, tile::Category category,
                       mlir::RankedTensorType type, mlir::StringRef hlo);
+  /// planLinear, started where the chip is emptiest (`load`) when the
+  /// tensor covers only part of it; tensors of one element count share
+  /// their start, so elementwise ops between them move no data.
+  PlannedMapping planBalancedLinear(int64_t numElements, int64_t grain);
   tile::Category resultCategory(mlir::Value result) const {
     return returned.contains(result) ? tile::Category::Output
                                      : tile::Category::Temporary;
@@ -275,6 +280,15 @@ private:
   /// of them, else 1 (collectives over several stay on the host).
   int64_t replicas = 1;
   TileLoweringStats *stats = nullptr;
+  /// Bytes of every var made so far, per tile of each chip (makeVar adds
+  /// them).
+  std::map<int64_t, TileLoad> loads;
+  TileLoad &load() {
+    return loads.try_emplace(currentChip, numTiles).first->second;
+  }
+  /// The start tile chosen for each (chip, element count) of a linear
+  /// mapping that covers part of the chip.
+  llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> linearStarts;
   /// Buffers of each tgraph value, one per tensor leaf (null: no buffer, e.g.
   /// a dynamic shape).
   mlir::DenseMap<mlir::Value, mlir::SmallVector<mlir::Value>> buffers;

@@ -19,8 +19,34 @@ int64_t tessera::mappingGrain(const TargetDescription &target,
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
+/// Moves runs that start on tile 0 to start on `first`, wrapping past the
+/// last tile (a run crossing the end is cut in two).
+static llvm::SmallVector<int64_t> rotateRuns(llvm::ArrayRef<int64_t> runs,
+                                             int64_t first, int64_t numTiles) {
+  llvm::SmallVector<int64_t> out;
+  for (size_t r = 0; r + 3 < runs.size(); r += 4) {
+    int64_t a = runs[r] + first, b = runs[r + 1] + first, n = runs[r + 2],
+            s = runs[r + 3];
+    if (a >= numTiles) {
+      out.append({a - numTiles, b - numTiles, n, s});
+    } else if (b <= numTiles) {
+      out.append({a, b, n, s});
+    } else {
+      out.append({a, numTiles, n, s});
+      out.append({0, b - numTiles, n, s + (numTiles - a) * n});
+    }
+  }
+  return out;
+}
+
 PlannedMapping tessera::planLinear(int64_t numElements, int64_t numTiles,
-                                   int64_t grain) {
+                                   int64_t grain, int64_t firstTile) {
+  if (firstTile > 0 && firstTile < numTiles) {
+    PlannedMapping plan = planLinear(numElements, numTiles, grain);
+    plan.runs = rotateRuns(plan.runs, firstTile, numTiles);
+    plan.why += ", from tile " + std::to_string(firstTile);
+    return plan;
+  }
   PlannedMapping plan;
   if (numElements <= 0) {
     plan.why = "empty tensor";
@@ -159,4 +185,43 @@ tessera::planFollow(llvm::ArrayRef<int64_t> sourceRuns,
   plan.why = "follows " + sourceName.str() +
              ": each element stays on the tile of its source element";
   return plan;
+}
+
+int64_t tessera::tilesUsed(llvm::ArrayRef<int64_t> runs) {
+  llvm::SmallVector<std::pair<int64_t, int64_t>> ranges;
+  for (size_t r = 0; r + 3 < runs.size(); r += 4)
+    if (runs[r + 2] > 0 && runs[r + 1] > runs[r])
+      ranges.push_back({runs[r], runs[r + 1]});
+  llvm::sort(ranges);
+  int64_t used = 0, end = 0;
+  for (auto [a, b] : ranges) {
+    used += std::max<int64_t>(0, b - std::max(a, end));
+    end = std::max(end, b);
+  }
+  return used;
+}
+
+void TileLoad::add(llvm::ArrayRef<int64_t> runs, int64_t elementBytes) {
+  int64_t n = bytes.size();
+  for (size_t r = 0; r + 3 < runs.size(); r += 4)
+    for (int64_t t = runs[r]; t < runs[r + 1] && t < n; ++t)
+      bytes[t] += runs[r + 2] * elementBytes;
+}
+
+int64_t TileLoad::leastLoadedStart(int64_t span) const {
+  int64_t n = bytes.size();
+  span = std::clamp<int64_t>(span, 1, n);
+  // A sliding window over the tiles. It does not wrap past the last tile:
+  // a compute set runs on a contiguous tile range, so a wrapped layout
+  // would split every step over it in two.
+  int64_t window = 0;
+  for (int64_t t = 0; t < span; ++t)
+    window += bytes[t];
+  int64_t best = window, bestStart = 0;
+  for (int64_t s = 1; s + span <= n; ++s) {
+    window += bytes[s + span - 1] - bytes[s - 1];
+    if (window < best)
+      best = window, bestStart = s;
+  }
+  return bestStart;
 }

@@ -154,8 +154,28 @@ Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
   var.setWhy(plan.why);
   if (currentChip != 0)
     bufferChip[var.getResult()] = currentChip;
+  load().add(plan.runs, bytesOfElement(elementType));
   ++stats->vars;
   return var.getResult();
+}
+
+PlannedMapping Lowerer::planBalancedLinear(int64_t numElements, int64_t grain) {
+  PlannedMapping plan = planLinear(numElements, numTiles, grain);
+  int64_t used = tilesUsed(plan.runs);
+  if (used == 0 || used >= numTiles)
+    return plan;
+  auto [it, inserted] =
+      linearStarts.try_emplace({currentChip, numElements}, 0);
+  if (inserted)
+    it->second = load().leastLoadedStart(used);
+  // Another grain may take more tiles from the same start: keep them below
+  // the last tile rather than wrap (a compute set is one tile range).
+  int64_t first = std::min(it->second, numTiles - used);
+  if (first == 0)
+    return plan;
+  plan = planLinear(numElements, numTiles, grain, first);
+  plan.why += " (the least loaded tiles)";
+  return plan;
 }
 
 Value Lowerer::makeLinearVar(Location loc, StringRef name,
@@ -163,7 +183,7 @@ Value Lowerer::makeLinearVar(Location loc, StringRef name,
                              StringRef hlo) {
   int64_t grain = mappingGrain(target, hloDtypeName(type.getElementType()));
   return makeVar(loc, name, category,
-                 planLinear(type.getNumElements(), numTiles, grain),
+                 planBalancedLinear(type.getNumElements(), grain),
                  type.getShape(), type.getElementType(), hlo);
 }
 
@@ -495,9 +515,8 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
         like.getDefiningOp<tile::VarOp>().getName().str() + "')";
     plan = planSameAs(runsOf(like), source);
   } else {
-    plan = planLinear(
-        n, numTiles,
-        mappingGrain(target, hloDtypeName(outType.getElementType())));
+    plan = planBalancedLinear(
+        n, mappingGrain(target, hloDtypeName(outType.getElementType())));
   }
   // Per operand: its re-layout copies; nullopt for a scalar, and for an
   // operand whose re-layout would list more copies than tiles (it moves as

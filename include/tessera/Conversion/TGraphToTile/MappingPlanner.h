@@ -24,6 +24,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -51,8 +52,32 @@ int64_t mappingGrain(const TargetDescription &target, llvm::StringRef dtype);
 /// Linear mapping of `numElements` over tiles [0, numTiles): each tile gets
 /// ceil(n / numTiles) rounded up to `grain`, the last used tile the rest. The
 /// grain is halved as long as it would put a tensor of more than
-/// kSingleTileMaxElements elements on a single tile.
-PlannedMapping planLinear(int64_t numElements, int64_t numTiles, int64_t grain);
+/// kSingleTileMaxElements elements on a single tile. With `firstTile`, the
+/// same shares start on that tile and wrap past the last one to tile 0.
+PlannedMapping planLinear(int64_t numElements, int64_t numTiles, int64_t grain,
+                          int64_t firstTile = 0);
+
+/// Number of distinct tiles a mapping's runs use.
+int64_t tilesUsed(llvm::ArrayRef<int64_t> runs);
+
+/// The bytes the mappings planned so far put on each tile: a running load,
+/// blind to liveness, that tells a tensor covering only part of the chip
+/// where the chip is emptiest, so small tensors, tables and host-exchange
+/// buffers do not all start on tile 0.
+class TileLoad {
+public:
+  explicit TileLoad(int64_t numTiles) : bytes(std::max<int64_t>(numTiles, 1)) {}
+  /// Adds a mapping of elements of `elementBytes` bytes.
+  void add(llvm::ArrayRef<int64_t> runs, int64_t elementBytes);
+  /// The first of `span` consecutive tiles (not wrapping past the last
+  /// tile) holding the fewest bytes together; ties go to the lowest tile,
+  /// so an empty chip gives tile 0.
+  int64_t leastLoadedStart(int64_t span) const;
+  int64_t on(int64_t tile) const { return bytes[tile]; }
+
+private:
+  llvm::SmallVector<int64_t> bytes;
+};
 
 /// An in-place result: the runs of its operand `inputName`.
 PlannedMapping planSameAs(llvm::ArrayRef<int64_t> inputRuns,
