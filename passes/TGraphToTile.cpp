@@ -81,10 +81,20 @@ struct TGraphToTilePass
     if (chips > 0) {
       options.chips = chips;
       why = "asked for (chips=" + std::to_string(chips) + ")";
+      if (annotated > chips)
+        return module.emitError("tgraph-to-tile: the sharding annotations "
+                                "place ops on device ")
+               << annotated - 1 << ", but chips=" << std::to_string(chips);
     } else if (annotated > 0) {
-      options.chips = annotated;
+      // Annotations for more devices than a replica has chips go to its
+      // last chip, as a compile for a smaller system must.
+      options.chips = std::min(annotated, available);
       why =
           "the highest device an op names is " + std::to_string(annotated - 1);
+      if (annotated > available)
+        why += "; a replica has " + std::to_string(available) +
+               (available == 1 ? " chip" : " chips") + ", so devices from " +
+               std::to_string(available - 1) + " up share the last";
     } else if (available == 1 && target.chips > 1) {
       why = std::to_string(devices) + " replicas share " +
             std::to_string(target.chips) + " chips";

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Memory/MemoryReport.h"
+#include "tessera/Memory/PodReport.h"
 
 #include "tessera/Analysis/OpIdentity.h"
 
@@ -66,6 +67,7 @@ public:
 
 private:
   json padding();
+  json pod();
   json cost();
   json graph();
   std::string stepAt(int64_t point) const {
@@ -601,7 +603,54 @@ json ReportBuilder::build() {
   r["buffers"] = std::move(buffers);
   r["padding"] = padding();
   r["cost"] = cost();
+  if (target.chips > 1)
+    r["pod"] = pod();
   return r;
+}
+
+json ReportBuilder::pod() {
+  PodReport p = buildPodReport(a);
+  json chips = json::array();
+  for (const PodChip &c : p.perChip) {
+    json cycles = json::object();
+    for (const char *kind :
+         {"compute", "exchange", "inter_chip", "collective", "sync", "host"}) {
+      auto it = c.cycles.find(kind);
+      cycles[kind] = it == c.cycles.end() ? 0 : it->second;
+    }
+    chips.push_back({{"chip", c.chip},
+                     {"tiles_used", c.tilesUsed},
+                     {"bytes", c.bytes},
+                     {"max_tile", c.maxTile},
+                     {"max_tile_bytes", c.maxTileBytes},
+                     {"tiles_out_of_memory", c.tilesOutOfMemory},
+                     {"histogram_bucket_kb", 64},
+                     {"histogram", c.histogram},
+                     {"cycles", cycles}});
+  }
+  json links = json::array();
+  for (const PodLink &l : p.links)
+    links.push_back({{"link", l.link},
+                     {"between", {l.chipA, l.chipB}},
+                     {"bytes_forward", l.bytesAToB},
+                     {"bytes_backward", l.bytesBToA},
+                     {"busy_cycles", l.busyCycles}});
+  json collectives = json::array();
+  for (const PodCollective &c : p.collectives)
+    collectives.push_back({{"step", c.step},
+                           {"kind", c.kind},
+                           {"group_size", c.groupSize},
+                           {"bytes", c.bytes},
+                           {"cycles", c.cycles}});
+  return {{"target", p.target},
+          {"system_chips", p.systemChips},
+          {"chips", p.chips},
+          {"replicas", p.replicas},
+          {"tiles_per_chip", p.tilesPerChip},
+          {"placement", p.placement},
+          {"per_chip", chips},
+          {"links", links},
+          {"collectives", collectives}};
 }
 
 json ReportBuilder::liveness() {

@@ -11,6 +11,9 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -61,6 +64,17 @@ int runMergeCommand(llvm::ArrayRef<std::string> files,
 /// the peak with their cards), for the chip or one tile.
 int runMemoryCommand(llvm::StringRef eventsPath,
                      llvm::ArrayRef<std::string> args);
+
+/// The memory report of the last compile (of `module`, when given) in
+/// `eventsPath`; `moduleName` gets the module it is of.
+llvm::Expected<nlohmann::json> lastMemoryReport(llvm::StringRef eventsPath,
+                                                llvm::StringRef module,
+                                                std::string &moduleName);
+
+/// `tessera-prof EVENTS pod [--module=M] [--json]`: the last compile's pod
+/// view on a multi-chip target (per chip memory and cycles, links,
+/// collectives).
+int runPodCommand(llvm::StringRef eventsPath, llvm::ArrayRef<std::string> args);
 
 /// `tessera-prof EVENTS tiles [--top=N] [--module=M] [--json]`: the tile
 /// memory histogram, the most loaded tiles and their time breakdown.

@@ -155,6 +155,12 @@ void printBuffers(const json &list, int64_t top, raw_ostream &os) {
 
 } // namespace
 
+Expected<json> lastMemoryReport(StringRef eventsPath, StringRef module,
+                                std::string &moduleName) {
+  return lastCompileReport<json>(eventsPath, module, ExtractKind::MemoryReport,
+                                 moduleName);
+}
+
 int runMemoryCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   std::optional<Options> o = parseOptions(args, "memory", true);
   if (!o)

@@ -42,6 +42,9 @@ static void printUsage(raw_ostream &os) {
         "  memory [--tile=N] [--module=M] [--top=N] [--json]\n"
         "                                  peak, heap over program points, "
         "buffers\n"
+        "  pod [--module=M] [--json]       multi-chip: per chip memory "
+        "and cycles,\n"
+        "                                  link bytes, collectives\n"
         "  tiles [--module=M] [--top=N] [--json]\n"
         "                                  histogram, most loaded tiles, "
         "their time\n"
@@ -107,7 +110,7 @@ static bool isCommand(StringRef name) {
          name == "trace" || name == "merge" || name == "memory" ||
          name == "tiles" || name == "compat" || name == "diff" ||
          name == "summary" || name == "monitor" || name == "html" ||
-         name == "tensor-map";
+         name == "tensor-map" || name == "pod";
 }
 
 /// A folder given as the data stands for the event files in it (a job's
@@ -241,6 +244,8 @@ int main(int argc, char **argv) {
     return prof::runMemoryCommand(eventsPath, rest);
   if (command == "tiles")
     return prof::runTilesCommand(eventsPath, rest);
+  if (command == "pod")
+    return prof::runPodCommand(eventsPath, rest);
   if (command == "compat")
     return prof::runCompatCommand(eventsPath, rest);
   if (command == "tensor-map")

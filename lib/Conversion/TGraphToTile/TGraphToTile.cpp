@@ -974,12 +974,6 @@ LogicalResult tessera::lowerEntryToTile(ModuleOp module,
     return module.emitError("tgraph-to-tile: cannot place the program on ")
            << options.chips << " chips; target '" << target.name << "' has "
            << target.chips;
-  int64_t annotated = annotatedChips(entry);
-  if (annotated > options.chips)
-    return module.emitError("tgraph-to-tile: the sharding annotations place "
-                            "ops on device ")
-           << annotated - 1 << ", but the program may use " << options.chips
-           << (options.chips == 1 ? " chip" : " chips");
   ChipPlacement placement = placeOnChips(entry, options.chips, options.spread);
   TileLoweringStats local;
   Lowerer lowerer(module, target, placement);

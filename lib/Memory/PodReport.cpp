@@ -1,0 +1,167 @@
+//===- PodReport.cpp - a multi-chip program, chip by chip -----------------===//
+
+#include "tessera/Memory/PodReport.h"
+
+#include "tessera/Target/ChipRoutes.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cmath>
+#include <set>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+
+static std::string kindOfUnit(StringRef unit) {
+  if (unit == "matrix" || unit == "vector")
+    return "compute";
+  if (unit == "inter-chip")
+    return "inter_chip";
+  return unit.str();
+}
+
+PodReport tessera::memory::buildPodReport(const MemoryAnalysis &a) {
+  const TargetDescription &target = a.target;
+  const ProgramLiveness &live = a.liveness;
+  PodReport r;
+  r.target = target.name;
+  r.systemChips = target.chips;
+  r.tilesPerChip = std::max<int64_t>(target.tilesPerChip, 1);
+  int64_t T = r.tilesPerChip;
+  tile::ProgramOp program;
+  if (!live.schedule.steps.empty())
+    program =
+        live.schedule.steps.front().op->getParentOfType<tile::ProgramOp>();
+  if (program) {
+    r.chips = program.getChips();
+    r.replicas = program.getReplicas();
+    if (program.getPlacement())
+      r.placement = program.getPlacement()->str();
+  } else {
+    r.chips = std::max<int64_t>(1, live.numTiles / T);
+  }
+
+  // Memory per chip.
+  r.perChip.resize(r.chips);
+  for (auto [c, chip] : llvm::enumerate(r.perChip)) {
+    chip.chip = c;
+    chip.maxTile = c * T;
+  }
+  for (int64_t t = 0; t < int64_t(a.tiles.size()); ++t) {
+    int64_t c = std::min<int64_t>(t / T, r.chips - 1);
+    PodChip &chip = r.perChip[c];
+    const TileAllocation &tile = a.tiles[t];
+    int64_t bytes = tile.includingGaps();
+    if (!live.buffersOnTile[t].empty())
+      ++chip.tilesUsed;
+    chip.bytes += bytes;
+    if (bytes > chip.maxTileBytes) {
+      chip.maxTileBytes = bytes;
+      chip.maxTile = t;
+    }
+    chip.tilesOutOfMemory += tile.outOfMemory();
+    size_t bucket = bytes / (64 * 1024);
+    if (chip.histogram.size() <= bucket)
+      chip.histogram.resize(bucket + 1, 0);
+    ++chip.histogram[bucket];
+  }
+
+  // Steps per chip, and what the links carry.
+  ChipRoutes routes(target);
+  std::vector<int64_t> forward(target.chipLinks.size(), 0),
+      backward(target.chipLinks.size(), 0);
+  auto carry = [&](int64_t from, int64_t to, int64_t bytes) {
+    if (from == to || from >= target.chips || to >= target.chips)
+      return;
+    for (const RouteHop &hop : routes.route(from, to))
+      (hop.from == target.chipLinks[hop.link].chipA ? forward
+                                                    : backward)[hop.link] +=
+          bytes;
+  };
+  llvm::DenseMap<Value, const BufferLiveness *> bufferOf;
+  for (const BufferLiveness &b : live.buffers)
+    bufferOf[b.var.getResult()] = &b;
+  auto chipsOfBuffer = [&](Value v, std::set<int64_t> &chips) {
+    if (const BufferLiveness *b = bufferOf.lookup(v))
+      for (const TileBytes &tb : b->tiles)
+        chips.insert(std::min<int64_t>(tb.tile / T, r.chips - 1));
+  };
+  for (auto [point, step] : llvm::enumerate(live.schedule.steps)) {
+    const StepCost &cost = a.cost.steps[point];
+    if (cost.unit == "control" || cost.unit.empty())
+      continue;
+    std::set<int64_t> chips;
+    Operation *op = step.op;
+    if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
+      for (int64_t c = int64_t(cs.getFirstTile()) / T,
+                   last = (int64_t(cs.getEndTile()) - 1) / T;
+           c <= last; ++c)
+        chips.insert(std::min<int64_t>(c, r.chips - 1));
+    } else if (auto ex = dyn_cast<tile::ExchangeOp>(op)) {
+      const BufferLiveness *source = bufferOf.lookup(ex.getSource());
+      int64_t elementBytes = source ? source->elementBytes : 4;
+      for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
+        tile::ExchangeOp::Run run = ex.getRun(i);
+        for (int64_t k = 0; k < run.count; ++k) {
+          int64_t from = (run.srcTile + k) / T, to = (run.dstTile + k) / T;
+          chips.insert(std::min<int64_t>(from, r.chips - 1));
+          chips.insert(std::min<int64_t>(to, r.chips - 1));
+          carry(from, to, run.elements * elementBytes);
+        }
+      }
+      if (ex.isView()) {
+        chipsOfBuffer(ex.getSource(), chips);
+        chipsOfBuffer(ex.getDest(), chips);
+      }
+    } else if (auto copy = dyn_cast<tile::HostCopyOp>(op)) {
+      chipsOfBuffer(copy.getBuffer(), chips);
+    } else {
+      // Syncs, host ops and collectives hold every chip.
+      for (int64_t c = 0; c < r.chips; ++c)
+        chips.insert(c);
+    }
+    for (int64_t c : chips)
+      r.perChip[c].cycles[kindOfUnit(cost.unit)] += cost.cycles;
+
+    auto coll = dyn_cast<tile::CollectiveOp>(op);
+    if (!coll)
+      continue;
+    PodCollective pc;
+    pc.step = coll.getName().str();
+    pc.kind = tile::stringifyCollectiveKind(coll.getKind()).str();
+    pc.groupSize = coll.getGroupSize();
+    pc.bytes = cost.interChipBytes;
+    pc.cycles = cost.cycles;
+    r.collectives.push_back(pc);
+    // The ring: each member sends its rounds' blocks to the next member's
+    // first chip; a permute, each pair's source whole.
+    int64_t n = coll.getGroupSize();
+    ArrayRef<int64_t> groups = coll.getGroups();
+    if (coll.getKind() == tile::CollectiveKind::Permute) {
+      ArrayRef<int64_t> pairs =
+          coll.getPairs() ? *coll.getPairs() : ArrayRef<int64_t>();
+      const BufferLiveness *source = bufferOf.lookup(coll.getSource());
+      int64_t bytes = source ? source->bytes : 0;
+      for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+        carry(pairs[i] * r.chips, pairs[i + 1] * r.chips, bytes);
+      continue;
+    }
+    for (size_t g = 0; g + n <= groups.size() && n > 1; g += n)
+      for (int64_t i = 0; i < n; ++i)
+        carry(groups[g + i] * r.chips, groups[g + (i + 1) % n] * r.chips,
+              cost.interChipBytes);
+  }
+  for (auto [i, link] : llvm::enumerate(target.chipLinks)) {
+    PodLink l;
+    l.link = i;
+    l.chipA = link.chipA;
+    l.chipB = link.chipB;
+    l.bytesAToB = forward[i];
+    l.bytesBToA = backward[i];
+    l.busyCycles = static_cast<int64_t>(std::ceil(
+        std::max(forward[i], backward[i]) / routes.linkBytesPerCycle(i)));
+    r.links.push_back(l);
+  }
+  return r;
+}
