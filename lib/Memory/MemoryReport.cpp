@@ -146,9 +146,12 @@ ReportBuilder::TileBreakdown ReportBuilder::breakdown(int64_t t) const {
   int64_t point = alloc.allocation.peakPoint;
   TileBreakdown b;
   b.alwaysLive = live.overheads[t].total();
-  for (uint32_t id : live.liveOn(t, point)) {
-    const BufferLiveness &buf = live.buffers[id];
-    int64_t bytes = live.share(id, t)->paddedBytes;
+  for (size_t i = 0, e = live.buffersOnTile[t].size(); i < e; ++i) {
+    const TileBytes &share = live.shareOn(t, i);
+    if (!share.liveAt(point))
+      continue;
+    const BufferLiveness &buf = live.buffers[live.buffersOnTile[t][i]];
+    int64_t bytes = share.paddedBytes;
     if (buf.var.getCategory() == tile::Category::Constant)
       b.constants += bytes;
     else if (buf.hostExchanged)
@@ -380,28 +383,34 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   const TileAllocation &alloc = a.tiles[t];
   int64_t point = alloc.allocation.peakPoint;
   const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
-  std::vector<std::pair<uint32_t, int64_t>> liveHere; // buffer, offset
+  struct Live {
+    uint32_t buffer;
+    const TileBytes *share;
+    int64_t offset;
+  };
+  std::vector<Live> liveHere;
   int64_t liveBytes = 0;
-  for (size_t i = 0; i < onTile.size(); ++i)
-    if (live.share(onTile[i], t)->liveAt(point)) {
-      liveHere.push_back({onTile[i], alloc.allocation.offsets[i]});
-      liveBytes += live.share(onTile[i], t)->paddedBytes;
+  for (size_t i = 0; i < onTile.size(); ++i) {
+    const TileBytes &share = live.shareOn(t, i);
+    if (share.liveAt(point)) {
+      liveHere.push_back({onTile[i], &share, alloc.allocation.offsets[i]});
+      liveBytes += share.paddedBytes;
     }
+  }
   size_t liveCount = liveHere.size();
-  std::stable_sort(liveHere.begin(), liveHere.end(), [&](auto x, auto y) {
-    return live.share(x.first, t)->paddedBytes >
-           live.share(y.first, t)->paddedBytes;
-  });
+  std::stable_sort(liveHere.begin(), liveHere.end(),
+                   [](const Live &x, const Live &y) {
+                     return x.share->paddedBytes > y.share->paddedBytes;
+                   });
   if (liveHere.size() > maxListed)
     liveHere.resize(maxListed);
   json buffers = json::array();
-  for (auto [b, offset] : liveHere) {
-    json j = bufferBrief(b);
-    const TileBytes *share = live.share(b, t);
-    j["bytes_on_tile"] = share->paddedBytes;
-    j["live_range_on_tile"] = {share->first, share->last};
-    j["offset"] = offset;
-    j["written_by"] = writers(b);
+  for (const Live &l : liveHere) {
+    json j = bufferBrief(l.buffer);
+    j["bytes_on_tile"] = l.share->paddedBytes;
+    j["live_range_on_tile"] = {l.share->first, l.share->last};
+    j["offset"] = l.offset;
+    j["written_by"] = writers(l.buffer);
     buffers.push_back(j);
   }
   return {{"tile", t},
@@ -618,9 +627,9 @@ json ReportBuilder::liveness() {
       continue;
     const Allocation &alloc = a.tiles[t].allocation;
     int64_t alwaysLive = live.overheads[t].total();
-    for (uint32_t b : live.buffersOnTile[t])
-      if (live.buffers[b].alwaysLive)
-        alwaysLive += live.share(b, t)->paddedBytes;
+    for (size_t i = 0, e = live.buffersOnTile[t].size(); i < e; ++i)
+      if (live.buffers[live.buffersOnTile[t][i]].alwaysLive)
+        alwaysLive += live.shareOn(t, i).paddedBytes;
     tiles.push_back({{"tile", t},
                      {"max_live", alloc.lowerBound},
                      {"peak_point", alloc.peakPoint},
