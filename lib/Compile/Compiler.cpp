@@ -197,7 +197,11 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     endInfo.reports.push_back(
         {ReportKind::Compilation, compilation, writeCompilationReportText});
     endInfo.reports.push_back(
-        {ReportKind::TensorMap, buildTensorMap(module), nullptr});
+        {ReportKind::TensorMap,
+         buildTensorMap(module, flags.tensorMapFormat == "tiles"
+                                    ? TensorMapFormat::Tiles
+                                    : TensorMapFormat::Runs),
+         nullptr});
     endInfo.reports.push_back(
         {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
     endInfo.reports.push_back({ReportKind::Compatibility, compat, nullptr});
