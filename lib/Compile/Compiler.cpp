@@ -190,7 +190,8 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   }
   analysis = memory::analyzeMemory(program, target);
   if (sink.options().writesReports() || dumper.dumpingModule())
-    memory = memory::buildMemoryReport(*analysis);
+    memory = memory::buildMemoryReport(*analysis,
+                                       flags.memoryReportTileFormat != "tiles");
   json compilation = buildCompilationReport(module, info.moduleName,
                                             info.moduleId, target, compat);
   if (sink.options().writesReports()) {

@@ -35,8 +35,8 @@ namespace {
 
 class ReportBuilder {
 public:
-  explicit ReportBuilder(const MemoryAnalysis &a)
-      : a(a), live(a.liveness), target(a.target) {
+  explicit ReportBuilder(const MemoryAnalysis &a, bool tileRuns = false)
+      : a(a), live(a.liveness), target(a.target), tileRuns(tileRuns) {
     indexOpNames();
   }
 
@@ -83,6 +83,7 @@ private:
   const MemoryAnalysis &a;
   const ProgramLiveness &live;
   const TargetDescription &target;
+  bool tileRuns;
   llvm::StringMap<std::string> opNameOf; ///< HLO instruction → op_name
 };
 
@@ -590,8 +591,10 @@ json ReportBuilder::build() {
   }
   r["summary"] = summary(breakdowns);
   r["memory_viewer"] = viewer();
-  r["tiles"] = std::move(tiles);
-  r["out_of_memory"] = outOfMemory();
+  r["tile_format"] = tileRuns ? "runs" : "tiles";
+  r["tiles"] = tileRuns ? compactTileRuns(tiles) : std::move(tiles);
+  r["out_of_memory"] =
+      tileRuns ? compactTileRuns(outOfMemory()) : outOfMemory();
   json buffers = json::array();
   for (uint32_t b = 0; b < live.buffers.size(); ++b)
     buffers.push_back(buffer(b));
@@ -643,8 +646,44 @@ json ReportBuilder::liveness() {
   return r;
 }
 
-json tessera::memory::buildMemoryReport(const MemoryAnalysis &analysis) {
-  return ReportBuilder(analysis).build();
+json tessera::memory::buildMemoryReport(const MemoryAnalysis &analysis,
+                                        bool tileRuns) {
+  return ReportBuilder(analysis, tileRuns).build();
+}
+
+json tessera::memory::compactTileRuns(const json &list) {
+  // Most tiles of a linear mapping hold the same buffers with the same
+  // figures: one entry for each run of them keeps every figure.
+  json out = json::array();
+  json body;
+  int64_t first = -1, last = -1;
+  auto flush = [&] {
+    if (first < 0)
+      return;
+    json run = json::object();
+    run["first_tile"] = first;
+    run["last_tile"] = last;
+    for (auto it = body.begin(); it != body.end(); ++it)
+      run[it.key()] = std::move(it.value());
+    out.push_back(std::move(run));
+  };
+  for (const json &entry : list) {
+    auto tile = entry.find("tile");
+    if (tile == entry.end() || !tile->is_number_integer())
+      continue;
+    int64_t t = tile->get<int64_t>();
+    json rest = entry;
+    rest.erase("tile");
+    if (first >= 0 && t == last + 1 && rest == body) {
+      last = t;
+      continue;
+    }
+    flush();
+    first = last = t;
+    body = std::move(rest);
+  }
+  flush();
+  return out;
 }
 
 json tessera::memory::buildLivenessReport(const MemoryAnalysis &analysis) {
