@@ -450,11 +450,12 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
         table(["model", "s", "RSS MiB", "command"], reference_rows),
         "",
     ]
-    # The model device's figures come from bench/runtime.py, the execution
-    # profiles' from bench/profile.py, tessera-prof's streaming from
-    # bench/prof_stream.py, the tensor map's from bench/tensor_map.py.
-    for name in ["runtime-results.md", "profile-results.md",
-                 "prof-stream-results.md",
+    # The issue-16 goal rows come from bench/compile_goals.py, the model
+    # device's figures from bench/runtime.py, the execution profiles' from
+    # bench/profile.py, tessera-prof's streaming from bench/prof_stream.py,
+    # the tensor map's from bench/tensor_map.py.
+    for name in ["compile-goals-results.md", "runtime-results.md",
+                 "profile-results.md", "prof-stream-results.md",
                  "tensor-map-results.md"]:
         path = os.path.join(ROOT, "bench", name)
         if os.path.exists(path):

@@ -306,8 +306,11 @@ def TileMapTensors : Pass<"tile-map-tensors", "mlir::ModuleOp"> {
     For every `tile.program` (keyed by the function it was lowered from),
     lists each buffer holding an HLO instruction's data as
     `[hlo_instruction, output_index, shape, dtype, has_constant, has_alias,
-    total_elements, [[tile, elements], ...], tensor_name]`, only tiles
-    holding elements listed. The IR is unchanged.
+    total_elements, tiles, tensor_name]`, only tiles holding elements
+    listed: `tiles` is `[[first_tile, last_tile, elements_each], ...]`,
+    runs of consecutive tiles holding the same number of elements
+    (`format=runs`, the default), or `[[tile, elements], ...]`
+    (`format=tiles`). The IR is unchanged.
 
     Before (after `tgraph-to-tile` on core-8):
     ```mlir
@@ -318,7 +321,7 @@ def TileMapTensors : Pass<"tile-map-tensors", "mlir::ModuleOp"> {
     ```
     Printed:
     ```json
-    {"mappings":{"main":[["x",0,[64],"f32",false,false,64,[[0,32],[1,32]],"x"]]}}
+    {"tile_format":"runs","mappings":{"main":[["x",0,[64],"f32",false,false,64,[[0,1,32]],"x"]]}}
     ```
   }];
   let options = [
@@ -327,6 +330,9 @@ def TileMapTensors : Pass<"tile-map-tensors", "mlir::ModuleOp"> {
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Print a text summary instead: tensors, tiles used, elements "
            "per used tile (min / mean / max)">,
+    Option<"format", "format", "std::string", /*default=*/"\"runs\"",
+           "How each tensor's tiles are listed: runs ([first_tile, "
+           "last_tile, elements_each]) or tiles ([tile, elements])">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Write the report to this file (atomically) instead of stdout "
            "(-)">

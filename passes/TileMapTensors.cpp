@@ -26,6 +26,15 @@ struct TileMapTensorsPass
     : public tessera::impl::TileMapTensorsBase<TileMapTensorsPass> {
   using TileMapTensorsBase::TileMapTensorsBase;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    parsed = parseTensorMapFormat(format);
+    if (!parsed)
+      return emitError(UnknownLoc::get(context))
+             << "tile-map-tensors: format must be runs or tiles, got '"
+             << format << "'";
+    return success();
+  }
+
   void runOnOperation() override {
     auto write = [&](llvm::raw_ostream &os) {
       if (summary) {
@@ -34,7 +43,7 @@ struct TileMapTensorsPass
         });
         return success();
       }
-      os << buildTensorMap(getOperation())
+      os << buildTensorMap(getOperation(), *parsed)
                 .dump(pretty ? 1 : -1, ' ', false,
                       nlohmann::json::error_handler_t::replace)
          << "\n";
@@ -44,6 +53,9 @@ struct TileMapTensorsPass
       return signalPassFailure();
     markAllAnalysesPreserved();
   }
+
+private:
+  std::optional<TensorMapFormat> parsed;
 };
 
 } // namespace

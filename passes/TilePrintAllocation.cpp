@@ -79,11 +79,11 @@ struct TilePrintAllocationPass
         const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
         for (size_t i = 0; i < onTile.size(); ++i) {
           const BufferLiveness &b = live.buffers[onTile[i]];
-          const TileBytes *share = live.share(onTile[i], t);
+          const TileBytes &share = live.shareOn(t, i);
           buffers.push_back({{"name", b.var.getName().str()},
                              {"offset", alloc.allocation.offsets[i]},
-                             {"size", share->paddedBytes},
-                             {"live_range", {share->first, share->last}}});
+                             {"size", share.paddedBytes},
+                             {"live_range", {share.first, share.last}}});
         }
         j["buffers"] = buffers;
       }

@@ -190,14 +190,19 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   }
   analysis = memory::analyzeMemory(program, target);
   if (sink.options().writesReports() || dumper.dumpingModule())
-    memory = memory::buildMemoryReport(*analysis);
+    memory = memory::buildMemoryReport(*analysis,
+                                       flags.memoryReportTileFormat != "tiles");
   json compilation = buildCompilationReport(module, info.moduleName,
                                             info.moduleId, target, compat);
   if (sink.options().writesReports()) {
     endInfo.reports.push_back(
         {ReportKind::Compilation, compilation, writeCompilationReportText});
     endInfo.reports.push_back(
-        {ReportKind::TensorMap, buildTensorMap(module), nullptr});
+        {ReportKind::TensorMap,
+         buildTensorMap(module, flags.tensorMapFormat == "tiles"
+                                    ? TensorMapFormat::Tiles
+                                    : TensorMapFormat::Runs),
+         nullptr});
     endInfo.reports.push_back(
         {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
     endInfo.reports.push_back({ReportKind::Compatibility, compat, nullptr});

@@ -63,8 +63,9 @@ namespace {
 
 /// Perturbed orders tried on a tile whose heuristic orders all leave a gap,
 /// and the exact search after them, run on tiles of at most
-/// kRetryMaxBuffers buffers (a placement costs O(buffers²)); the search
-/// stops after kSearchBudget placements.
+/// kRetryMaxBuffers buffers (50 more placements on a large tile would cost
+/// more than the gap is worth); the search stops after kSearchBudget
+/// placements.
 constexpr int kRestarts = 24;
 constexpr size_t kRetryMaxBuffers = 256;
 constexpr int64_t kSearchBudget = 20000;
@@ -75,55 +76,166 @@ constexpr int64_t kBigShares[] = {16, 64, 256};
 constexpr size_t kBigMaxBuffers = 128;
 constexpr int kBigRestarts = 2000;
 
-struct Placed {
-  int64_t first, last, offset, end;
+/// An address range [begin, end).
+struct Range {
+  int64_t begin, end;
 };
 
-static bool byAddress(const Placed &a, const Placed &b) {
-  return std::tie(a.offset, a.end) < std::tie(b.offset, b.end);
-}
+/// Disjoint address ranges, sorted: the union of the ranges added.
+class RangeUnion {
+public:
+  void add(Range r) {
+    // The first range ending at or after r.begin, then every range that
+    // touches r merges into it.
+    auto it =
+        llvm::lower_bound(segments, r, [](const Range &a, const Range &b) {
+          return a.end < b.begin;
+        });
+    auto last = it;
+    while (last != segments.end() && last->begin <= r.end) {
+      r.begin = std::min(r.begin, last->begin);
+      r.end = std::max(r.end, last->end);
+      ++last;
+    }
+    if (last == it + 1) {
+      *it = r;
+      return;
+    }
+    it = segments.erase(it, last);
+    segments.insert(it, r);
+  }
+  void clear() { segments.clear(); }
+  llvm::ArrayRef<Range> ranges() const { return segments; }
+
+private:
+  std::vector<Range> segments;
+};
+
+/// The address ranges of the buffers placed so far, found by live range.
+/// A placement needs only the union of the ranges of the placed buffers
+/// whose live range meets its own (best and first fit look at the gaps of
+/// that union, in address order), so instead of scanning every placed
+/// buffer (O(buffers) a placement, O(buffers²) a tile), the ranges are kept
+/// in a segment tree over the tile's distinct live-range endpoints, as
+/// unions: at each node, `cover` merges the buffers live over all of the
+/// node's points (the node is one of the O(log) that decompose their live
+/// range) and `below` those with such a node in its subtree. A query's live
+/// range decomposes into O(log) nodes: the buffers meeting it are `below`
+/// those nodes or `cover` one of their ancestors. Unions over many points
+/// merge into few segments (packed buffers touch), so a placement costs
+/// O(log points) short lists; the result is the scan's, offset for offset.
+class BusyIndex {
+public:
+  BusyIndex(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> order)
+      : firstIndex(live.size(), 0), lastIndex(live.size(), 0) {
+    std::vector<int64_t> points;
+    for (size_t i : order)
+      points.insert(points.end(), {live[i].first, live[i].last});
+    llvm::sort(points);
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    for (size_t i : order) {
+      firstIndex[i] = llvm::lower_bound(points, live[i].first) - points.begin();
+      lastIndex[i] = llvm::lower_bound(points, live[i].last) - points.begin();
+    }
+    while (leaves < points.size())
+      leaves *= 2;
+    cover.resize(2 * leaves);
+    below.resize(2 * leaves);
+    stamp.assign(2 * leaves, 0);
+  }
+
+  void clear() {
+    for (RangeUnion &u : cover)
+      u.clear();
+    for (RangeUnion &u : below)
+      u.clear();
+  }
+
+  /// Records that interval `i` (of the constructor's `live`) is at `r`.
+  void add(size_t i, Range r) {
+    ++visit;
+    forEachNode(i, [&](size_t node) {
+      cover[node].add(r);
+      for (size_t n = node; n >= 1 && stamp[n] != visit; n /= 2) {
+        stamp[n] = visit;
+        below[n].add(r);
+      }
+    });
+  }
+
+  /// The ranges of the placed intervals live at some point of interval
+  /// `i`, sorted by begin (possibly overlapping).
+  void overlapping(size_t i, std::vector<Range> &out) {
+    out.clear();
+    ++visit;
+    forEachNode(i, [&](size_t node) {
+      llvm::append_range(out, below[node].ranges());
+      for (size_t n = node / 2; n >= 1 && stamp[n] != visit; n /= 2) {
+        stamp[n] = visit;
+        llvm::append_range(out, cover[n].ranges());
+      }
+    });
+    llvm::sort(
+        out, [](const Range &a, const Range &b) { return a.begin < b.begin; });
+  }
+
+private:
+  /// Calls `f` on the nodes that decompose interval `i`'s live range.
+  template <typename F> void forEachNode(size_t i, F f) {
+    for (size_t lo = firstIndex[i] + leaves, hi = lastIndex[i] + leaves + 1;
+         lo < hi; lo /= 2, hi /= 2) {
+      if (lo & 1)
+        f(lo++);
+      if (hi & 1)
+        f(--hi);
+    }
+  }
+
+  /// Per interval, its first and last point among the distinct endpoints.
+  std::vector<uint32_t> firstIndex, lastIndex;
+  size_t leaves = 1;
+  std::vector<RangeUnion> cover, below; ///< segment tree, 1-based
+  /// The nodes visited by the current add or query (ancestors are shared).
+  std::vector<uint64_t> stamp;
+  uint64_t visit = 0;
+};
 
 /// Places `order` in that order, each in the tightest gap that fits (best
-/// fit) or the lowest one (first fit), around the buffers `fixed` already
-/// placed at `seed`'s offsets (the result keeps them; its peak counts them).
+/// fit) or the lowest one (first fit), reusing `index` (built for `live`),
+/// around the buffers `fixed` already placed at `seed`'s offsets (the
+/// result keeps them; its peak counts them).
 Allocation place(llvm::ArrayRef<LiveInterval> live,
                  llvm::ArrayRef<size_t> order, int64_t alignment, bool firstFit,
-                 llvm::ArrayRef<size_t> fixed = {},
+                 BusyIndex &index, llvm::ArrayRef<size_t> fixed = {},
                  const Allocation *seed = nullptr) {
   Allocation result;
   result.offsets.assign(live.size(), 0);
-  // Kept sorted by offset, so the buffers overlapping in time come out in
-  // address order without sorting them for every placement.
-  std::vector<Placed> placed;
-  placed.reserve(order.size() + fixed.size());
-  for (size_t index : fixed) {
-    int64_t offset = seed->offsets[index];
-    result.offsets[index] = offset;
-    placed.push_back({live[index].first, live[index].last, offset,
-                      offset + alignTo(live[index].size, alignment)});
-    result.peak = std::max(result.peak, placed.back().end);
+  index.clear();
+  for (size_t i : fixed) {
+    int64_t offset = seed->offsets[i];
+    int64_t size = alignTo(live[i].size, alignment);
+    result.offsets[i] = offset;
+    index.add(i, {offset, offset + size});
+    result.peak = std::max(result.peak, offset + size);
   }
-  llvm::sort(placed, byAddress);
-  for (size_t index : order) {
-    const LiveInterval &want = live[index];
+  std::vector<Range> busy;
+  for (size_t i : order) {
+    const LiveInterval &want = live[i];
     int64_t size = alignTo(want.size, alignment);
     // Walk the gaps between the (possibly overlapping) busy ranges.
+    index.overlapping(i, busy);
     int64_t bestOffset = -1, bestGap = INT64_MAX, cursor = 0;
-    for (const Placed &p : placed) {
-      if (p.last < want.first || want.last < p.first)
-        continue;
-      if (p.offset > cursor) {
-        int64_t gap = p.offset - cursor;
+    for (const Range &r : busy) {
+      if (r.begin > cursor) {
+        int64_t gap = r.begin - cursor;
         if (gap >= size && gap < bestGap && (!firstFit || bestOffset < 0))
           bestGap = gap, bestOffset = cursor;
       }
-      cursor = std::max(cursor, p.end);
+      cursor = std::max(cursor, r.end);
     }
     int64_t offset = bestOffset >= 0 ? bestOffset : cursor;
-    result.offsets[index] = offset;
-    Placed next{want.first, want.last, offset, offset + size};
-    placed.insert(
-        std::upper_bound(placed.begin(), placed.end(), next, byAddress), next);
+    result.offsets[i] = offset;
+    index.add(i, {offset, offset + size});
     result.peak = std::max(result.peak, offset + size);
   }
   return result;
@@ -227,6 +339,7 @@ void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
     std::vector<size_t> subOrder(big.size());
     for (size_t j = 0; j < big.size(); ++j)
       subOrder[j] = j;
+    BusyIndex bigIndex(bigLive, subOrder);
     Allocation bestSub;
     bestSub.peak = INT64_MAX;
     for (int attempt = 0;
@@ -247,7 +360,8 @@ void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
       std::stable_sort(subOrder.begin(), subOrder.end(),
                        [&](size_t a, size_t b) { return key[a] > key[b]; });
       for (bool firstFit : {false, true}) {
-        Allocation other = place(bigLive, subOrder, alignment, firstFit);
+        Allocation other =
+            place(bigLive, subOrder, alignment, firstFit, bigIndex);
         if (other.peak < bestSub.peak)
           bestSub = std::move(other);
       }
@@ -256,13 +370,14 @@ void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
     bestBig.offsets.assign(live.size(), 0);
     for (size_t j = 0; j < big.size(); ++j)
       bestBig.offsets[big[j]] = bestSub.offsets[j];
+    BusyIndex allIndex(live, all);
     for (const Less &less : orders) {
       if (closeTo(best.peak, bound))
         return;
       std::stable_sort(small.begin(), small.end(), less);
       for (bool firstFit : {false, true}) {
         Allocation other =
-            place(live, small, alignment, firstFit, big, &bestBig);
+            place(live, small, alignment, firstFit, allIndex, big, &bestBig);
         if (other.peak < best.peak)
           best = std::move(other);
       }
@@ -271,6 +386,13 @@ void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
 }
 
 } // namespace
+
+Allocation tessera::memory::placeInOrder(llvm::ArrayRef<LiveInterval> live,
+                                         llvm::ArrayRef<size_t> order,
+                                         int64_t alignment, bool firstFit) {
+  BusyIndex index(live, order);
+  return place(live, order, alignment, firstFit, index);
+}
 
 Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
                                      int64_t alignment) {
@@ -288,7 +410,9 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
       return sa > sb;
     return live[a].first < live[b].first;
   });
-  Allocation best = place(live, order, alignment, /*firstFit=*/false);
+  // Every order places the same buffers: one index serves them all.
+  BusyIndex index(live, order);
+  Allocation best = place(live, order, alignment, /*firstFit=*/false, index);
   // Other orders, only while a gap is left: start order (optimal for
   // stack-like nesting) forwards and backwards, longest-lived first, and
   // largest area (bytes × points) first, each with best and first fit (first
@@ -321,7 +445,7 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
       break;
     std::stable_sort(order.begin(), order.end(), less);
     for (bool firstFit : {false, true}) {
-      Allocation other = place(live, order, alignment, firstFit);
+      Allocation other = place(live, order, alignment, firstFit, index);
       if (other.peak < best.peak)
         best = std::move(other);
     }
@@ -342,7 +466,7 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return key[a] > key[b]; });
     for (bool firstFit : {false, true}) {
-      Allocation other = place(live, order, alignment, firstFit);
+      Allocation other = place(live, order, alignment, firstFit, index);
       if (other.peak < best.peak)
         best = std::move(other);
     }

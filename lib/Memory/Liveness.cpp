@@ -10,7 +10,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <set>
 #include <tuple>
 
 using namespace mlir;
@@ -34,6 +33,28 @@ StringRef tessera::memory::categoryLabel(tile::Category category) {
 }
 
 namespace {
+
+/// The first point in [0, points) where a curve given as (point, delta)
+/// events peaks, and its value there (point 0 and 0 bytes when it never
+/// rises above zero): what std::max_element over the summed curve gives,
+/// in O(events log events) instead of O(points). Sorts `events`.
+std::pair<int64_t, int64_t>
+firstPeak(std::vector<std::pair<int64_t, int64_t>> &events, int64_t points) {
+  llvm::sort(events);
+  int64_t current = 0, bestPoint = 0, best = 0;
+  for (size_t i = 0; i < events.size();) {
+    int64_t point = events[i].first;
+    if (point >= points)
+      break;
+    for (; i < events.size() && events[i].first == point; ++i)
+      current += events[i].second;
+    // Between events the curve is flat: its first maximum is at an event
+    // (or at point 0, where it starts).
+    if (point == 0 || current > best)
+      best = current, bestPoint = point;
+  }
+  return {bestPoint, best};
+}
 
 /// First/last references of one buffer while walking the schedule.
 struct Refs {
@@ -98,6 +119,8 @@ private:
 void LivenessBuilder::collectBuffers() {
   llvm::DenseMap<Operation *, int32_t> byVar;
   int64_t numTiles = result.numTiles;
+  std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> pieces;
+  llvm::SmallVector<std::pair<int64_t, int64_t>> intervals;
   program.walk([&](tile::VarOp var) {
     int32_t index = result.buffers.size();
     BufferLiveness buffer;
@@ -111,13 +134,26 @@ void LivenessBuilder::collectBuffers() {
         buffer.aliasOf = it->second;
     }
     if (buffer.aliasOf < 0) {
-      // Intervals per tile, then padded per tile.
-      std::map<int64_t, llvm::SmallVector<std::pair<int64_t, int64_t>>> mine;
+      // Intervals per tile (in element order within a tile), then padded
+      // per tile. One sorted list, not a map of lists: a buffer spread
+      // over every tile would otherwise cost a node per tile.
+      pieces.clear();
       var.getMapping().forEachInterval([&](int64_t t, int64_t b, int64_t e) {
         if (t < numTiles)
-          mine[t].push_back({b, e});
+          pieces.push_back({t, {b, e}});
       });
-      for (auto &[t, intervals] : mine) {
+      std::stable_sort(
+          pieces.begin(), pieces.end(),
+          [](const auto &x, const auto &y) { return x.first < y.first; });
+      size_t distinct = 0;
+      for (size_t k = 0; k < pieces.size(); ++k)
+        distinct += k == 0 || pieces[k].first != pieces[k - 1].first;
+      buffer.tiles.reserve(distinct);
+      for (size_t k = 0; k < pieces.size();) {
+        int64_t t = pieces[k].first;
+        intervals.clear();
+        for (; k < pieces.size() && pieces[k].first == t; ++k)
+          intervals.push_back(pieces[k].second);
         TileBytes share;
         share.tile = t;
         for (auto [b, e] : intervals)
@@ -307,26 +343,35 @@ void LivenessBuilder::computeRanges() {
       buffer.first = 0;
   }
   result.buffersOnTile.assign(result.numTiles, {});
+  result.sharesOnTile.assign(result.numTiles, {});
   for (auto [b, buffer] : llvm::enumerate(result.buffers))
     if (buffer.aliasOf < 0)
-      for (const TileBytes &share : buffer.tiles)
-        if (share.isLive())
+      for (auto [i, share] : llvm::enumerate(buffer.tiles))
+        if (share.isLive()) {
           result.buffersOnTile[share.tile].push_back(b);
+          result.sharesOnTile[share.tile].push_back(i);
+        }
 }
 
 void LivenessBuilder::computeOverheads() {
   const ProgramOverheads &o = target.overheads;
-  result.overheads.assign(result.numTiles, TileOverheads());
-  std::vector<std::set<std::string>> kinds(result.numTiles);
-  std::vector<int64_t> lastExchange(result.numTiles, -1);
+  int64_t numTiles = result.numTiles;
+  result.overheads.assign(numTiles, TileOverheads());
+  // Compute sets cover tile ranges: per vertex kind its ranges, and the
+  // vertex state as a difference array, rather than a walk over every tile
+  // of every compute set.
+  llvm::StringMap<std::vector<std::pair<int64_t, int64_t>>> kindRanges;
+  std::vector<int64_t> stateDelta(numTiles + 1, 0);
+  std::vector<int64_t> lastExchange(numTiles, -1);
   for (const Step &step : result.schedule.steps) {
     if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
-      for (int64_t t = cs.getFirstTile();
-           t < std::min<int64_t>(cs.getEndTile(), result.numTiles); ++t) {
-        kinds[t].insert(cs.getKind().str());
-        result.overheads[t].vertexState +=
-            cs.getVerticesPerTile() * o.vertexStateBytes;
-      }
+      int64_t first = std::min<int64_t>(cs.getFirstTile(), numTiles);
+      int64_t end = std::min<int64_t>(cs.getEndTile(), numTiles);
+      if (first >= end)
+        continue;
+      kindRanges[cs.getKind()].push_back({first, end});
+      stateDelta[first] += cs.getVerticesPerTile() * o.vertexStateBytes;
+      stateDelta[end] -= cs.getVerticesPerTile() * o.vertexStateBytes;
     } else if (auto ex = dyn_cast<tile::ExchangeOp>(step.op)) {
       auto join = [&](int64_t t) {
         if (t < 0 || t >= result.numTiles || lastExchange[t] == step.point)
@@ -341,9 +386,29 @@ void LivenessBuilder::computeOverheads() {
       llvm::for_each(receivers, join);
     }
   }
-  for (int64_t t = 0; t < result.numTiles; ++t) {
+  // Distinct kinds per tile: each kind's ranges merged, then counted once
+  // per tile they cover.
+  std::vector<int64_t> kindDelta(numTiles + 1, 0);
+  for (auto &entry : kindRanges) {
+    std::vector<std::pair<int64_t, int64_t>> &ranges = entry.second;
+    llvm::sort(ranges);
+    int64_t begin = ranges.front().first, end = ranges.front().second;
+    for (auto [b, e] : ranges) {
+      if (b > end) {
+        ++kindDelta[begin], --kindDelta[end];
+        begin = b;
+      }
+      end = std::max(end, e);
+    }
+    ++kindDelta[begin], --kindDelta[end];
+  }
+  int64_t kinds = 0, state = 0;
+  for (int64_t t = 0; t < numTiles; ++t) {
     TileOverheads &tile = result.overheads[t];
-    tile.vertexCode = kinds[t].size() * o.vertexCodeBytes;
+    kinds += kindDelta[t];
+    state += stateDelta[t];
+    tile.vertexCode = kinds * o.vertexCodeBytes;
+    tile.vertexState = state;
     tile.controlCode = target.reservedBytesPerTile.code;
     tile.stack = target.reservedBytesPerTile.stack;
   }
@@ -394,17 +459,27 @@ void LivenessBuilder::computeChipCurves() {
         sumPlain != result.chipLiveBytes[p])
       mismatch("chip at point " + std::to_string(p));
   }
+  // Each tile's peak from a sweep over its own buffers' start and end
+  // events (a curve over every program point per tile would cost tiles ×
+  // points), checked against a direct sum at that point.
+  std::vector<std::pair<int64_t, int64_t>> events;
   for (int64_t t = 0; t < result.numTiles; ++t) {
-    if (result.buffersOnTile[t].empty())
+    size_t n = result.buffersOnTile[t].size();
+    if (n == 0)
       continue;
-    std::vector<int64_t> curve = result.tileCurve(t, /*padded=*/true);
-    int64_t peakPoint =
-        std::max_element(curve.begin(), curve.end()) - curve.begin();
+    events.clear();
+    for (size_t i = 0; i < n; ++i) {
+      const TileBytes &share = result.shareOn(t, i);
+      events.push_back({share.first, share.paddedBytes});
+      events.push_back({share.last + 1, -share.paddedBytes});
+    }
+    auto [peakPoint, peakBytes] = firstPeak(events, points);
     int64_t sum = 0;
-    for (uint32_t b : result.liveOn(t, peakPoint))
-      sum += result.share(b, t)->paddedBytes;
+    for (size_t i = 0; i < n; ++i)
+      if (result.shareOn(t, i).liveAt(peakPoint))
+        sum += result.shareOn(t, i).paddedBytes;
     ++check.pointsChecked;
-    if (sum != curve[peakPoint])
+    if (sum != peakBytes)
       mismatch("tile " + std::to_string(t) + " at point " +
                std::to_string(peakPoint));
   }
@@ -431,11 +506,11 @@ std::vector<int64_t> ProgramLiveness::tileCurve(int64_t tile,
                                                 bool padded) const {
   int64_t points = numPoints();
   std::vector<int64_t> curve(points + 1, 0);
-  for (uint32_t b : buffersOnTile[tile]) {
-    const TileBytes *s = share(b, tile);
-    int64_t bytes = padded ? s->paddedBytes : s->bytes;
-    curve[s->first] += bytes;
-    curve[s->last + 1] -= bytes;
+  for (size_t i = 0, e = buffersOnTile[tile].size(); i < e; ++i) {
+    const TileBytes &s = shareOn(tile, i);
+    int64_t bytes = padded ? s.paddedBytes : s.bytes;
+    curve[s.first] += bytes;
+    curve[s.last + 1] -= bytes;
   }
   curve.pop_back();
   for (int64_t p = 1; p < points; ++p)
@@ -446,9 +521,9 @@ std::vector<int64_t> ProgramLiveness::tileCurve(int64_t tile,
 std::vector<uint32_t> ProgramLiveness::liveOn(int64_t tile,
                                               int64_t point) const {
   std::vector<uint32_t> live;
-  for (uint32_t b : buffersOnTile[tile])
-    if (share(b, tile)->liveAt(point))
-      live.push_back(b);
+  for (size_t i = 0, e = buffersOnTile[tile].size(); i < e; ++i)
+    if (shareOn(tile, i).liveAt(point))
+      live.push_back(buffersOnTile[tile][i]);
   return live;
 }
 

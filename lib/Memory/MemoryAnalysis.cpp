@@ -65,9 +65,9 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
   for (int64_t t = 0; t < live.numTiles; ++t) {
     std::vector<LiveInterval> requests;
     std::vector<int64_t> key;
-    for (uint32_t b : live.buffersOnTile[t]) {
-      const TileBytes *share = live.share(b, t);
-      LiveInterval i{share->first, share->last, share->paddedBytes};
+    for (size_t k = 0, e = live.buffersOnTile[t].size(); k < e; ++k) {
+      const TileBytes &share = live.shareOn(t, k);
+      LiveInterval i{share.first, share.last, share.paddedBytes};
       requests.push_back(i);
       key.insert(key.end(), {i.first, i.last, i.size});
     }

@@ -36,8 +36,8 @@ namespace {
 
 class ReportBuilder {
 public:
-  explicit ReportBuilder(const MemoryAnalysis &a)
-      : a(a), live(a.liveness), target(a.target) {
+  explicit ReportBuilder(const MemoryAnalysis &a, bool tileRuns = false)
+      : a(a), live(a.liveness), target(a.target), tileRuns(tileRuns) {
     indexOpNames();
   }
 
@@ -85,6 +85,7 @@ private:
   const MemoryAnalysis &a;
   const ProgramLiveness &live;
   const TargetDescription &target;
+  bool tileRuns;
   llvm::StringMap<std::string> opNameOf; ///< HLO instruction → op_name
 };
 
@@ -148,9 +149,12 @@ ReportBuilder::TileBreakdown ReportBuilder::breakdown(int64_t t) const {
   int64_t point = alloc.allocation.peakPoint;
   TileBreakdown b;
   b.alwaysLive = live.overheads[t].total();
-  for (uint32_t id : live.liveOn(t, point)) {
-    const BufferLiveness &buf = live.buffers[id];
-    int64_t bytes = live.share(id, t)->paddedBytes;
+  for (size_t i = 0, e = live.buffersOnTile[t].size(); i < e; ++i) {
+    const TileBytes &share = live.shareOn(t, i);
+    if (!share.liveAt(point))
+      continue;
+    const BufferLiveness &buf = live.buffers[live.buffersOnTile[t][i]];
+    int64_t bytes = share.paddedBytes;
     if (buf.var.getCategory() == tile::Category::Constant)
       b.constants += bytes;
     else if (buf.hostExchanged)
@@ -382,28 +386,34 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   const TileAllocation &alloc = a.tiles[t];
   int64_t point = alloc.allocation.peakPoint;
   const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
-  std::vector<std::pair<uint32_t, int64_t>> liveHere; // buffer, offset
+  struct Live {
+    uint32_t buffer;
+    const TileBytes *share;
+    int64_t offset;
+  };
+  std::vector<Live> liveHere;
   int64_t liveBytes = 0;
-  for (size_t i = 0; i < onTile.size(); ++i)
-    if (live.share(onTile[i], t)->liveAt(point)) {
-      liveHere.push_back({onTile[i], alloc.allocation.offsets[i]});
-      liveBytes += live.share(onTile[i], t)->paddedBytes;
+  for (size_t i = 0; i < onTile.size(); ++i) {
+    const TileBytes &share = live.shareOn(t, i);
+    if (share.liveAt(point)) {
+      liveHere.push_back({onTile[i], &share, alloc.allocation.offsets[i]});
+      liveBytes += share.paddedBytes;
     }
+  }
   size_t liveCount = liveHere.size();
-  std::stable_sort(liveHere.begin(), liveHere.end(), [&](auto x, auto y) {
-    return live.share(x.first, t)->paddedBytes >
-           live.share(y.first, t)->paddedBytes;
-  });
+  std::stable_sort(liveHere.begin(), liveHere.end(),
+                   [](const Live &x, const Live &y) {
+                     return x.share->paddedBytes > y.share->paddedBytes;
+                   });
   if (liveHere.size() > maxListed)
     liveHere.resize(maxListed);
   json buffers = json::array();
-  for (auto [b, offset] : liveHere) {
-    json j = bufferBrief(b);
-    const TileBytes *share = live.share(b, t);
-    j["bytes_on_tile"] = share->paddedBytes;
-    j["live_range_on_tile"] = {share->first, share->last};
-    j["offset"] = offset;
-    j["written_by"] = writers(b);
+  for (const Live &l : liveHere) {
+    json j = bufferBrief(l.buffer);
+    j["bytes_on_tile"] = l.share->paddedBytes;
+    j["live_range_on_tile"] = {l.share->first, l.share->last};
+    j["offset"] = l.offset;
+    j["written_by"] = writers(l.buffer);
     buffers.push_back(j);
   }
   return {{"tile", t},
@@ -595,8 +605,10 @@ json ReportBuilder::build() {
   }
   r["summary"] = summary(breakdowns);
   r["memory_viewer"] = viewer();
-  r["tiles"] = std::move(tiles);
-  r["out_of_memory"] = outOfMemory();
+  r["tile_format"] = tileRuns ? "runs" : "tiles";
+  r["tiles"] = tileRuns ? compactTileRuns(tiles) : std::move(tiles);
+  r["out_of_memory"] =
+      tileRuns ? compactTileRuns(outOfMemory()) : outOfMemory();
   json buffers = json::array();
   for (uint32_t b = 0; b < live.buffers.size(); ++b)
     buffers.push_back(buffer(b));
@@ -679,9 +691,9 @@ json ReportBuilder::liveness() {
       continue;
     const Allocation &alloc = a.tiles[t].allocation;
     int64_t alwaysLive = live.overheads[t].total();
-    for (uint32_t b : live.buffersOnTile[t])
-      if (live.buffers[b].alwaysLive)
-        alwaysLive += live.share(b, t)->paddedBytes;
+    for (size_t i = 0, e = live.buffersOnTile[t].size(); i < e; ++i)
+      if (live.buffers[live.buffersOnTile[t][i]].alwaysLive)
+        alwaysLive += live.shareOn(t, i).paddedBytes;
     tiles.push_back({{"tile", t},
                      {"max_live", alloc.lowerBound},
                      {"peak_point", alloc.peakPoint},
@@ -695,8 +707,44 @@ json ReportBuilder::liveness() {
   return r;
 }
 
-json tessera::memory::buildMemoryReport(const MemoryAnalysis &analysis) {
-  return ReportBuilder(analysis).build();
+json tessera::memory::buildMemoryReport(const MemoryAnalysis &analysis,
+                                        bool tileRuns) {
+  return ReportBuilder(analysis, tileRuns).build();
+}
+
+json tessera::memory::compactTileRuns(const json &list) {
+  // Most tiles of a linear mapping hold the same buffers with the same
+  // figures: one entry for each run of them keeps every figure.
+  json out = json::array();
+  json body;
+  int64_t first = -1, last = -1;
+  auto flush = [&] {
+    if (first < 0)
+      return;
+    json run = json::object();
+    run["first_tile"] = first;
+    run["last_tile"] = last;
+    for (auto it = body.begin(); it != body.end(); ++it)
+      run[it.key()] = std::move(it.value());
+    out.push_back(std::move(run));
+  };
+  for (const json &entry : list) {
+    auto tile = entry.find("tile");
+    if (tile == entry.end() || !tile->is_number_integer())
+      continue;
+    int64_t t = tile->get<int64_t>();
+    json rest = entry;
+    rest.erase("tile");
+    if (first >= 0 && t == last + 1 && rest == body) {
+      last = t;
+      continue;
+    }
+    flush();
+    first = last = t;
+    body = std::move(rest);
+  }
+  flush();
+  return out;
 }
 
 json tessera::memory::buildLivenessReport(const MemoryAnalysis &analysis) {

@@ -22,7 +22,8 @@ import tessera_events_pb2 as pb
 __all__ = [
     "EventFile", "Report", "read_events", "decode_report", "report_roots",
     "extract_compile_reports", "extract_execute_reports",
-    "extract_tensor_map", "extract_memory_reports", "pb",
+    "extract_tensor_map", "extract_memory_reports", "tensor_tiles",
+    "tile_runs", "convert_tensor_map", "pb",
 ]
 
 MAGIC = b"TESSEVT"
@@ -161,10 +162,69 @@ def extract_memory_reports(events, module=None):
     return _compile_field(events, "memory_report", module)
 
 
-def extract_tensor_map(events, module=None):
-    """The tensor map of the last compile (of ``module``), or None."""
+def extract_tensor_map(events, module=None, tile_format=None):
+    """The tensor map of the last compile (of ``module``), or None.
+
+    Its entries list their tiles in the form the compile wrote
+    (``tile_format`` in the map: "runs" by default, "tiles" with
+    ``--tensor_map_format=tiles``); pass ``tile_format`` to get that form
+    whichever was written (see ``convert_tensor_map``)."""
     maps = _compile_field(events, "tensor_map", module)
-    return maps[-1].data if maps else None
+    if not maps:
+        return None
+    data = maps[-1].data
+    return convert_tensor_map(data, tile_format) if tile_format else data
+
+
+def tensor_tiles(tiles):
+    """(tile, elements) for each tile of an entry's tiles field, from
+    either form: [tile, elements] pairs or [first_tile, last_tile,
+    elements_each] runs."""
+    for item in tiles:
+        if len(item) == 2:
+            yield item[0], item[1]
+        elif len(item) == 3:
+            first, last, each = item
+            if last < first:
+                raise ValueError("tile run %r ends before it starts" % (item,))
+            for tile in range(first, last + 1):
+                yield tile, each
+        else:
+            raise ValueError("tile entry %r is neither [tile, elements] nor "
+                             "[first_tile, last_tile, elements_each]"
+                             % (item,))
+
+
+def tile_runs(pairs):
+    """[tile, elements] pairs (tile order) as [first_tile, last_tile,
+    elements_each] runs of consecutive tiles holding the same count."""
+    runs = []
+    for tile, n in pairs:
+        if runs and runs[-1][1] + 1 == tile and runs[-1][2] == n:
+            runs[-1][1] = tile
+        else:
+            runs.append([tile, tile, n])
+    return runs
+
+
+def convert_tensor_map(doc, tile_format):
+    """A copy of tensor map ``doc`` whose entries list their tiles as
+    "runs" or "tiles" (docs/tile-dialect.md, "Tensor map")."""
+    if tile_format not in ("runs", "tiles"):
+        raise ValueError("tile_format must be 'runs' or 'tiles', not %r"
+                         % (tile_format,))
+    out = {k: v for k, v in doc.items() if k != "mappings"}
+    out["tile_format"] = tile_format
+    out["mappings"] = {}
+    for computation, entries in doc.get("mappings", {}).items():
+        converted = []
+        for entry in entries:
+            pairs = [[t, n] for t, n in tensor_tiles(entry[7])]
+            entry = list(entry)
+            entry[7] = tile_runs(pairs) if tile_format == "runs" else pairs
+            converted.append(entry)
+        out["mappings"][computation] = converted
+    return out
 
 
 def extract_execute_reports(events, module=None):

@@ -15,7 +15,17 @@ entries = 0
 for computation, tensors in doc.get("mappings", {}).items():
     for t in tensors:
         entries += 1
-        (hlo, index, shape, dtype, const, alias, total, per_tile, name) = t
+        (hlo, index, shape, dtype, const, alias, total, listed, name) = t
+        # Runs [first, last, each] (the default) stand for a pair per tile.
+        per_tile = []
+        for item in listed:
+            if len(item) == 3:
+                if item[1] < item[0]:
+                    problems.append(f"{name}: run {item} ends before it starts")
+                per_tile += [(tile, item[2])
+                             for tile in range(item[0], item[1] + 1)]
+            else:
+                per_tile.append(tuple(item))
         seen = set()
         for tile, n in per_tile:
             if not 0 <= tile < tiles:

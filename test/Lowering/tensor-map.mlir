@@ -3,7 +3,18 @@
 // index); helper buffers (partials, output copies) are left out; only
 // non-empty tiles listed.
 //
-// RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile --tile-map-tensors=pretty -o /dev/null | FileCheck %s
+// RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile "--tile-map-tensors=pretty format=tiles" -o /dev/null | FileCheck %s
+// By default each tensor's tiles are runs [first_tile, last_tile,
+// elements_each]: on tile-1472, x's 200 elements are 2 a tile on tiles
+// 0..99, one run where format=tiles lists 100 pairs (the constant goes to
+// the least loaded tile then, 100).
+// RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile --tile-map-tensors -o /dev/null | FileCheck %s --check-prefix=RUNS
+// RUNS: {"tile_format":"runs","mappings":{"main":{{\[\[}}"x",0,[4,50],"f32",false,false,200,{{\[\[}}0,99,2]],"x"],["zero",0,[],"f32",true,false,1,{{\[\[}}100,100,1]],"zero"],
+// RUN: tessera-opt %s --tgraph-check-compat=target=tile-1472 --tgraph-to-tile --tile-map-tensors=format=tiles -o /dev/null | FileCheck %s --check-prefix=TILES
+// TILES: {"tile_format":"tiles","mappings":{"main":{{\[\[}}"x",0,[4,50],"f32",false,false,200,{{\[\[}}0,2],[1,2],[2,2],
+// TILES-SAME: [98,2],[99,2]],"x"],["zero",0,[],"f32",true,false,1,{{\[\[}}100,1]],"zero"],
+// RUN: not tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile --tile-map-tensors=format=pairs -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: tile-map-tensors: format must be runs or tiles, got 'pairs'
 // The summary totals the same entries per tile (4 tensors, 405 elements:
 // x and its reshape 256 on tile 0 and 144 on tile 1; the small constant and
 // the reduce's result on the least loaded tiles then, 2 and 3).
@@ -23,7 +34,8 @@ func.func @main(%x: tensor<4x50xf32> loc("x")) -> (tensor<200xf32>, tensor<4xf32
   return %r, %s : tensor<200xf32>, tensor<4xf32>
 }
 
-// CHECK:      "mappings": {
+// CHECK:      "tile_format": "tiles",
+// CHECK-NEXT: "mappings": {
 // CHECK-NEXT:   "main": [
 // x: 200 f32 on core-8, grain halved to 128: 128 + 72 elements.
 // CHECK-NEXT:     [

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 
 using namespace tessera::memory;
 
@@ -194,3 +195,71 @@ TEST(MemoryAllocator, AlignTo) {
 }
 
 } // namespace
+
+namespace {
+
+/// The placement as first written: every placed interval is scanned for
+/// each placement (O(n²) a tile), kept sorted by offset. placeInOrder finds
+/// the overlapping ones through an index instead; the offsets must be the
+/// same, or the corpus pins would move.
+std::vector<int64_t> scanPlacement(const std::vector<LiveInterval> &live,
+                                   const std::vector<size_t> &order,
+                                   int64_t alignment, bool firstFit) {
+  struct Placed {
+    int64_t first, last, offset, end;
+  };
+  std::vector<int64_t> offsets(live.size(), 0);
+  std::vector<Placed> placed;
+  for (size_t index : order) {
+    const LiveInterval &want = live[index];
+    int64_t size = alignTo(want.size, alignment);
+    int64_t bestOffset = -1, bestGap = INT64_MAX, cursor = 0;
+    for (const Placed &p : placed) {
+      if (p.last < want.first || want.last < p.first)
+        continue;
+      if (p.offset > cursor) {
+        int64_t gap = p.offset - cursor;
+        if (gap >= size && gap < bestGap && (!firstFit || bestOffset < 0))
+          bestGap = gap, bestOffset = cursor;
+      }
+      cursor = std::max(cursor, p.end);
+    }
+    int64_t offset = bestOffset >= 0 ? bestOffset : cursor;
+    offsets[index] = offset;
+    Placed next{want.first, want.last, offset, offset + size};
+    placed.insert(std::upper_bound(placed.begin(), placed.end(), next,
+                                   [](const Placed &a, const Placed &b) {
+                                     return std::tie(a.offset, a.end) <
+                                            std::tie(b.offset, b.end);
+                                   }),
+                  next);
+  }
+  return offsets;
+}
+
+} // namespace
+
+TEST(MemoryAllocator, IndexedPlacementMatchesTheScan) {
+  std::mt19937_64 rng(16);
+  for (int trial = 0; trial < 2000; ++trial) {
+    int64_t points = 1 + rng() % 60;
+    size_t n = 1 + rng() % 80;
+    std::vector<LiveInterval> live;
+    for (size_t i = 0; i < n; ++i) {
+      // Some live over the whole program (constants), some short.
+      int64_t first = rng() % 4 == 0 ? 0 : rng() % points;
+      int64_t last =
+          rng() % 4 == 0 ? points - 1 : first + rng() % (points - first);
+      live.push_back({first, last, int64_t(1 + rng() % 300)});
+    }
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i)
+      order[i] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    int64_t alignment = int64_t(1) << (rng() % 4);
+    for (bool firstFit : {false, true})
+      ASSERT_EQ(placeInOrder(live, order, alignment, firstFit).offsets,
+                scanPlacement(live, order, alignment, firstFit))
+          << "trial " << trial << (firstFit ? " first fit" : " best fit");
+  }
+}

@@ -52,7 +52,7 @@ protected:
     module = parseSourceString<ModuleOp>(kProgram, &context);
   }
 
-  json report() {
+  json report(bool tileRuns = false) {
     tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
     llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
     EXPECT_TRUE(static_cast<bool>(analysis));
@@ -60,7 +60,7 @@ protected:
       llvm::consumeError(analysis.takeError());
       return json();
     }
-    return buildMemoryReport(*analysis);
+    return buildMemoryReport(*analysis, tileRuns);
   }
 
   MLIRContext context;
@@ -114,6 +114,32 @@ TEST_F(MemoryReportTest, FiguresAddUp) {
   for (const json &b : s["histogram"]["buckets"])
     counted += b["tiles"].get<int64_t>();
   EXPECT_EQ(counted, 1472);
+}
+
+TEST_F(MemoryReportTest, TileRunsListTheSameTiles) {
+  // The default of tessera-compile: tiles 4..99 hold the same buffers with
+  // the same figures and are one entry; expanded, the runs are the
+  // per-tile list, and the rest of the report is unchanged.
+  ASSERT_TRUE(module);
+  json full = report(), runs = report(/*tileRuns=*/true);
+  EXPECT_EQ(full["tile_format"], "tiles");
+  EXPECT_EQ(runs["tile_format"], "runs");
+  ASSERT_EQ(full["tiles"].size(), 1472u);
+  EXPECT_LT(runs["tiles"].size(), 10u);
+  EXPECT_EQ(expandTileRuns(runs["tiles"]), full["tiles"]);
+  EXPECT_EQ(expandTileRuns(runs["out_of_memory"]), full["out_of_memory"]);
+  EXPECT_EQ(compactTileRuns(full["tiles"]), runs["tiles"]);
+  // A list already per tile is kept as it is.
+  EXPECT_EQ(expandTileRuns(full["tiles"]), full["tiles"]);
+  for (const char *key : {"tiles", "out_of_memory", "tile_format"})
+    full.erase(key), runs.erase(key);
+  EXPECT_EQ(full, runs);
+  // The text summary reads either form the same.
+  std::string fromFull, fromRuns;
+  llvm::raw_string_ostream a(fromFull), b(fromRuns);
+  writeMemorySummary(report(), a);
+  writeMemorySummary(report(true), b);
+  EXPECT_EQ(fromFull, fromRuns);
 }
 
 TEST_F(MemoryReportTest, CborHoldsTheSameObject) {

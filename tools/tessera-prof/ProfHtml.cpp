@@ -13,6 +13,7 @@
 
 #include "tessera/Analysis/PrecisionLine.h"
 
+#include "tessera/Memory/MemorySummary.h"
 #include "tessera/Support/JsonFields.h"
 #include "tessera/Trace/AtomicFile.h"
 #include "tessera/Trace/EventFile.h"
@@ -87,7 +88,7 @@ json memorySection(const json &report) {
       alwaysLive += intAt(b, "size");
   out["always_live"] = alwaysLive;
   json tiles = json::array();
-  for (const json &t : field(report, "tiles"))
+  for (const json &t : memory::expandTileRuns(field(report, "tiles")))
     tiles.push_back(intAt(t, "including_gaps"));
   out["tiles"] = std::move(tiles);
   json hist = field(field(summary, "histogram"), "buckets");

@@ -171,8 +171,8 @@ int runMemoryCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (!report)
     return fail(toString(report.takeError()));
   const json &viewer = (*report)["memory_viewer"];
-  const json &tiles = (*report)["tiles"];
-  if (!viewer.is_object() || !tiles.is_array())
+  const json tiles = memory::expandTileRuns((*report)["tiles"]);
+  if (!viewer.is_object() || !(*report)["tiles"].is_array())
     return fail("the memory report of '" + module +
                 "' has no memory_viewer or tiles section");
   if (o->tile) {
@@ -256,8 +256,8 @@ int runTilesCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (!report)
     return fail(toString(report.takeError()));
   const json &summary = (*report)["summary"];
-  const json &tiles = (*report)["tiles"];
-  if (!summary.is_object() || !tiles.is_array())
+  const json tiles = memory::expandTileRuns((*report)["tiles"]);
+  if (!summary.is_object() || !(*report)["tiles"].is_array())
     return fail("the memory report of '" + module +
                 "' has no summary or tiles section");
   // The time per tile, when a run was profiled at tile level.

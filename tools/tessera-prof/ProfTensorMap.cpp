@@ -37,8 +37,9 @@ namespace {
 /// Tile numbers are read from the file: bound them before sizing a vector.
 constexpr int64_t kMaxTiles = int64_t(1) << 24;
 
-/// One entry: [hlo, leaf, shape, dtype, constant, alias, elements,
-/// [[tile, elements], ...], name].
+/// One entry: [hlo, leaf, shape, dtype, constant, alias, elements, tiles,
+/// name]; `tiles` holds the [tile, elements] pairs, whichever form the
+/// file has.
 struct Entry {
   std::string computation, hlo, name, dtype;
   int64_t leaf = 0, elements = 0;
@@ -193,15 +194,26 @@ private:
     out.constant = e[4].get<bool>();
     out.alias = e[5].get<bool>();
     out.elements = e[6].get<int64_t>();
+    // Either form of docs/tile-dialect.md: [tile, elements] pairs, or
+    // runs [first_tile, last_tile, elements_each] (the default), read as
+    // the pairs they stand for.
     for (const json &p : e[7]) {
-      if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() ||
-          !p[1].is_number_integer())
-        return bad("a tile entry is not [tile, elements]");
-      int64_t tile = p[0].get<int64_t>(), n = p[1].get<int64_t>();
-      if (tile < 0 || tile >= kMaxTiles || n < 0)
-        return bad("tile " + Twine(tile) + " with " + Twine(n) +
-                   " elements is out of range");
-      out.tiles.push_back({tile, n});
+      bool pair = p.is_array() && p.size() == 2;
+      if (!p.is_array() || (p.size() != 2 && p.size() != 3) ||
+          !llvm::all_of(p, [](const json &v) { return v.is_number_integer(); }))
+        return bad("a tile entry is not [tile, elements] or [first_tile, "
+                   "last_tile, elements_each]");
+      int64_t first = p[0].get<int64_t>();
+      int64_t last = pair ? first : p[1].get<int64_t>();
+      int64_t n = p[pair ? 1 : 2].get<int64_t>();
+      if (first < 0 || last < first || last >= kMaxTiles || n < 0)
+        return bad("tile " +
+                   (last != first
+                        ? std::to_string(first) + ".." + std::to_string(last)
+                        : std::to_string(first)) +
+                   " with " + Twine(n) + " elements is out of range");
+      for (int64_t tile = first; tile <= last; ++tile)
+        out.tiles.push_back({tile, n});
     }
     if (e.size() > 8)
       out.name = e[8].get<std::string>();

@@ -46,6 +46,15 @@ std::pair<int64_t, int64_t> liveLowerBound(llvm::ArrayRef<LiveInterval> live,
 /// take no space.
 Allocation allocate(llvm::ArrayRef<LiveInterval> live, int64_t alignment);
 
+/// One greedy pass of `allocate`: the intervals `order` (non-empty ones) are
+/// placed in that order, each in the tightest gap left by the placed
+/// intervals it overlaps in time (best fit) or the lowest such gap (first
+/// fit), else on top of them. Exposed so tests can compare it with a plain
+/// scan over every placed interval.
+Allocation placeInOrder(llvm::ArrayRef<LiveInterval> live,
+                        llvm::ArrayRef<size_t> order, int64_t alignment,
+                        bool firstFit);
+
 } // namespace tessera::memory
 
 #endif // TESSERA_MEMORY_ALLOCATOR_H

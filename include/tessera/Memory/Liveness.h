@@ -80,6 +80,10 @@ struct ProgramLiveness {
   std::vector<TileOverheads> overheads; ///< per tile
   /// Per tile, the buffers (indices) with bytes on it, alias-free.
   std::vector<std::vector<uint32_t>> buffersOnTile;
+  /// Parallel to buffersOnTile: where each buffer's share of the tile is in
+  /// its `tiles`, so the per-tile loops of the allocation and the reports
+  /// reach a share without searching for it (shareOn).
+  std::vector<std::vector<uint32_t>> sharesOnTile;
   /// Per program point, the buffers' bytes live on the whole chip.
   std::vector<int64_t> chipLivePadded, chipLiveBytes;
   LivenessCheck check;
@@ -92,8 +96,12 @@ struct ProgramLiveness {
   std::vector<int64_t> tileCurve(int64_t tile, bool padded) const;
   /// The buffers live on `tile` at `point`, in buffer order.
   std::vector<uint32_t> liveOn(int64_t tile, int64_t point) const;
-  /// The share of buffer `b` on `tile` (null if none).
+  /// The share of buffer `b` on `tile` (null if none): a binary search.
   const TileBytes *share(uint32_t b, int64_t tile) const;
+  /// The share of the `i`-th buffer of buffersOnTile[tile], directly.
+  const TileBytes &shareOn(int64_t tile, size_t i) const {
+    return buffers[buffersOnTile[tile][i]].tiles[sharesOnTile[tile][i]];
+  }
 };
 
 /// Liveness of `program` on `target` (whose tile count must cover the

@@ -25,8 +25,17 @@
 namespace tessera::memory {
 
 /// The full report: target, graph, summary (with the tile histogram),
-/// memory_viewer, tiles, out_of_memory, buffers, padding, cost.
-nlohmann::ordered_json buildMemoryReport(const MemoryAnalysis &analysis);
+/// memory_viewer, tile_format, tiles, out_of_memory, buffers, padding,
+/// cost. With `tileRuns`, consecutive tiles whose entries of `tiles` (or of
+/// `out_of_memory`) are the same but for the tile are one entry with
+/// first_tile and last_tile instead of tile (expandTileRuns undoes it);
+/// otherwise every tile has its own entry.
+nlohmann::ordered_json buildMemoryReport(const MemoryAnalysis &analysis,
+                                         bool tileRuns = false);
+
+/// Consecutive entries of a per-tile list that differ only in "tile", as
+/// runs {"first_tile", "last_tile", ...}; the inverse of expandTileRuns.
+nlohmann::ordered_json compactTileRuns(const nlohmann::ordered_json &list);
 
 /// Just the liveness part (buffers' live ranges, per-tile peaks, check).
 nlohmann::ordered_json buildLivenessReport(const MemoryAnalysis &analysis);

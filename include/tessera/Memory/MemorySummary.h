@@ -16,6 +16,37 @@
 
 namespace tessera::memory {
 
+/// A per-tile list of a memory report (`tiles`, `out_of_memory`) with one
+/// entry per tile, whichever form it was written in: by default a run of
+/// consecutive tiles whose entries are the same but for the tile number is
+/// one entry {"first_tile": a, "last_tile": b, ...}, which stands for
+/// {"tile": t, ...} for each t in [a, b]; entries with "tile" are kept.
+/// Readers expand before they read (docs/memory.md, "Tile runs").
+template <typename Json> Json expandTileRuns(const Json &list) {
+  Json out = Json::array();
+  if (!list.is_array())
+    return out;
+  for (const Json &entry : list) {
+    auto first = entry.find("first_tile"), last = entry.find("last_tile");
+    if (!entry.is_object() || first == entry.end() || last == entry.end() ||
+        !first->is_number_integer() || !last->is_number_integer()) {
+      out.push_back(entry);
+      continue;
+    }
+    for (int64_t t = first->template get<int64_t>(),
+                 end = last->template get<int64_t>();
+         t <= end; ++t) {
+      Json one = Json::object();
+      one["tile"] = t;
+      for (auto it = entry.begin(); it != entry.end(); ++it)
+        if (it.key() != "first_tile" && it.key() != "last_tile")
+          one[it.key()] = it.value();
+      out.push_back(std::move(one));
+    }
+  }
+  return out;
+}
+
 /// The text summary (Target, Graph, Memory Usage, tile histogram, tiles out
 /// of memory, the five most-loaded tiles) of a buildMemoryReport() object.
 void writeMemorySummary(const nlohmann::ordered_json &report,

@@ -18,7 +18,51 @@ static std::string computationOf(tile::ProgramOp program) {
   return program.getSymName().str();
 }
 
-static json programEntries(tile::ProgramOp program) {
+std::optional<TensorMapFormat> parseTensorMapFormat(llvm::StringRef name) {
+  if (name == "runs")
+    return TensorMapFormat::Runs;
+  if (name == "tiles")
+    return TensorMapFormat::Tiles;
+  return std::nullopt;
+}
+
+llvm::StringRef tensorMapFormatName(TensorMapFormat format) {
+  return format == TensorMapFormat::Runs ? "runs" : "tiles";
+}
+
+json tensorTiles(llvm::ArrayRef<int64_t> elementsPerTile,
+                 TensorMapFormat format) {
+  json tiles = json::array();
+  if (format == TensorMapFormat::Tiles) {
+    for (auto [t, n] : llvm::enumerate(elementsPerTile))
+      if (n > 0)
+        tiles.push_back({int64_t(t), n});
+    return tiles;
+  }
+  // A linear mapping gives long runs of tiles with equal shares: one
+  // [first, last, elements] for each, where the per-tile list has a pair
+  // per tile.
+  int64_t first = -1, last = -1, each = 0;
+  auto flush = [&] {
+    if (first >= 0)
+      tiles.push_back({first, last, each});
+  };
+  for (auto [t, n] : llvm::enumerate(elementsPerTile)) {
+    if (n <= 0)
+      continue;
+    if (first >= 0 && last + 1 == int64_t(t) && each == n) {
+      last = t;
+      continue;
+    }
+    flush();
+    first = last = t;
+    each = n;
+  }
+  flush();
+  return tiles;
+}
+
+static json programEntries(tile::ProgramOp program, TensorMapFormat format) {
   json entries = json::array();
   program.walk([&](tile::VarOp var) {
     std::optional<StringRef> hlo = var.getHlo();
@@ -26,11 +70,8 @@ static json programEntries(tile::ProgramOp program) {
     if (!hlo || !leaf)
       return;
     tile::BufferType type = var.getType();
-    json tiles = json::array();
-    for (auto [t, n] :
-         llvm::enumerate(var.getMapping().elementsPerTile(program.getTiles())))
-      if (n > 0)
-        tiles.push_back({int64_t(t), n});
+    json tiles = tensorTiles(
+        var.getMapping().elementsPerTile(program.getTiles()), format);
     entries.push_back({hlo->str(), int64_t(*leaf),
                        type.getShape().vec(),
                        hloDtypeName(type.getElementType()),
@@ -41,12 +82,13 @@ static json programEntries(tile::ProgramOp program) {
   return entries;
 }
 
-json buildTensorMap(ModuleOp module) {
+json buildTensorMap(ModuleOp module, TensorMapFormat format) {
   json mappings = json::object();
   module.walk([&](tile::ProgramOp program) {
-    mappings[computationOf(program)] = programEntries(program);
+    mappings[computationOf(program)] = programEntries(program, format);
   });
-  return {{"mappings", std::move(mappings)}};
+  return {{"tile_format", tensorMapFormatName(format).str()},
+          {"mappings", std::move(mappings)}};
 }
 
 void writeTensorMapSummary(tile::ProgramOp program, llvm::raw_ostream &os) {

@@ -146,7 +146,7 @@ void tessera::memory::writeMemorySummary(const json &report,
                  groupDigits(intAt(s, "tiles_used")) + " tiles");
   int64_t oom = intAt(s, "tiles_out_of_memory");
   os << "  " << oom << " tile(s) out of memory\n";
-  for (const json &o : listAt(report, "out_of_memory")) {
+  for (const json &o : expandTileRuns(listAt(report, "out_of_memory"))) {
     os << "    tile " << intAt(o, "tile") << ": over by "
        << groupDigits(intAt(o, "over_by")) << " bytes at point "
        << intAt(o, "peak_point") << " (" << stringAt(o, "peak_step") << ")\n";
@@ -157,7 +157,8 @@ void tessera::memory::writeMemorySummary(const json &report,
 
   // The five fullest tiles in detail.
   std::vector<const json *> order;
-  for (const json &t : listAt(report, "tiles"))
+  json perTileEntries = expandTileRuns(listAt(report, "tiles"));
+  for (const json &t : perTileEntries)
     order.push_back(&t);
   std::stable_sort(
       order.begin(), order.end(), [](const json *x, const json *y) {
@@ -231,7 +232,7 @@ void tessera::memory::writeTileDetail(const json &d, llvm::raw_ostream &os) {
 
 void tessera::memory::writeTileHeatmapSvg(const json &report,
                                           llvm::raw_ostream &os) {
-  const json &tiles = listAt(report, "tiles");
+  const json tiles = expandTileRuns(listAt(report, "tiles"));
   int64_t n = tiles.size();
   int64_t perTile = intAt(field(report, "target"), "bytes_per_tile");
   int64_t columns = std::max<int64_t>(1, std::ceil(std::sqrt(n * 2.0)));
