@@ -10,6 +10,7 @@
 #include "tessera/Import/HloImporter.h"
 #include "HloEmitter.h"
 #include "HloParser.h"
+#include "HloShapeInference.h"
 
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
@@ -117,7 +118,8 @@ OwningOpRef<ModuleOp> tessera::importHloText(llvm::SourceMgr &sourceMgr,
   LongLineDiagnostics longLines(sourceMgr, bufferId, context);
   hlo::Module module;
   if (!hlo::parseModule(sourceMgr.getMemoryBuffer(bufferId)->getBuffer(), diags,
-                        module))
+                        module) ||
+      !hlo::inferShapes(module, diags))
     return nullptr;
   return hlo::emitModule(module, sourceMgr, bufferId, context, diags);
 }

@@ -113,6 +113,27 @@ private:
 // Shapes
 //===----------------------------------------------------------------------===//
 
+int64_t tessera::hlo::elementByteSize(StringRef dtype) {
+  return llvm::StringSwitch<int64_t>(dtype)
+      .Cases("s16", "u16", "f16", "bf16", 2)
+      .Cases("s32", "u32", "f32", 4)
+      .Cases("s64", "u64", "f64", "c64", 8)
+      .Case("c128", 16)
+      .Default(1);
+}
+
+bool tessera::hlo::fitsInInt64Bytes(const Shape &shape) {
+  int64_t bytes = elementByteSize(shape.dtype);
+  for (size_t i = 0; i < shape.dims.size(); ++i) {
+    int64_t dim = shape.dims[i] >= 0
+                      ? shape.dims[i]
+                      : (shape.isDynamic() ? shape.bounds[i] : -1);
+    if (dim >= 0 && llvm::MulOverflow(bytes, dim, bytes))
+      return false;
+  }
+  return true;
+}
+
 bool Parser::parseShape(Shape &shape, unsigned depth) {
   shape.loc = tok.loc();
   if (tok.is(TokKind::LParen)) {
@@ -159,23 +180,12 @@ bool Parser::parseShape(Shape &shape, unsigned depth) {
   // As XLA's shape validation: the byte size (and so the element count)
   // fits in int64, which every later size computation assumes. A zero-size
   // dimension is legal, as in XLA.
-  int64_t elementBytes = llvm::StringSwitch<int64_t>(dtype)
-                             .Cases("s16", "u16", "f16", "bf16", 2)
-                             .Cases("s32", "u32", "f32", 4)
-                             .Cases("s64", "u64", "f64", "c64", 8)
-                             .Case("c128", 16)
-                             .Default(1);
-  int64_t bytes = elementBytes;
-  for (size_t i = 0; i < shape.dims.size(); ++i) {
-    int64_t dim = shape.dims[i] >= 0
-                      ? shape.dims[i]
-                      : (shape.isDynamic() ? shape.bounds[i] : -1);
-    if (dim >= 0 && llvm::MulOverflow(bytes, dim, bytes))
-      return error(shape.loc, "shape " + dtype +
-                                  "[...] is larger than 2^63 - 1 bytes "
-                                  "(its element count times " +
-                                  Twine(elementBytes) + " bytes overflows)");
-  }
+  if (!fitsInInt64Bytes(shape))
+    return error(shape.loc, "shape " + dtype +
+                                "[...] is larger than 2^63 - 1 bytes "
+                                "(its element count times " +
+                                Twine(elementByteSize(dtype)) +
+                                " bytes overflows)");
   // `tok` is the `]`; a layout follows with no space in between.
   if (lexer.nextCharIs('{')) {
     bool ok;
@@ -434,16 +444,14 @@ bool Parser::parseOperands(Instruction &instr) {
 
 bool Parser::parseNestedOperand(Instruction &user, Shape shape, bool hasShape) {
   // XLA's parser takes an instruction written in place of an operand,
-  // `add(f32[] sqrt(x), y)`: it becomes an instruction of its own, named
-  // after its user and position, placed before the user.
-  if (!hasShape)
-    return errorHere("an instruction written as an operand needs its "
-                     "shape first, e.g. 'f32[] " +
-                     tok.text.str() + "(...)'");
+  // `add(f32[] sqrt(x), y)` or, its shape inferred, `add(sqrt(x), y)`: it
+  // becomes an instruction of its own, named after its user and position,
+  // placed before the user.
   if (nestedDepth >= kMaxNestedOperands)
     return errorHere("instructions nested in operand lists more than " +
                      Twine(kMaxNestedOperands) + " deep");
   Instruction nested;
+  nested.hasShape = hasShape;
   nested.shape = std::move(shape);
   nested.opcode = tok.text;
   nested.opcodeLoc = nested.loc = tok.loc();
@@ -473,11 +481,17 @@ bool Parser::parseInstruction(Instruction &instr) {
   if (!expect(TokKind::Equal,
               "'=' after instruction name '" + instr.name.str() + "'"))
     return false;
-  if (!parseShape(instr.shape))
+  // XLA's parser infers the result shape of many opcodes when the text
+  // leaves it out (`r = negate(x)`); an opcode is a word right before '('.
+  instr.hasShape = atShapeStart();
+  if (instr.hasShape && !parseShape(instr.shape))
     return false;
   if (!tok.is(TokKind::Identifier))
-    return errorHere("expected an opcode after the shape of '" +
-                     instr.name.str() + "'");
+    return errorHere(instr.hasShape
+                         ? "expected an opcode after the shape of '" +
+                               instr.name.str() + "'"
+                         : "expected a shape or an opcode after '" +
+                               instr.name.str() + " ='");
   instr.opcode = tok.text;
   instr.opcodeLoc = tok.loc();
   consume();
