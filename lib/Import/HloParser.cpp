@@ -3,6 +3,7 @@
 #include "HloParser.h"
 #include "HloAttrs.h"
 #include "HloLexer.h"
+#include "HloOpcodeAttrs.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -499,7 +500,7 @@ bool Parser::parseInstruction(Instruction &instr) {
     return errorHere("expected '(' after opcode '" + instr.opcode.str() + "'");
   if (!parseOperands(instr))
     return false;
-  return parseAttrList(instr.attrs);
+  return parseAttrList(instr.attrs) && checkOpcodeAttributes(instr, diags);
 }
 
 bool Parser::parseComputation(Computation &comp) {
