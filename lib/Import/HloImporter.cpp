@@ -9,6 +9,7 @@
 
 #include "tessera/Import/HloImporter.h"
 #include "HloEmitter.h"
+#include "HloModuleChecks.h"
 #include "HloParser.h"
 #include "HloShapeInference.h"
 
@@ -119,7 +120,8 @@ OwningOpRef<ModuleOp> tessera::importHloText(llvm::SourceMgr &sourceMgr,
   hlo::Module module;
   if (!hlo::parseModule(sourceMgr.getMemoryBuffer(bufferId)->getBuffer(), diags,
                         module) ||
-      !hlo::inferShapes(module, diags))
+      !hlo::inferShapes(module, diags) ||
+      !hlo::checkModuleHeader(module, diags))
     return nullptr;
   return hlo::emitModule(module, sourceMgr, bufferId, context, diags);
 }

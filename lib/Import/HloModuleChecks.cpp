@@ -1,0 +1,219 @@
+//===- HloModuleChecks.cpp - the module header's attributes ---------------===//
+//
+// XLA's parser takes a fixed set of header attributes and reads the
+// aliasing ones against the entry computation:
+//
+//   input_output_alias={ {0}: (0, {}, may-alias), {1}: (2, {1}) }
+//   buffer_donor={ (0, {}), (1, {}) }
+//
+// An output index or a parameter index that the entry's shapes do not
+// have, a parameter that does not exist, an output aliased twice or an
+// unknown alias kind is an error there (HloInputOutputAliasConfig), and
+// XLA's verifier refuses an alias between buffers of different shapes.
+// The importer keeps the text (tgraph.input_output_alias) and checks it
+// the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HloModuleChecks.h"
+#include "HloAttrs.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace tessera::hlo {
+namespace {
+
+using ShapeIndex = SmallVector<int64_t, 2>;
+
+std::string indexText(ArrayRef<int64_t> index) {
+  std::string out = "{";
+  for (size_t i = 0; i < index.size(); ++i)
+    out += (i ? "," : "") + std::to_string(index[i]);
+  return out + "}";
+}
+
+/// The element of `shape` at `index` (a path through nested tuples), or
+/// null when the shape has no such element.
+const Shape *subshape(const Shape &shape, ArrayRef<int64_t> index) {
+  const Shape *s = &shape;
+  for (int64_t i : index) {
+    if (s->kind != Shape::Kind::Tuple || i < 0 ||
+        i >= static_cast<int64_t>(s->elements.size()))
+      return nullptr;
+    s = &s->elements[i];
+  }
+  return s;
+}
+
+bool sameArray(const Shape &a, const Shape &b) {
+  return a.kind == b.kind && a.dtype == b.dtype && a.dims == b.dims &&
+         a.elements.size() == b.elements.size();
+}
+
+/// The cursor's position past any space: where the next item starts.
+size_t here(ValueCursor &c) {
+  c.skipSpace();
+  return c.position();
+}
+
+/// `{1, 0}`: a shape index.
+bool parseShapeIndex(ValueCursor &c, ShapeIndex &out) {
+  if (!c.expect('{'))
+    return false;
+  while (!c.consumeIf('}')) {
+    int64_t i;
+    if (!c.parseInt(i))
+      return false;
+    out.push_back(i);
+    if (!c.consumeIf(',') && c.peek() != '}')
+      return c.error("expected ',' or '}' in a shape index");
+  }
+  return true;
+}
+
+class HeaderChecker {
+public:
+  HeaderChecker(const Module &module, DiagnosticSink &diags)
+      : module(module), diags(diags) {
+    for (const Computation &comp : module.computations)
+      if (comp.isEntry)
+        entry = &comp;
+  }
+
+  bool alias(const Attr &attr);
+  bool donor(const Attr &attr);
+
+private:
+  /// The entry parameter `number`'s shape; reports at `at` when absent.
+  const Shape *param(ValueCursor &c, size_t at, int64_t number) {
+    for (const Instruction &instr : entry->instructions)
+      if (instr.parameterNumber == number && instr.opcode == "parameter")
+        return &instr.shape;
+    c.errorAt(at, "the entry computation '" + entry->name +
+                      "' has no parameter " + Twine(number));
+    return nullptr;
+  }
+  /// Reads `(N, {index}` and returns the parameter buffer's shape.
+  const Shape *paramBuffer(ValueCursor &c, int64_t &number, ShapeIndex &index) {
+    if (!c.expect('('))
+      return nullptr;
+    size_t at = here(c);
+    if (!c.parseInt(number) || !c.expect(','))
+      return nullptr;
+    size_t indexAt = here(c);
+    if (!parseShapeIndex(c, index))
+      return nullptr;
+    const Shape *p = param(c, at, number);
+    if (!p)
+      return nullptr;
+    const Shape *s = subshape(*p, index);
+    if (!s)
+      c.errorAt(indexAt, "parameter " + Twine(number) + " has no element " +
+                             indexText(index));
+    return s;
+  }
+
+  const Module &module;
+  DiagnosticSink &diags;
+  const Computation *entry = nullptr;
+};
+
+bool HeaderChecker::alias(const Attr &attr) {
+  ValueCursor c(attr.value, diags, "attribute 'input_output_alias'");
+  const Shape &result = entry->instructions[entry->rootIndex].shape;
+  std::set<ShapeIndex> outputs;
+  if (!c.expect('{'))
+    return false;
+  while (!c.consumeIf('}')) {
+    ShapeIndex out, index;
+    int64_t number;
+    size_t outAt = here(c);
+    if (!parseShapeIndex(c, out))
+      return false;
+    const Shape *output = subshape(result, out);
+    if (!output)
+      return c.errorAt(outAt,
+                       "the entry's result has no element " + indexText(out));
+    if (!outputs.insert(out).second)
+      return c.errorAt(outAt, "output " + indexText(out) +
+                                  " is aliased with more than one parameter");
+    if (!c.expect(':'))
+      return false;
+    const Shape *input = paramBuffer(c, number, index);
+    if (!input)
+      return false;
+    if (c.consumeIf(',')) {
+      size_t kindAt = here(c);
+      StringRef kind;
+      if (!c.parseWord(kind))
+        return false;
+      if (kind != "may-alias" && kind != "must-alias")
+        return c.errorAt(kindAt, "unknown alias kind '" + kind +
+                                     "' (expected may-alias or must-alias)");
+    }
+    if (!c.expect(')'))
+      return false;
+    if (!sameArray(*output, *input))
+      return c.errorAt(outAt, "output " + indexText(out) + " and parameter " +
+                                  Twine(number) + " " + indexText(index) +
+                                  " have different shapes");
+    if (!c.consumeIf(',') && c.peek() != '}')
+      return c.error("expected ',' or '}' after an alias");
+  }
+  return c.atEnd() || c.error("unexpected text after the aliases");
+}
+
+bool HeaderChecker::donor(const Attr &attr) {
+  ValueCursor c(attr.value, diags, "attribute 'buffer_donor'");
+  if (!c.expect('{'))
+    return false;
+  while (!c.consumeIf('}')) {
+    ShapeIndex index;
+    int64_t number;
+    if (!paramBuffer(c, number, index) || !c.expect(')'))
+      return false;
+    if (!c.consumeIf(',') && c.peek() != '}')
+      return c.error("expected ',' or '}' after a buffer donor");
+  }
+  return c.atEnd() || c.error("unexpected text after the buffer donors");
+}
+
+} // namespace
+
+bool checkModuleHeader(const Module &module, DiagnosticSink &diags) {
+  static constexpr StringLiteral kHeaderAttrs[] = {
+      "is_scheduled",
+      "replica_count",
+      "num_partitions",
+      "input_output_alias",
+      "buffer_donor",
+      "alias_passthrough_params",
+      "entry_computation_layout",
+      "frontend_attributes",
+      "allow_spmd_sharding_propagation_to_parameters",
+      "allow_spmd_sharding_propagation_to_output"};
+  HeaderChecker checker(module, diags);
+  for (const Attr &attr : module.attrs) {
+    if (!llvm::is_contained(kHeaderAttrs, attr.name)) {
+      diags.error(attr.nameLoc,
+                  "unexpected attribute \"" + attr.name + "\" for 'HloModule'");
+      return false;
+    }
+    if (attr.name == "input_output_alias" && !checker.alias(attr))
+      return false;
+    if (attr.name == "buffer_donor" && !checker.donor(attr))
+      return false;
+  }
+  return true;
+}
+
+} // namespace tessera::hlo
