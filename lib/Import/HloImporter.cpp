@@ -121,7 +121,8 @@ OwningOpRef<ModuleOp> tessera::importHloText(llvm::SourceMgr &sourceMgr,
   if (!hlo::parseModule(sourceMgr.getMemoryBuffer(bufferId)->getBuffer(), diags,
                         module) ||
       !hlo::inferShapes(module, diags) ||
-      !hlo::checkModuleHeader(module, diags))
+      !hlo::checkModuleHeader(module, diags) ||
+      !hlo::checkAsyncOps(module, diags))
     return nullptr;
   return hlo::emitModule(module, sourceMgr, bufferId, context, diags);
 }

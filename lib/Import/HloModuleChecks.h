@@ -14,6 +14,11 @@ namespace tessera::hlo {
 /// (run after inferShapes).
 bool checkModuleHeader(const Module &module, DiagnosticSink &diags);
 
+/// Fails, located at the opcode, on an async-start / async-update /
+/// async-done that XLA's parser or verifier refuses (shape, operand,
+/// calls=). Run after inferShapes.
+bool checkAsyncOps(const Module &module, DiagnosticSink &diags);
+
 } // namespace tessera::hlo
 
 #endif // TESSERA_LIB_IMPORT_HLOMODULECHECKS_H
