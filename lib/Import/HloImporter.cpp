@@ -122,7 +122,7 @@ OwningOpRef<ModuleOp> tessera::importHloText(llvm::SourceMgr &sourceMgr,
                         module) ||
       !hlo::inferShapes(module, diags) ||
       !hlo::checkModuleHeader(module, diags) ||
-      !hlo::checkAsyncOps(module, diags))
+      !hlo::checkInstructions(module, diags))
     return nullptr;
   return hlo::emitModule(module, sourceMgr, bufferId, context, diags);
 }

@@ -303,17 +303,118 @@ bool checkAsync(const Module &module, const Computation &comp,
   return true;
 }
 
+/// The top-level items of `{a, (b, c), d}` (commas inside brackets or
+/// strings do not split).
+SmallVector<StringRef, 4> splitList(StringRef text) {
+  SmallVector<StringRef, 4> items;
+  text = text.trim();
+  if (!text.consume_front("{") || !text.consume_back("}"))
+    return items;
+  int depth = 0;
+  bool quoted = false;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '(' || c == '{' || c == '[') {
+      ++depth;
+    } else if (c == ')' || c == '}' || c == ']') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      items.push_back(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  if (!text.slice(start, text.size()).trim().empty())
+    items.push_back(text.slice(start, text.size()).trim());
+  return items;
+}
+
+/// XLA's parser's checks of a custom call's options: a known API version
+/// and schedule, not both to_apply= and called_computations=, and layout
+/// constraints (one per operand, with layouts, of the operands' shapes)
+/// only on a result with a layout.
+bool checkCustomCall(const Computation &comp, const StringMap<size_t> &index,
+                     const Instruction &instr, DiagnosticSink &diags) {
+  auto failAt = [&](SMLoc loc, const Twine &why) {
+    diags.error(loc, why);
+    return false;
+  };
+  if (const Attr *a = instr.findAttr("api_version")) {
+    // Current XLA refuses API_VERSION_UNSPECIFIED too, but the XLA of
+    // real dumps (torch-neuron's) wrote it: it is kept.
+    bool known = a->value == "API_VERSION_UNSPECIFIED" ||
+                 a->value == "API_VERSION_ORIGINAL" ||
+                 a->value == "API_VERSION_STATUS_RETURNING" ||
+                 a->value == "API_VERSION_STATUS_RETURNING_UNIFIED" ||
+                 a->value == "API_VERSION_TYPED_FFI";
+    if (!known)
+      return failAt(a->valueLoc(),
+                    "invalid custom-call API version '" + a->value +
+                        "' (API_VERSION_UNSPECIFIED, API_VERSION_ORIGINAL, "
+                        "API_VERSION_STATUS_RETURNING, "
+                        "API_VERSION_STATUS_RETURNING_UNIFIED or "
+                        "API_VERSION_TYPED_FFI)");
+  }
+  if (const Attr *a = instr.findAttr("schedule"))
+    if (a->value != "SCHEDULE_NONE" && a->value != "SCHEDULE_LATEST" &&
+        a->value != "SCHEDULE_EARLIEST")
+      return failAt(a->valueLoc(),
+                    "unknown custom-call schedule '" + a->value + "'");
+  if (instr.findAttr("to_apply") && instr.findAttr("called_computations"))
+    return failAt(instr.opcodeLoc, "a custom call takes to_apply= or "
+                                   "called_computations=, not both");
+  const Attr *constraints = instr.findAttr("operand_layout_constraints");
+  if (!constraints)
+    return true;
+  if (instr.shape.kind == Shape::Kind::Array && instr.shape.layout.empty())
+    return failAt(instr.shape.loc, "a layout-constrained custom call needs "
+                                   "a layout on its result");
+  SmallVector<StringRef, 4> items = splitList(constraints->value);
+  if (items.size() != instr.operands.size())
+    return failAt(constraints->valueLoc(), "expected " +
+                                               Twine(instr.operands.size()) +
+                                               " operand layout constraints, " +
+                                               Twine(items.size()) + " given");
+  for (auto [i, text] : llvm::enumerate(items)) {
+    Shape shape;
+    if (!parseShapeText(text, diags, shape))
+      return false;
+    SMLoc loc = SMLoc::getFromPointer(text.data());
+    if (shape.kind == Shape::Kind::Array && shape.layout.empty())
+      return failAt(loc,
+                    "operand layout constraint " + Twine(i) + " has no layout");
+    auto it = index.find(instr.operands[i].name);
+    if (it != index.end() &&
+        !sameArray(shape, comp.instructions[it->second].shape))
+      return failAt(loc, "operand layout constraint " + Twine(i) +
+                             " is not the shape of operand '" +
+                             instr.operands[i].name + "'");
+  }
+  return true;
+}
+
 } // namespace
 
-bool checkAsyncOps(const Module &module, DiagnosticSink &diags) {
+bool checkInstructions(const Module &module, DiagnosticSink &diags) {
   for (const Computation &comp : module.computations) {
     StringMap<size_t> index;
     for (auto [i, instr] : llvm::enumerate(comp.instructions))
       index.try_emplace(instr.name, i);
-    for (const Instruction &instr : comp.instructions)
+    for (const Instruction &instr : comp.instructions) {
       if (instr.opcode.starts_with("async-") &&
           !checkAsync(module, comp, index, instr, diags))
         return false;
+      if (instr.opcode == "custom-call" &&
+          !checkCustomCall(comp, index, instr, diags))
+        return false;
+    }
   }
   return true;
 }

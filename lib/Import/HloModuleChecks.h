@@ -14,10 +14,13 @@ namespace tessera::hlo {
 /// (run after inferShapes).
 bool checkModuleHeader(const Module &module, DiagnosticSink &diags);
 
-/// Fails, located at the opcode, on an async-start / async-update /
-/// async-done that XLA's parser or verifier refuses (shape, operand,
-/// calls=). Run after inferShapes.
-bool checkAsyncOps(const Module &module, DiagnosticSink &diags);
+/// Fails, located, on what XLA's parser (or verifier) refuses across an
+/// instruction and its operands: an async-start / async-update /
+/// async-done with the wrong shape, operand or calls=, a custom call with
+/// an unknown API version or schedule, both to_apply= and
+/// called_computations=, or operand_layout_constraints that do not match
+/// its operands. Run after inferShapes.
+bool checkInstructions(const Module &module, DiagnosticSink &diags);
 
 } // namespace tessera::hlo
 
