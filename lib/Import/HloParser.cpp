@@ -90,6 +90,7 @@ private:
   bool parseOperands(Instruction &instr);
   bool parseNestedOperand(Instruction &user, Shape shape, bool hasShape);
   bool parseDims(Shape &shape);
+  bool checkMinorToMajor(const Shape &shape);
   /// True if the current token starts a shape (`(`, `f32[`, `token[`).
   bool atShapeStart() const {
     return tok.is(TokKind::LParen) ||
@@ -194,8 +195,42 @@ bool Parser::parseShape(Shape &shape, unsigned depth) {
     if (!ok)
       return error(SMLoc::getFromPointer(shape.layout.data()),
                    "unterminated layout in shape");
+    if (!checkMinorToMajor(shape))
+      return false;
   }
   consume(); // ']' or the token after the layout
+  return true;
+}
+
+bool Parser::checkMinorToMajor(const Shape &shape) {
+  // As XLA's layout validation: `{1,0:T(8,128)}` lists each dimension
+  // once, minor to major, before any ':' (an empty list is no layout).
+  // The tiling and memory-space part after ':' is kept as text.
+  StringRef body = shape.layout.drop_front();
+  body = body.take_until([](char c) { return c == ':' || c == '}'; });
+  size_t rank = shape.dims.size();
+  llvm::SmallVector<StringRef, 4> parts;
+  body.split(parts, ',', -1, /*KeepEmpty=*/true);
+  if (parts.size() == 1 && parts[0].trim().empty())
+    return true;
+  llvm::SmallVector<bool, 4> seen(rank, false);
+  for (StringRef part : parts) {
+    int64_t d;
+    SMLoc at = SMLoc::getFromPointer(part.data());
+    if (part.trim().getAsInteger(10, d))
+      return error(at, "expected a dimension number in layout " + shape.layout);
+    if (d < 0 || d >= static_cast<int64_t>(rank) || seen[d])
+      return error(at, "layout " + shape.layout + " of a rank-" + Twine(rank) +
+                           " shape names dimension " + Twine(d) +
+                           (d >= 0 && d < static_cast<int64_t>(rank)
+                                ? " twice"
+                                : ", which it does not have"));
+    seen[d] = true;
+  }
+  if (parts.size() != rank)
+    return error(SMLoc::getFromPointer(shape.layout.data()),
+                 "layout " + shape.layout + " lists " + Twine(parts.size()) +
+                     " dimensions of a rank-" + Twine(rank) + " shape");
   return true;
 }
 
