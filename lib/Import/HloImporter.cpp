@@ -30,7 +30,7 @@ class MlirDiagnosticSink : public tessera::hlo::DiagnosticSink {
 public:
   MlirDiagnosticSink(llvm::SourceMgr &sourceMgr, unsigned bufferId,
                      MLIRContext *context)
-      : sourceMgr(sourceMgr), bufferId(bufferId), context(context),
+      : sourceMgr(sourceMgr), bufferId(bufferId),
         fileName(StringAttr::get(
             context,
             sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier())) {}
@@ -55,7 +55,6 @@ public:
 private:
   llvm::SourceMgr &sourceMgr;
   unsigned bufferId;
-  MLIRContext *context;
   StringAttr fileName;
 };
 

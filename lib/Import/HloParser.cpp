@@ -499,7 +499,9 @@ bool Parser::parseNestedOperand(Instruction &user, Shape shape, bool hasShape) {
   --nestedDepth;
   if (!ok)
     return false;
-  user.operands.push_back({nested.name, nested.loc});
+  OperandRef &ref = user.operands.emplace_back();
+  ref.name = nested.name;
+  ref.loc = nested.loc;
   nestedInstructions.push_back(std::move(nested));
   return true;
 }
