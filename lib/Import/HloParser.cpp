@@ -288,9 +288,11 @@ bool Parser::parseAttr(Attr &attr) {
   consume();
   if (!tok.is(TokKind::Equal))
     return errorHere("expected '=' after attribute '" + attr.name + "'");
-  // The lexer stands right after '='; take the value as raw text.
+  // The lexer stands right after '='; take the value as raw text (a
+  // custom call's `literal=` is a shape, a space and the literal).
   bool ok;
-  attr.value = lexer.scanRawValue(ok);
+  attr.value = attr.name == "literal" ? lexer.scanShapedLiteral(ok)
+                                      : lexer.scanRawValue(ok);
   if (!ok)
     return error(attr.valueLoc(), "unterminated value of attribute '" +
                                       attr.name +
