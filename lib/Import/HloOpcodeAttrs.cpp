@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HloOpcodeAttrs.h"
+#include "HloAttrs.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -207,9 +208,59 @@ const StringMap<Names> &opcodeAttributes() {
   return table;
 }
 
+/// `result_accuracy={mode=highest}` or
+/// `result_accuracy={tolerance={atol=1e-5, rtol=0, ulps=2}}`, as XLA reads
+/// it: one of the two, the known modes and tolerance fields only.
+bool checkResultAccuracy(const Attr &attr, DiagnosticSink &diags) {
+  ValueCursor c(attr.value, diags, "attribute 'result_accuracy'");
+  StringRef name;
+  if (!c.expect('{'))
+    return false;
+  size_t at = (c.skipSpace(), c.position());
+  if (!c.parseWord(name) || !c.expect('='))
+    return false;
+  if (name == "mode") {
+    StringRef mode;
+    at = (c.skipSpace(), c.position());
+    if (!c.parseWord(mode))
+      return false;
+    if (!mode.equals_insensitive("default") &&
+        !mode.equals_insensitive("highest"))
+      return c.errorAt(at, "unknown mode '" + mode +
+                               "' (expected default or highest)");
+  } else if (name == "tolerance") {
+    if (!c.expect('{'))
+      return false;
+    while (!c.consumeIf('}')) {
+      StringRef field;
+      at = (c.skipSpace(), c.position());
+      if (!c.parseWord(field) || !c.expect('='))
+        return false;
+      if (field != "atol" && field != "rtol" && field != "ulps")
+        return c.errorAt(at, "unknown tolerance '" + field +
+                                 "' (expected atol, rtol or ulps)");
+      StringRef number;
+      at = (c.skipSpace(), c.position());
+      double value;
+      if (!c.parseWord(number) || number.getAsDouble(value))
+        return c.errorAt(at, "expected a number");
+      if (!c.consumeIf(',') && c.peek() != '}')
+        return c.error("expected ',' or '}'");
+    }
+  } else {
+    return c.errorAt(at, "expected mode= or tolerance=, got '" + name + "'");
+  }
+  if (!c.expect('}'))
+    return false;
+  return c.atEnd() || c.error("unexpected text after the accuracy");
+}
+
 } // namespace
 
 bool checkOpcodeAttributes(const Instruction &instr, DiagnosticSink &diags) {
+  if (const Attr *accuracy = instr.findAttr("result_accuracy"))
+    if (!checkResultAccuracy(*accuracy, diags))
+      return false;
   const StringMap<Names> &table = opcodeAttributes();
   auto it = table.find(instr.opcode);
   if (it == table.end())
