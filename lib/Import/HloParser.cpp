@@ -91,6 +91,7 @@ private:
   bool parseNestedOperand(Instruction &user, Shape shape, bool hasShape);
   bool parseDims(Shape &shape);
   bool checkMinorToMajor(const Shape &shape);
+  bool checkLayoutTags(const Shape &shape);
   /// True if the current token starts a shape (`(`, `f32[`, `token[`).
   bool atShapeStart() const {
     return tok.is(TokKind::LParen) ||
@@ -195,7 +196,7 @@ bool Parser::parseShape(Shape &shape, unsigned depth) {
     if (!ok)
       return error(SMLoc::getFromPointer(shape.layout.data()),
                    "unterminated layout in shape");
-    if (!checkMinorToMajor(shape))
+    if (!checkMinorToMajor(shape) || !checkLayoutTags(shape))
       return false;
   }
   consume(); // ']' or the token after the layout
@@ -231,6 +232,44 @@ bool Parser::checkMinorToMajor(const Shape &shape) {
     return error(SMLoc::getFromPointer(shape.layout.data()),
                  "layout " + shape.layout + " lists " + Twine(parts.size()) +
                      " dimensions of a rank-" + Twine(rank) + " shape");
+  return true;
+}
+
+bool Parser::checkLayoutTags(const Shape &shape) {
+  // After ':' XLA's layout has tagged groups: D(dim level types),
+  // T(tile)(tile)..., L(tail padding), #(index type), *(pointer type),
+  // E(element bits), S(memory space), SC(split configs), P(physical
+  // shape), M(metadata bytes). Their contents are kept as text.
+  StringRef body = shape.layout.drop_front().drop_back();
+  size_t colon = body.find(':');
+  if (colon == StringRef::npos)
+    return true;
+  StringRef tags = body.drop_front(colon + 1);
+  size_t pos = 0;
+  while (pos < tags.size()) {
+    size_t start = pos;
+    while (pos < tags.size() && tags[pos] != '(')
+      ++pos;
+    StringRef tag = tags.slice(start, pos).trim();
+    bool known = tag == "D" || tag == "T" || tag == "L" || tag == "#" ||
+                 tag == "*" || tag == "E" || tag == "S" || tag == "SC" ||
+                 tag == "P" || tag == "M";
+    if (!known || pos == tags.size())
+      return error(SMLoc::getFromPointer(tags.data() + start),
+                   "unknown layout tag '" + tag + "' in " + shape.layout +
+                       " (XLA's are D, T, L, #, *, E, S, SC, P and M)");
+    // The tag's groups: `T(8,128)(2,1)` has two.
+    while (pos < tags.size() && tags[pos] == '(') {
+      int depth = 0;
+      do {
+        if (tags[pos] == '(')
+          ++depth;
+        else if (tags[pos] == ')')
+          --depth;
+        ++pos;
+      } while (pos < tags.size() && depth > 0);
+    }
+  }
   return true;
 }
 
