@@ -96,8 +96,7 @@ bool parseShapeIndex(ValueCursor &c, ShapeIndex &out) {
 
 class HeaderChecker {
 public:
-  HeaderChecker(const Module &module, DiagnosticSink &diags)
-      : module(module), diags(diags) {
+  HeaderChecker(const Module &module, DiagnosticSink &diags) : diags(diags) {
     for (const Computation &comp : module.computations)
       if (comp.isEntry)
         entry = &comp;
@@ -136,7 +135,6 @@ private:
     return s;
   }
 
-  const Module &module;
   DiagnosticSink &diags;
   const Computation *entry = nullptr;
 };
