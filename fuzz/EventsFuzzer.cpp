@@ -27,13 +27,17 @@ using namespace llvm;
 /// The input written to a file in a folder of its own (made once per
 /// process), for the streaming reader and for report paths to resolve in.
 static std::string writeInput(StringRef bytes, std::string &folder) {
-  static std::string dir = [] {
+  // Never destroyed: the exit handler that removes the folder runs after
+  // the destructors of statics made before it was registered (a static
+  // std::string here was freed before the handler read it).
+  static const std::string &dir = *[] {
     SmallString<128> path;
     if (sys::fs::createUniqueDirectory("tessera-fuzz-events", path))
       tessera::fuzz::propertyFailed("cannot make a temporary folder");
+    auto *made = new std::string(path);
     // libFuzzer ends a timed run with exit(): the folder goes with it.
     std::atexit([] { sys::fs::remove_directories(dir); });
-    return std::string(path);
+    return made;
   }();
   folder = dir;
   std::string file = dir + "/fuzz.events";
