@@ -38,7 +38,7 @@ done
 bash "$root/scripts/setup.sh" --fuzz
 TESSERA_BUILD_DIR="$fuzzbuild" \
   TESSERA_CMAKE_ARGS="-DTESSERA_FUZZ=ON -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19" \
-  bash "$root/scripts/build.sh" tessera-fuzzers
+  nice -n 19 bash "$root/scripts/build.sh" tessera-fuzzers
 [[ $build_only -eq 0 ]] || exit 0
 
 out=$fuzzbuild/fuzz
@@ -75,26 +75,26 @@ copy flags "$root"/fuzz/seeds/flags/*
 # Event files and executables, written by the tools from the examples
 # (only when those targets run: the tools need the plain build).
 if [[ " ${targets[*]} " == *" events "* || " ${targets[*]} " == *" executable "* ]]; then
-bin=${TESSERA_SEED_BIN:-}
-if [[ -z "$bin" ]]; then
-  bash "$root/scripts/build.sh" tessera-compile tessera-run
-  bin=${TESSERA_BUILD_DIR:-$root/build}/bin
-fi
-work=$split/tools
-mkdir -p "$work"
-for model in "$root/examples/mlp.hlo" "$root/examples/cnn.hlo"; do
-  stem=$(basename "$model" .hlo)
-  (cd "$work" && "$bin/tessera-compile" "$model" -o "$stem.tessera" --profiling \
-      --events="$stem.events" >/dev/null 2>&1 &&
-    "$bin/tessera-run" "$stem.tessera" --runs=2 --profiling \
-      --events="$stem.events" >/dev/null 2>&1) || {
-    echo "fuzz.sh: the tools in $bin could not compile and run $model" >&2; exit 1; }
-  cp "$work/$stem.events" "$seeds/events/"
-  cp "$work/$stem.tessera" "$seeds/executable/"
-  # The payload alone: the target wraps it in a valid header, so mutations
-  # reach the loader rather than the checksum.
-  tail -c +33 "$work/$stem.tessera" > "$seeds/executable/$stem.payload"
-done
+  bin=${TESSERA_SEED_BIN:-}
+  if [[ -z "$bin" ]]; then
+    nice -n 19 bash "$root/scripts/build.sh" tessera-compile tessera-run
+    bin=${TESSERA_BUILD_DIR:-$root/build}/bin
+  fi
+  work=$split/tools
+  mkdir -p "$work"
+  for model in "$root/examples/mlp.hlo" "$root/examples/cnn.hlo"; do
+    stem=$(basename "$model" .hlo)
+    (cd "$work" && "$bin/tessera-compile" "$model" -o "$stem.tessera" --profiling \
+        --events="$stem.events" >/dev/null 2>&1 &&
+      "$bin/tessera-run" "$stem.tessera" --runs=2 --profiling \
+        --events="$stem.events" >/dev/null 2>&1) || {
+      echo "fuzz.sh: the tools in $bin could not compile and run $model" >&2; exit 1; }
+    cp "$work/$stem.events" "$seeds/events/"
+    cp "$work/$stem.tessera" "$seeds/executable/"
+    # The payload alone: the target wraps it in a valid header, so mutations
+    # reach the loader rather than the checksum.
+    tail -c +33 "$work/$stem.tessera" > "$seeds/executable/$stem.payload"
+  done
 fi
 
 # One target at a time (the machine's cores are shared), at nice 19.
@@ -111,8 +111,9 @@ for t in "${targets[@]}"; do
     -malloc_limit_mb=3072 -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$out/crashes/$t/" >"$log" 2>&1 || status=$?
   elapsed=$(($(date +%s) - start))
-  runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log")
-  rate=$(awk '/stat::average_exec_per_sec/ {print $2}' "$log")
+  # The last report (a crash at exit can print the statistics twice).
+  runs=$(awk '/stat::number_of_executed_units/ {v = $2} END {print v}' "$log")
+  rate=$(awk '/stat::average_exec_per_sec/ {v = $2} END {print v}' "$log")
   crashes=$(find "$out/crashes/$t" -type f -newer "$out/seeds" | wc -l)
   printf '%-11s %8s %10s %8s %8s %8s\n' "$t" "$elapsed" "${runs:-?}" "${rate:-?}" \
     "$(find "$out/corpus/$t" -type f | wc -l)" "$crashes"
