@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Tessera needs from Debian's packages. Idempotent and quiet:
 # when everything is present it only runs dpkg-query and returns.
+#   --fuzz  also clang-19 and its libFuzzer runtime, for scripts/fuzz.sh
 set -euo pipefail
 
 PACKAGES=(
@@ -11,6 +12,9 @@ PACKAGES=(
   libeigen3-dev libxtensor-dev libtbb-dev python3-numpy
   python3-cbor2 nodejs npm
 )
+if [[ "${1:-}" == "--fuzz" ]]; then
+  PACKAGES+=(clang-19 libclang-rt-19-dev)
+fi
 
 # A name is present when a package of that name is installed, or when an
 # installed package provides it (a nodejs built elsewhere provides npm and

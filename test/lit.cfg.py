@@ -30,7 +30,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tessera_tools_dir, config.llvm_tools_dir]
 tools = ["tessera-opt", "tessera-translate", "tessera-prof", "tessera-compile",
-         "tessera-run"]
+         "tessera-run", "tessera-fuzz-replay"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Conformance tests read ../shared/corpus; a user's clone has none, so they

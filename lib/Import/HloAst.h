@@ -63,6 +63,9 @@ struct Instruction {
   llvm::StringRef name;
   llvm::SMLoc loc; // of the name
   bool isRoot = false;
+  /// False when the text gives no result shape (`r = negate(x)`, as XLA's
+  /// parser accepts); inferShapes fills `shape` in before emission.
+  bool hasShape = true;
   Shape shape;
   llvm::StringRef opcode;
   llvm::SMLoc opcodeLoc;

@@ -78,8 +78,20 @@ Emitted emitOpaque(Op kind, InstrEmit &e) {
     return customCall(e);
   case Op::OptimizationBarrier:
     return unaryOp<tg::OptimizationBarrierOp>(e);
-  case Op::AfterAll:
-    return e.emit<tg::AfterAllOp>(e.operands);
+  case Op::AfterAll: {
+    // XLA's parser takes after-all of any operands; only tokens order
+    // anything (a value is ordered by its uses already), so the others are
+    // left out, counted in tgraph.non_token_operands.
+    llvm::SmallVector<Value, 4> tokens;
+    for (Value v : e.operands)
+      if (isa<tg::TokenType>(v.getType()))
+        tokens.push_back(v);
+    if (tokens.size() != e.operands.size())
+      e.extraAttrs.set(
+          "tgraph.non_token_operands",
+          e.builder().getI64IntegerAttr(e.operands.size() - tokens.size()));
+    return e.emit<tg::AfterAllOp>(tokens);
+  }
   case Op::Infeed:
     return infeed(e);
   case Op::Outfeed:

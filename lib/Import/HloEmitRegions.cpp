@@ -41,10 +41,12 @@ Emitted reduceWindow(InstrEmit &e) {
   if (!inputsAndInits(e))
     return failure();
   size_t n = e.operands.size() / 2;
-  const Attr *w = required(e, "window");
+  // As in XLA the window is optional: none is the empty window, which only
+  // a scalar reduce-window has (the verifier says so for any other).
   Window window;
-  if (!w || !parseWindow(*w, e.diags(), window))
-    return failure();
+  if (const Attr *w = e.attrs.take("window"))
+    if (!parseWindow(*w, e.diags(), window))
+      return failure();
   auto op = e.create<tg::ReduceWindowOp>(
       e.operands.take_front(n), e.operands.drop_front(n), window.size,
       optionalI64s(e, window.stride), optionalI64s(e, window.lhsDilate),

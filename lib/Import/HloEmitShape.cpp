@@ -30,21 +30,48 @@ Emitted slice(InstrEmit &e) {
   return e.emit<tg::SliceOp>(e.operands[0], start, limit, strides);
 }
 
+/// The start indices of a dynamic (update) slice as scalars. XLA still
+/// takes the old form with all of them in one rank-1 operand
+/// (`dynamic-slice(x, s32[2] i)`): it is split with a slice and a reshape
+/// per dimension, built beside the instruction's op.
+static llvm::SmallVector<Value, 4> scalarStarts(InstrEmit &e,
+                                                ArrayRef<Value> starts) {
+  llvm::SmallVector<Value, 4> out(starts.begin(), starts.end());
+  if (starts.size() != 1)
+    return out;
+  auto vector = dyn_cast<RankedTensorType>(starts[0].getType());
+  if (!vector || vector.getRank() != 1 || vector.isDynamicDim(0))
+    return out;
+  out.clear();
+  auto one = RankedTensorType::get({1}, vector.getElementType());
+  auto scalar = RankedTensorType::get({}, vector.getElementType());
+  for (int64_t i = 0; i < vector.getDimSize(0); ++i) {
+    auto piece = e.builder().create<tg::SliceOp>(
+        e.loc, one, starts[0], llvm::ArrayRef<int64_t>{i},
+        llvm::ArrayRef<int64_t>{i + 1}, llvm::ArrayRef<int64_t>{1});
+    auto index = e.builder().create<tg::ReshapeOp>(e.loc, scalar, piece);
+    e.helpers.push_back(piece);
+    e.helpers.push_back(index);
+    out.push_back(index);
+  }
+  return out;
+}
+
 Emitted dynamicSlice(InstrEmit &e) {
   if (e.operands.empty())
     return badArity(e, 2);
   llvm::SmallVector<int64_t, 4> sizes;
   if (!requiredInts(e, "dynamic_slice_sizes", sizes))
     return failure();
-  return e.emit<tg::DynamicSliceOp>(e.operands[0], e.operands.drop_front(),
-                                    sizes);
+  return e.emit<tg::DynamicSliceOp>(
+      e.operands[0], scalarStarts(e, e.operands.drop_front()), sizes);
 }
 
 Emitted dynamicUpdateSlice(InstrEmit &e) {
   if (e.operands.size() < 2)
     return badArity(e, 2);
-  return e.emit<tg::DynamicUpdateSliceOp>(e.operands[0], e.operands[1],
-                                          e.operands.drop_front(2));
+  return e.emit<tg::DynamicUpdateSliceOp>(
+      e.operands[0], e.operands[1], scalarStarts(e, e.operands.drop_front(2)));
 }
 
 Emitted concatenate(InstrEmit &e) {

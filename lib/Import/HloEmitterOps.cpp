@@ -329,7 +329,7 @@ Value Emitter::emitInstruction(const Instruction &instr,
     return Value();
 
   Op kind = classify(instr.opcode);
-  InstrEmit e{*this, instr, operands, attrs, loc, resultType};
+  InstrEmit e{*this, instr, operands, attrs, loc, resultType, {}, {}};
   Emitted built = emitFamily(kind, e);
   if (failed(built))
     return Value();

@@ -9,7 +9,9 @@
 
 #include "tessera/Import/HloImporter.h"
 #include "HloEmitter.h"
+#include "HloModuleChecks.h"
 #include "HloParser.h"
+#include "HloShapeInference.h"
 
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
@@ -28,7 +30,7 @@ class MlirDiagnosticSink : public tessera::hlo::DiagnosticSink {
 public:
   MlirDiagnosticSink(llvm::SourceMgr &sourceMgr, unsigned bufferId,
                      MLIRContext *context)
-      : sourceMgr(sourceMgr), bufferId(bufferId), context(context),
+      : sourceMgr(sourceMgr), bufferId(bufferId),
         fileName(StringAttr::get(
             context,
             sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier())) {}
@@ -53,7 +55,6 @@ public:
 private:
   llvm::SourceMgr &sourceMgr;
   unsigned bufferId;
-  MLIRContext *context;
   StringAttr fileName;
 };
 
@@ -117,7 +118,10 @@ OwningOpRef<ModuleOp> tessera::importHloText(llvm::SourceMgr &sourceMgr,
   LongLineDiagnostics longLines(sourceMgr, bufferId, context);
   hlo::Module module;
   if (!hlo::parseModule(sourceMgr.getMemoryBuffer(bufferId)->getBuffer(), diags,
-                        module))
+                        module) ||
+      !hlo::inferShapes(module, diags) ||
+      !hlo::checkModuleHeader(module, diags) ||
+      !hlo::checkInstructions(module, diags))
     return nullptr;
   return hlo::emitModule(module, sourceMgr, bufferId, context, diags);
 }

@@ -203,6 +203,25 @@ llvm::StringRef Lexer::scanRawValue(bool &ok) {
   return llvm::StringRef(start, cur - start);
 }
 
+llvm::StringRef Lexer::scanShapedLiteral(bool &ok) {
+  const char *start = cur;
+  llvm::StringRef shape = scanRawValue(ok);
+  if (!ok)
+    return shape;
+  const char *afterShape = cur;
+  while (cur != buffer.end() && (*cur == ' ' || *cur == '\t'))
+    ++cur;
+  // The next attribute, the end of the line or of the operand list: no
+  // literal follows.
+  if (cur == buffer.end() || *cur == ',' || *cur == '\n' || *cur == '\r' ||
+      *cur == ')' || *cur == '}') {
+    cur = afterShape;
+    return shape;
+  }
+  scanRawValue(ok);
+  return llvm::StringRef(start, cur - start);
+}
+
 llvm::StringRef Lexer::scanBalancedUntilClose(bool &ok) {
   const char *start = cur;
   const char *end = buffer.end();

@@ -68,6 +68,10 @@ public:
   /// whitespace outside any bracket. Returns the raw text; `ok` is false if
   /// a bracket or string is not closed before the end of the buffer.
   llvm::StringRef scanRawValue(bool &ok);
+  /// scanRawValue for a value that is a shape and a literal separated by a
+  /// space, as XLA prints custom-call `literal=f32[2]{0} {1, 2}`: both
+  /// parts (the literal is optional).
+  llvm::StringRef scanShapedLiteral(bool &ok);
 
   /// Scans from right after an opening `(` to (not including) its matching
   /// `)`, honouring nested brackets and strings. The lexer is left at the

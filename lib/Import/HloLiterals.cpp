@@ -20,6 +20,8 @@
 
 #include <algorithm>
 #include <complex>
+#include <string>
+#include <vector>
 
 using namespace mlir;
 using namespace tessera::hlo;
@@ -76,6 +78,93 @@ private:
   size_t pos = 0;
 };
 } // namespace
+
+/// As XLA's parser: a literal of rank N nests its values exactly N braces
+/// deep, and each brace group holds as many items as its dimension says
+/// (`f32[2,2] constant({1, 2, 3, 4})` is not a literal of that shape, even
+/// though the count of values matches). Returns the offset of the first
+/// offence and sets `message`, or returns npos.
+static size_t checkLiteralNesting(StringRef text, llvm::ArrayRef<int64_t> dims,
+                                  std::string &message) {
+  size_t rank = dims.size();
+  // counts[d]: items seen so far in the open group at depth d.
+  std::vector<int64_t> counts(rank + 1, 0);
+  std::vector<size_t> opened(rank + 1, 0);
+  size_t depth = 0;
+  auto isDelimiter = [](char c) {
+    return c == '{' || c == '}' || c == ',' || c == '(' || c == ')' ||
+           c == ' ' || c == '\n' || c == '\t' || c == '\r';
+  };
+  for (size_t pos = 0; pos < text.size();) {
+    if (size_t next = skipBlockComment(text, pos); next != pos) {
+      pos = next;
+      continue;
+    }
+    char c = text[pos];
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ',') {
+      ++pos;
+      continue;
+    }
+    if (c == '{') {
+      if (depth == rank) {
+        message = "nests braces deeper than its rank " + std::to_string(rank);
+        return pos;
+      }
+      ++counts[depth];
+      opened[++depth] = pos;
+      counts[depth] = 0;
+      ++pos;
+      continue;
+    }
+    if (c == '}') {
+      if (depth == 0) {
+        message = "has an unmatched '}'";
+        return pos;
+      }
+      if (counts[depth] != dims[depth - 1]) {
+        message = "has " + std::to_string(counts[depth]) +
+                  " entries in dimension " + std::to_string(depth - 1) +
+                  " here; its shape has " + std::to_string(dims[depth - 1]);
+        return opened[depth];
+      }
+      --depth;
+      ++pos;
+      continue;
+    }
+    // A value: a number or word (`nan(0x7f)` included), or a complex
+    // `(re, im)`, always at the innermost level.
+    size_t at = pos;
+    if (c == '(') {
+      size_t close = text.find(')', pos);
+      pos = close == StringRef::npos ? text.size() : close + 1;
+    } else {
+      while (pos < text.size() && !isDelimiter(text[pos]))
+        ++pos;
+      if (pos < text.size() && text[pos] == '(') {
+        size_t close = text.find(')', pos);
+        pos = close == StringRef::npos ? text.size() : close + 1;
+      }
+      if (pos == at) // a stray ')'
+        ++pos;
+    }
+    if (depth != rank) {
+      message = "has a value nested " + std::to_string(depth) +
+                " braces deep; a literal of rank " + std::to_string(rank) +
+                " nests each value " + std::to_string(rank) + " deep";
+      return at;
+    }
+    ++counts[depth];
+  }
+  if (depth != 0) {
+    message = "has an unclosed '{'";
+    return opened[depth];
+  }
+  if (counts[0] != 1) {
+    message = "is not one brace group of its shape";
+    return 0;
+  }
+  return StringRef::npos;
+}
 
 static bool parseFloatToken(StringRef token, const llvm::fltSemantics &sem,
                             llvm::APFloat &out, bool *overflow = nullptr) {
@@ -156,6 +245,12 @@ Attribute Emitter::convertLiteral(const Instruction &instr,
   if (!type.hasStaticShape())
     return fail(0, "constant '" + instr.name + "' has a dynamic shape");
   int64_t count = type.getNumElements();
+  if (type.getRank() > 0) {
+    std::string why;
+    size_t bad = checkLiteralNesting(instr.literal, type.getShape(), why);
+    if (bad != StringRef::npos)
+      return fail(bad, "constant '" + instr.name + "' " + why);
+  }
   // Never trust the shape for allocation sizes: a hostile `f32[1000000000]`
   // with a short literal must fail on the count check, not in reserve().
   size_t reserveCount =

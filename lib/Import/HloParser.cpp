@@ -3,6 +3,7 @@
 #include "HloParser.h"
 #include "HloAttrs.h"
 #include "HloLexer.h"
+#include "HloOpcodeAttrs.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -89,6 +90,8 @@ private:
   bool parseOperands(Instruction &instr);
   bool parseNestedOperand(Instruction &user, Shape shape, bool hasShape);
   bool parseDims(Shape &shape);
+  bool checkMinorToMajor(const Shape &shape);
+  bool checkLayoutTags(const Shape &shape);
   /// True if the current token starts a shape (`(`, `f32[`, `token[`).
   bool atShapeStart() const {
     return tok.is(TokKind::LParen) ||
@@ -112,6 +115,27 @@ private:
 //===----------------------------------------------------------------------===//
 // Shapes
 //===----------------------------------------------------------------------===//
+
+int64_t tessera::hlo::elementByteSize(StringRef dtype) {
+  return llvm::StringSwitch<int64_t>(dtype)
+      .Cases("s16", "u16", "f16", "bf16", 2)
+      .Cases("s32", "u32", "f32", 4)
+      .Cases("s64", "u64", "f64", "c64", 8)
+      .Case("c128", 16)
+      .Default(1);
+}
+
+bool tessera::hlo::fitsInInt64Bytes(const Shape &shape) {
+  int64_t bytes = elementByteSize(shape.dtype);
+  for (size_t i = 0; i < shape.dims.size(); ++i) {
+    int64_t dim = shape.dims[i] >= 0
+                      ? shape.dims[i]
+                      : (shape.isDynamic() ? shape.bounds[i] : -1);
+    if (dim >= 0 && llvm::MulOverflow(bytes, dim, bytes))
+      return false;
+  }
+  return true;
+}
 
 bool Parser::parseShape(Shape &shape, unsigned depth) {
   shape.loc = tok.loc();
@@ -159,23 +183,12 @@ bool Parser::parseShape(Shape &shape, unsigned depth) {
   // As XLA's shape validation: the byte size (and so the element count)
   // fits in int64, which every later size computation assumes. A zero-size
   // dimension is legal, as in XLA.
-  int64_t elementBytes = llvm::StringSwitch<int64_t>(dtype)
-                             .Cases("s16", "u16", "f16", "bf16", 2)
-                             .Cases("s32", "u32", "f32", 4)
-                             .Cases("s64", "u64", "f64", "c64", 8)
-                             .Case("c128", 16)
-                             .Default(1);
-  int64_t bytes = elementBytes;
-  for (size_t i = 0; i < shape.dims.size(); ++i) {
-    int64_t dim = shape.dims[i] >= 0
-                      ? shape.dims[i]
-                      : (shape.isDynamic() ? shape.bounds[i] : -1);
-    if (dim >= 0 && llvm::MulOverflow(bytes, dim, bytes))
-      return error(shape.loc, "shape " + dtype +
-                                  "[...] is larger than 2^63 - 1 bytes "
-                                  "(its element count times " +
-                                  Twine(elementBytes) + " bytes overflows)");
-  }
+  if (!fitsInInt64Bytes(shape))
+    return error(shape.loc, "shape " + dtype +
+                                "[...] is larger than 2^63 - 1 bytes "
+                                "(its element count times " +
+                                Twine(elementByteSize(dtype)) +
+                                " bytes overflows)");
   // `tok` is the `]`; a layout follows with no space in between.
   if (lexer.nextCharIs('{')) {
     bool ok;
@@ -183,8 +196,80 @@ bool Parser::parseShape(Shape &shape, unsigned depth) {
     if (!ok)
       return error(SMLoc::getFromPointer(shape.layout.data()),
                    "unterminated layout in shape");
+    if (!checkMinorToMajor(shape) || !checkLayoutTags(shape))
+      return false;
   }
   consume(); // ']' or the token after the layout
+  return true;
+}
+
+bool Parser::checkMinorToMajor(const Shape &shape) {
+  // As XLA's layout validation: `{1,0:T(8,128)}` lists each dimension
+  // once, minor to major, before any ':' (an empty list is no layout).
+  // The tiling and memory-space part after ':' is kept as text.
+  StringRef body = shape.layout.drop_front();
+  body = body.take_until([](char c) { return c == ':' || c == '}'; });
+  size_t rank = shape.dims.size();
+  llvm::SmallVector<StringRef, 4> parts;
+  body.split(parts, ',', -1, /*KeepEmpty=*/true);
+  if (parts.size() == 1 && parts[0].trim().empty())
+    return true;
+  llvm::SmallVector<bool, 4> seen(rank, false);
+  for (StringRef part : parts) {
+    int64_t d;
+    SMLoc at = SMLoc::getFromPointer(part.data());
+    if (part.trim().getAsInteger(10, d))
+      return error(at, "expected a dimension number in layout " + shape.layout);
+    if (d < 0 || d >= static_cast<int64_t>(rank) || seen[d])
+      return error(at, "layout " + shape.layout + " of a rank-" + Twine(rank) +
+                           " shape names dimension " + Twine(d) +
+                           (d >= 0 && d < static_cast<int64_t>(rank)
+                                ? " twice"
+                                : ", which it does not have"));
+    seen[d] = true;
+  }
+  if (parts.size() != rank)
+    return error(SMLoc::getFromPointer(shape.layout.data()),
+                 "layout " + shape.layout + " lists " + Twine(parts.size()) +
+                     " dimensions of a rank-" + Twine(rank) + " shape");
+  return true;
+}
+
+bool Parser::checkLayoutTags(const Shape &shape) {
+  // After ':' XLA's layout has tagged groups: D(dim level types),
+  // T(tile)(tile)..., L(tail padding), #(index type), *(pointer type),
+  // E(element bits), S(memory space), SC(split configs), P(physical
+  // shape), M(metadata bytes). Their contents are kept as text.
+  StringRef body = shape.layout.drop_front().drop_back();
+  size_t colon = body.find(':');
+  if (colon == StringRef::npos)
+    return true;
+  StringRef tags = body.drop_front(colon + 1);
+  size_t pos = 0;
+  while (pos < tags.size()) {
+    size_t start = pos;
+    while (pos < tags.size() && tags[pos] != '(')
+      ++pos;
+    StringRef tag = tags.slice(start, pos).trim();
+    bool known = tag == "D" || tag == "T" || tag == "L" || tag == "#" ||
+                 tag == "*" || tag == "E" || tag == "S" || tag == "SC" ||
+                 tag == "P" || tag == "M";
+    if (!known || pos == tags.size())
+      return error(SMLoc::getFromPointer(tags.data() + start),
+                   "unknown layout tag '" + tag + "' in " + shape.layout +
+                       " (XLA's are D, T, L, #, *, E, S, SC, P and M)");
+    // The tag's groups: `T(8,128)(2,1)` has two.
+    while (pos < tags.size() && tags[pos] == '(') {
+      int depth = 0;
+      do {
+        if (tags[pos] == '(')
+          ++depth;
+        else if (tags[pos] == ')')
+          --depth;
+        ++pos;
+      } while (pos < tags.size() && depth > 0);
+    }
+  }
   return true;
 }
 
@@ -242,9 +327,11 @@ bool Parser::parseAttr(Attr &attr) {
   consume();
   if (!tok.is(TokKind::Equal))
     return errorHere("expected '=' after attribute '" + attr.name + "'");
-  // The lexer stands right after '='; take the value as raw text.
+  // The lexer stands right after '='; take the value as raw text (a
+  // custom call's `literal=` is a shape, a space and the literal).
   bool ok;
-  attr.value = lexer.scanRawValue(ok);
+  attr.value = attr.name == "literal" ? lexer.scanShapedLiteral(ok)
+                                      : lexer.scanRawValue(ok);
   if (!ok)
     return error(attr.valueLoc(), "unterminated value of attribute '" +
                                       attr.name +
@@ -434,16 +521,14 @@ bool Parser::parseOperands(Instruction &instr) {
 
 bool Parser::parseNestedOperand(Instruction &user, Shape shape, bool hasShape) {
   // XLA's parser takes an instruction written in place of an operand,
-  // `add(f32[] sqrt(x), y)`: it becomes an instruction of its own, named
-  // after its user and position, placed before the user.
-  if (!hasShape)
-    return errorHere("an instruction written as an operand needs its "
-                     "shape first, e.g. 'f32[] " +
-                     tok.text.str() + "(...)'");
+  // `add(f32[] sqrt(x), y)` or, its shape inferred, `add(sqrt(x), y)`: it
+  // becomes an instruction of its own, named after its user and position,
+  // placed before the user.
   if (nestedDepth >= kMaxNestedOperands)
     return errorHere("instructions nested in operand lists more than " +
                      Twine(kMaxNestedOperands) + " deep");
   Instruction nested;
+  nested.hasShape = hasShape;
   nested.shape = std::move(shape);
   nested.opcode = tok.text;
   nested.opcodeLoc = nested.loc = tok.loc();
@@ -455,7 +540,9 @@ bool Parser::parseNestedOperand(Instruction &user, Shape shape, bool hasShape) {
   --nestedDepth;
   if (!ok)
     return false;
-  user.operands.push_back({nested.name, nested.loc});
+  OperandRef &ref = user.operands.emplace_back();
+  ref.name = nested.name;
+  ref.loc = nested.loc;
   nestedInstructions.push_back(std::move(nested));
   return true;
 }
@@ -473,11 +560,17 @@ bool Parser::parseInstruction(Instruction &instr) {
   if (!expect(TokKind::Equal,
               "'=' after instruction name '" + instr.name.str() + "'"))
     return false;
-  if (!parseShape(instr.shape))
+  // XLA's parser infers the result shape of many opcodes when the text
+  // leaves it out (`r = negate(x)`); an opcode is a word right before '('.
+  instr.hasShape = atShapeStart();
+  if (instr.hasShape && !parseShape(instr.shape))
     return false;
   if (!tok.is(TokKind::Identifier))
-    return errorHere("expected an opcode after the shape of '" +
-                     instr.name.str() + "'");
+    return errorHere(instr.hasShape
+                         ? "expected an opcode after the shape of '" +
+                               instr.name.str() + "'"
+                         : "expected a shape or an opcode after '" +
+                               instr.name.str() + " ='");
   instr.opcode = tok.text;
   instr.opcodeLoc = tok.loc();
   consume();
@@ -485,7 +578,7 @@ bool Parser::parseInstruction(Instruction &instr) {
     return errorHere("expected '(' after opcode '" + instr.opcode.str() + "'");
   if (!parseOperands(instr))
     return false;
-  return parseAttrList(instr.attrs);
+  return parseAttrList(instr.attrs) && checkOpcodeAttributes(instr, diags);
 }
 
 bool Parser::parseComputation(Computation &comp) {

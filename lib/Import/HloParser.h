@@ -8,8 +8,10 @@
 //                '}')*
 //   computation := ['ENTRY'] name [signature] '{' instruction+ '}' (',' attr)*
 //   signature   := '(' [name ':' shape (',' name ':' shape)*] ')' '->' shape
-//   instruction := ['ROOT'] name '=' shape opcode '(' operands ')' (',' attr)*
-//   operand     := [shape] name          (long form `f32[2]{0} %x`, or `%x`)
+//   instruction := ['ROOT'] name '=' [shape] opcode '(' operands ')' (','
+//   attr)* operand     := [shape] name          (long form `f32[2]{0} %x`, or
+//   `%x`)
+//                | [shape] opcode '(' operands ')'   (nested instruction)
 //   attr        := name '=' raw-value    (interpreted later, per name)
 //
 // Names may be written with or without `%`. The parser checks what it can
@@ -41,6 +43,14 @@ bool parseModule(llvm::StringRef buffer, DiagnosticSink &diags, Module &module);
 
 /// True if `dtype` is an HLO element type spelling (`f32`, `pred`, ...).
 bool isKnownElementType(llvm::StringRef dtype);
+
+/// Bytes of one element of `dtype` (1 for pred and the sub-byte types).
+int64_t elementByteSize(llvm::StringRef dtype);
+
+/// As XLA's shape validation: false when the byte size of array `shape`
+/// (its element count times the element size; bounds for dynamic
+/// dimensions) does not fit in int64.
+bool fitsInInt64Bytes(const Shape &shape);
 
 /// Parses a shape from `text` (used for shapes inside attribute values,
 /// e.g. `outfeed_shape=`). Returns false and reports on error.

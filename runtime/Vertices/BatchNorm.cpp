@@ -39,15 +39,7 @@ public:
   std::vector<int64_t> firstSlot; ///< moments: per feature, size F + 1
 
   Error run(int64_t tile, ArrayRef<TileOperand> ins,
-            ArrayRef<TileOperand> outs) const override {
-    return dispatchStorage(dtype, [&](auto t) -> Error {
-      using T = decltype(t);
-      if constexpr (std::is_floating_point_v<ComputeT<T>>)
-        return runTyped<T>(tile, ins, outs);
-      else
-        return createStringError("batch norm of integers");
-    });
-  }
+            ArrayRef<TileOperand> outs) const override;
 
 private:
   int64_t featureOf(int64_t e) const {
@@ -171,6 +163,20 @@ private:
     return Error::success();
   }
 };
+
+// Out of the class: clang 19 does not instantiate member templates that a
+// generic lambda in an earlier in-class member calls (the fuzz build links
+// this file with clang).
+Error BatchNormVertex::run(int64_t tile, ArrayRef<TileOperand> ins,
+                           ArrayRef<TileOperand> outs) const {
+  return dispatchStorage(dtype, [&](auto t) -> Error {
+    using T = decltype(t);
+    if constexpr (std::is_floating_point_v<ComputeT<T>>)
+      return runTyped<T>(tile, ins, outs);
+    else
+      return createStringError("batch norm of integers");
+  });
+}
 
 } // namespace
 

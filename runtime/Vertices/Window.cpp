@@ -344,36 +344,7 @@ public:
   }
 
   Error run(int64_t tile, ArrayRef<TileOperand> ins,
-            ArrayRef<TileOperand> outs) const override {
-    if (tile >= int64_t(boxes.size()))
-      return createStringError("tile " + Twine(tile) + " is not in the grid");
-    Block b = blockOf(tile);
-    Box ob, wb;
-    outputBox(b, ob);
-    weightBox(b, wb);
-    if (outs[0].elements() != ob.volume() || ins[1].elements() != wb.volume())
-      return createStringError(
-          "tile " + Twine(tile) + ": holds " + Twine(outs[0].elements()) +
-          " outputs and " + Twine(ins[1].elements()) +
-          " weights, its block " + Twine(ob.volume()) + " and " +
-          Twine(wb.volume()));
-    return dispatchStorage(dtype, [&](auto t) -> Error {
-      using T = decltype(t);
-      using C = ComputeT<T>;
-      using Acc = std::conditional_t<std::is_floating_point_v<C>, C, int64_t>;
-      if constexpr (!std::is_floating_point_v<C>)
-        return compute<T, C, Acc, T>(tile, b, ob, wb, ins[0].as<T>(),
-                                     ins[1].as<T>(), outs[0].as<T>());
-      else if constexpr (!std::is_same_v<T, C>)
-        if (wideOut)
-          return computeGemm<T, C, float>(tile, b, ob, wb, ins[0].as<T>(),
-                                          ins[1].as<T>(), outs[0].as<float>());
-      if constexpr (std::is_floating_point_v<C>)
-        return computeGemm<T, C, T>(tile, b, ob, wb, ins[0].as<T>(),
-                                    ins[1].as<T>(), outs[0].as<T>());
-      return Error::success();
-    });
-  }
+            ArrayRef<TileOperand> outs) const override;
 
 private:
   /// The box holding input element `at` and the `len` channels after it,
@@ -563,6 +534,40 @@ private:
     return Error::success();
   }
 };
+
+// Out of the class: clang 19 does not instantiate member templates that a
+// generic lambda in an earlier in-class member calls (the fuzz build links
+// this file with clang).
+Error ConvPartialVertex::run(int64_t tile, ArrayRef<TileOperand> ins,
+                             ArrayRef<TileOperand> outs) const {
+  if (tile >= int64_t(boxes.size()))
+    return createStringError("tile " + Twine(tile) + " is not in the grid");
+  Block b = blockOf(tile);
+  Box ob, wb;
+  outputBox(b, ob);
+  weightBox(b, wb);
+  if (outs[0].elements() != ob.volume() || ins[1].elements() != wb.volume())
+    return createStringError("tile " + Twine(tile) + ": holds " +
+                             Twine(outs[0].elements()) + " outputs and " +
+                             Twine(ins[1].elements()) + " weights, its block " +
+                             Twine(ob.volume()) + " and " + Twine(wb.volume()));
+  return dispatchStorage(dtype, [&](auto t) -> Error {
+    using T = decltype(t);
+    using C = ComputeT<T>;
+    using Acc = std::conditional_t<std::is_floating_point_v<C>, C, int64_t>;
+    if constexpr (!std::is_floating_point_v<C>)
+      return compute<T, C, Acc, T>(tile, b, ob, wb, ins[0].as<T>(),
+                                   ins[1].as<T>(), outs[0].as<T>());
+    else if constexpr (!std::is_same_v<T, C>)
+      if (wideOut)
+        return computeGemm<T, C, float>(tile, b, ob, wb, ins[0].as<T>(),
+                                        ins[1].as<T>(), outs[0].as<float>());
+    if constexpr (std::is_floating_point_v<C>)
+      return computeGemm<T, C, T>(tile, b, ob, wb, ins[0].as<T>(),
+                                  ins[1].as<T>(), outs[0].as<T>());
+    return Error::success();
+  });
+}
 
 } // namespace
 
