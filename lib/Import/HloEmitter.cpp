@@ -170,6 +170,38 @@ static bool isDefaultLayout(StringRef layout, size_t rank) {
   return true;
 }
 
+/// A dump taken from a pmap (jax) often has no `replica_count` in its
+/// header: the runtime option is not part of the text. Its cross-replica
+/// collectives still name the replicas (`replica_groups={{0,...,7}}`), so
+/// the module is given the count they imply, and
+/// `tgraph.replica_count_inferred` says where it came from
+/// (docs/hlo-import.md).
+static void inferReplicaCount(ModuleOp module) {
+  if (module->hasAttr("tgraph.replica_count"))
+    return;
+  int64_t highest = -1;
+  module.walk([&](Operation *op) {
+    if (!isa<tessera::tgraph::AllReduceOp, tessera::tgraph::AllGatherOp,
+             tessera::tgraph::ReduceScatterOp,
+             tessera::tgraph::CollectivePermuteOp>(op) ||
+        op->hasAttr("channel_id") || op->hasAttr("use_global_device_ids"))
+      return;
+    if (auto groups = op->getAttrOfType<ArrayAttr>("replica_groups"))
+      for (Attribute g : groups)
+        if (auto ids = dyn_cast<DenseI64ArrayAttr>(g))
+          for (int64_t id : ids.asArrayRef())
+            highest = std::max(highest, id);
+    if (auto cp = dyn_cast<tessera::tgraph::CollectivePermuteOp>(op))
+      for (int64_t id : cp.getSourceTargetPairs())
+        highest = std::max(highest, id);
+  });
+  if (highest < 1 || highest >= (int64_t(1) << 16))
+    return;
+  Builder b(module.getContext());
+  module->setAttr("tgraph.replica_count", b.getI64IntegerAttr(highest + 1));
+  module->setAttr("tgraph.replica_count_inferred", b.getBoolAttr(true));
+}
+
 /// The layout to keep as `tgraph.layout`: the array's layout text, or for
 /// tuples `(l0, l1, ...)` of the leaves; false when all are default.
 bool tessera::hlo::detail::nonDefaultLayout(const Shape &shape,
@@ -700,6 +732,7 @@ OwningOpRef<ModuleOp> Emitter::run() {
       return nullptr;
 
   foldLibraryTuples();
+  inferReplicaCount(mlirModule);
   if (failed(verify(mlirModule)))
     return nullptr;
   return result;

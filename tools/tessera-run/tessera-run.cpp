@@ -315,6 +315,8 @@ int main(int argc, char **argv) {
          << (*program)->numTiles() << " tiles, " << exe.buffers_size()
          << " buffers, " << exe.steps_size() << " steps ("
          << formatMs(loadNs / 1e6) << ")\n";
+  if ((*program)->chips() > 1 && !exe.placement().empty())
+    outs() << "  placed on " << exe.placement() << "\n";
   if (elided)
     outs() << "  " << elided << " constants elided in the source hold seeded "
            << "data (seed " << args.seed << ")\n";
