@@ -4,6 +4,7 @@
 
 #include "tessera/Analysis/OpCost.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
+#include "tessera/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Format.h"
@@ -95,6 +96,15 @@ json buildCompilationReport(ModuleOp module, llvm::StringRef moduleName,
                      {"opcodes", std::move(opcodes)}};
   auto totals = compat.find("totals");
   report["compat"] = totals != compat.end() ? *totals : json::object();
+  // On a system of chips: how the program was spread over them, and why
+  // (docs/multichip.md).
+  for (auto program : module.getOps<tile::ProgramOp>())
+    if (target.chips > 1)
+      report["placement"] = {{"chips_per_replica", program.getChips()},
+                             {"replicas", program.getReplicas()},
+                             {"why", program.getPlacement()
+                                         ? program.getPlacement()->str()
+                                         : std::string()}};
   return report;
 }
 
@@ -113,7 +123,12 @@ void writeCompilationReportText(const json &report, llvm::raw_ostream &os) {
      << humanBytes(intField(target, "bytes_per_tile")) << " ("
      << humanBytes(intField(target, "usable_bytes_per_tile")) << " usable)\n"
      << "  Clock:               "
-     << llvm::format("%.2f GHz", intField(target, "clock_hz") / 1e9) << "\n\n";
+     << llvm::format("%.2f GHz", intField(target, "clock_hz") / 1e9) << "\n";
+  if (auto p = report.find("placement"); p != report.end() && p->is_object())
+    os << "  Chips per replica:   " << intField(*p, "chips_per_replica") << "\n"
+       << "  Replicas:            " << intField(*p, "replicas") << "\n"
+       << "  Placement:           " << stringField(*p, "why") << "\n";
+  os << "\n";
   os << "Graph:\n"
      << "  Functions:           " << intField(graph, "functions") << "\n"
      << "  Ops:                 " << intField(graph, "ops") << "\n"

@@ -106,9 +106,11 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
     devices.push_back(std::make_unique<runtime::Device>(program, options));
     runner::fillElidedConstants(program, *devices.back(), args.seed);
   }
-  outs() << "  " << replicas << " replicas, each on " << program.chips()
-         << (program.chips() == 1 ? " chip" : " chips")
-         << "; replica d's inputs are seeded with " << args.seed << " + d\n";
+  if (args.inputsDir.empty())
+    outs() << "  replica d's inputs are seeded with " << args.seed << " + d\n";
+  else
+    outs() << "  replica d's inputs from " << args.inputsDir
+           << "/replicaD/arg*.npy\n";
 
   std::vector<std::vector<HostTensor>> outputs(replicas);
   std::vector<double> times;

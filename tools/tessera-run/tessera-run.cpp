@@ -317,6 +317,10 @@ int main(int argc, char **argv) {
          << formatMs(loadNs / 1e6) << ")\n";
   if ((*program)->chips() > 1 && !exe.placement().empty())
     outs() << "  placed on " << exe.placement() << "\n";
+  if ((*program)->replicas() > 1)
+    outs() << "  " << (*program)->replicas() << " replicas, each on "
+           << (*program)->chips()
+           << ((*program)->chips() == 1 ? " chip\n" : " chips\n");
   if (elided)
     outs() << "  " << elided << " constants elided in the source hold seeded "
            << "data (seed " << args.seed << ")\n";
