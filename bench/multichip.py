@@ -63,7 +63,7 @@ def main():
              f"({time.strftime('%Y-%m-%d')}; median of {args.runs} compiles)."
              , "",
              "| model | tile-1472 compile | pod-16 compile | chips per replica "
-             "| replicas | tiles out of memory | placement |",
+             "| replicas | tiles out of memory | how |",
              "|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "m.tessera")
@@ -81,10 +81,11 @@ def main():
             text = placed.group(1) if placed else "1 chip"
             reps_m = re.search(r"^  (\d+) replicas, each on", out, re.M)
             reps = reps_m.group(1) if reps_m else "1"
+            how = re.match(r"\d+ chips? \(([^:)]*)", text)
             lines.append(
                 f"| {os.path.basename(m)} | {one:.2f} s | {pod:.2f} s | "
                 f"{chips.group(1) if chips else 1} | {reps} | {oom} | "
-                f"{text.split(':')[0]} |")
+                f"{how.group(1) if how else 'one chip'} |")
         # Replicas on the model device.
         mnist = os.path.join(args.corpus, MODELS[5])
         run([os.path.join(BIN, "tessera-compile"), mnist, "--target", "pod-16",

@@ -20,6 +20,17 @@ using namespace llvm;
 
 namespace tessera::run {
 
+RunTimes summarizeTimes(ArrayRef<double> times) {
+  RunTimes r{0, times[0], times[0]};
+  for (double t : times) {
+    r.mean += t;
+    r.lo = std::min(r.lo, t);
+    r.hi = std::max(r.hi, t);
+  }
+  r.mean /= times.size();
+  return r;
+}
+
 std::string formatMs(double ms) {
   std::string s;
   raw_string_ostream os(s);

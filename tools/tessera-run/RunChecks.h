@@ -23,6 +23,12 @@ namespace tessera::run {
 /// "0.123 ms" / "12.3 ms".
 std::string formatMs(double ms);
 
+/// The mean, least and greatest of run times (at least one).
+struct RunTimes {
+  double mean = 0, lo = 0, hi = 0;
+};
+RunTimes summarizeTimes(llvm::ArrayRef<double> times);
+
 /// DIR/STEMk.npy.
 std::string npyPath(llvm::StringRef dir, llvm::StringRef stem, size_t k);
 /// Writes tensors as DIR/STEMk.npy, creating DIR.

@@ -133,13 +133,7 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
       fail(toString(std::move(err)));
     times.push_back((nowNs() - start) / 1e6);
   }
-  double sum = 0, lo = times[0], hi = times[0];
-  for (double t : times) {
-    sum += t;
-    lo = std::min(lo, t);
-    hi = std::max(hi, t);
-  }
-  double mean = sum / times.size();
+  auto [mean, lo, hi] = summarizeTimes(times);
   outs() << "ran " << args.runs << (args.runs == 1 ? " time" : " times")
          << " on " << replicas << " replicas: mean " << formatMs(mean)
          << ", min " << formatMs(lo) << ", max " << formatMs(hi)

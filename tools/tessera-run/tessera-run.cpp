@@ -431,13 +431,7 @@ int main(int argc, char **argv) {
   }
   if (progress)
     errs() << "\r" << std::string(kTool.size() + 24, ' ') << "\r";
-  double sum = 0, lo = times[0], hi = times[0];
-  for (double t : times) {
-    sum += t;
-    lo = std::min(lo, t);
-    hi = std::max(hi, t);
-  }
-  double mean = sum / times.size();
+  auto [mean, lo, hi] = summarizeTimes(times);
   outs() << "ran " << args.runs << (args.runs == 1 ? " time" : " times")
          << (args.synthetic ? " on synthetic data" : "") << ": mean "
          << formatMs(mean) << ", min " << formatMs(lo) << ", max "
