@@ -92,8 +92,10 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
   std::vector<std::unique_ptr<runtime::Device>> devices;
   for (int64_t d = 0; d < replicas; ++d) {
     infeeds.push_back(std::make_unique<runner::InfeedSource>(args.seed + d));
+    // Elided constants and rng draw from the run's seed on every replica
+    // (the weights are the same); inputs and infeeds differ per replica.
     hostOps.push_back(std::make_unique<runner::InterpreterHostOps>(
-        graph, args.seed + d, *infeeds.back()));
+        graph, args.seed, *infeeds.back()));
     hostOps.back()->setDevice(d);
     runtime::DeviceOptions options;
     options.threads = std::max<unsigned>(1, cores / replicas);
@@ -154,7 +156,7 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
   Error err = forEachReplica(replicas, rendezvous, [&](int64_t d) -> Error {
     runner::InfeedSource infeed(args.seed + d);
     interp::Options options =
-        runner::referenceOptions(graph, args.seed + d, true, infeed);
+        runner::referenceOptions(graph, args.seed, true, infeed);
     options.device = d;
     options.rendezvous = &rendezvous;
     Expected<std::vector<HostTensor>> ref =

@@ -5,8 +5,9 @@
 // `replicas`: data parallelism, docs/multichip.md) runs one model device
 // per replica, each on its own thread, meeting at every collective step;
 // the reference interpreter checks it the same way, one evaluation per
-// replica. Replica d's inputs are the seeded inputs of seed + d (the
-// batch each replica trains on differs), or DIR/replicaD/arg*.npy.
+// replica. Replica d's inputs and infeeds are the seeded data of seed + d
+// (the batch each replica trains on differs), or DIR/replicaD/arg*.npy;
+// elided constants (the weights) and rng use the run's seed on all.
 //
 //===----------------------------------------------------------------------===//
 
