@@ -103,9 +103,9 @@ bool Lowerer::lowerCollectiveSteps(Operation *op, StringRef name,
     detail = "results do not match the operands";
     return false;
   }
-  // A gather / scatter along a dimension other than the outermost moves
-  // strided blocks; the runtime does that, but the result must be laid out
-  // fresh (linear) rather than in the source's layout.
+  // An all-reduce or permute keeps its operand's layout (each tile combines
+  // its own elements); a gather or scatter changes the size, so its result
+  // is laid out afresh.
   SmallVector<Value> out;
   for (auto [i, b] : llvm::enumerate(in)) {
     RankedTensorType t = bufferableTensor(leaves[i]);
@@ -127,7 +127,7 @@ bool Lowerer::lowerCollectiveSteps(Operation *op, StringRef name,
     if (computeDirty.contains(dest))
       reads.push_back(dest);
     syncBeforeReading(reads);
-    auto step = builder.create<tile::CollectiveOp>(
+    builder.create<tile::CollectiveOp>(
         op->getLoc(), builder.getStringAttr(leafName),
         tile::CollectiveKindAttr::get(builder.getContext(), kind), b, dest,
         builder.getDenseI64ArrayAttr(flat), builder.getI64IntegerAttr(size),
@@ -137,7 +137,6 @@ bool Lowerer::lowerCollectiveSteps(Operation *op, StringRef name,
             ? DenseI64ArrayAttr()
             : builder.getDenseI64ArrayAttr(pairs),
         builder.getStringAttr("ring"));
-    (void)step;
     ++stats->exchanges;
     dirty.insert(dest);
     out.push_back(dest);
