@@ -64,8 +64,8 @@ static std::optional<int64_t> reduceInt(llvm::StringRef r, int64_t a,
   return std::nullopt;
 }
 
-/// Block `index` of `count` along `dim` of `whole` into `part`, or the
-/// reverse (`into`).
+/// Copies between a block-shaped tensor and block `index` along `dim` of a
+/// whole one: whole into part when `fromIsWhole`, else part into whole.
 static void copyBlock(const HostTensor &from, HostTensor &to, int64_t dim,
                       int64_t index, bool fromIsWhole) {
   const HostTensor &part = fromIsWhole ? to : from;
@@ -105,6 +105,22 @@ llvm::Expected<HostTensor> runtime::combineCollective(
   if (c.kind() == "all_gather") {
     for (size_t m = 0; m < values.size(); ++m)
       copyBlock(values[m], out, c.dimension(), m, /*fromIsWhole=*/false);
+    return out;
+  }
+  if (c.kind() == "all_to_all") {
+    // Block m of the result is member m's block `self`, through a buffer
+    // of one block's shape.
+    int64_t n = values.size(), dim = c.dimension();
+    if (out.shape.empty() || out.shape[dim] % n != 0)
+      return failure("dimension " + llvm::Twine(dim) + " does not split into " +
+                     llvm::Twine(n) + " blocks");
+    std::vector<int64_t> blockShape = out.shape;
+    blockShape[dim] /= n;
+    HostTensor block(out.dtype, blockShape);
+    for (int64_t m = 0; m < n; ++m) {
+      copyBlock(values[m], block, dim, self, /*fromIsWhole=*/true);
+      copyBlock(block, out, dim, m, /*fromIsWhole=*/false);
+    }
     return out;
   }
   if (c.kind() != "all_reduce" && c.kind() != "reduce_scatter")

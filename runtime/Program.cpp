@@ -368,7 +368,8 @@ Error Program::checkStep(const exe::Step &step) {
       return fail(where + ": collective from " + src.describe() + " to " +
                   dst.describe() + " changes the element type");
     static constexpr const char *kKinds[] = {
-        "all_reduce", "all_gather", "reduce_scatter", "collective_permute"};
+        "all_reduce", "all_gather", "reduce_scatter", "collective_permute",
+        "all_to_all"};
     if (!llvm::is_contained(kKinds, c.kind()))
       return fail(where + ": unknown collective kind '" + c.kind() + "'");
     int64_t size = c.group_size();
@@ -387,7 +388,8 @@ Error Program::checkStep(const exe::Step &step) {
       if (d < 0 || d >= replicas())
         return fail(where + ": a pair names device " + Twine(d));
     int64_t rank = static_cast<int64_t>(src.shape.size());
-    if ((c.kind() == "all_gather" || c.kind() == "reduce_scatter") &&
+    if ((c.kind() == "all_gather" || c.kind() == "reduce_scatter" ||
+         c.kind() == "all_to_all") &&
         (c.dimension() < 0 || c.dimension() >= std::max<int64_t>(rank, 1) ||
          c.groups_size() % size != 0))
       return fail(where + ": dimension " + Twine(c.dimension()) +

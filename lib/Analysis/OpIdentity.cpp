@@ -65,7 +65,7 @@ llvm::StringRef tessera::opCategory(llvm::StringRef kind) {
       .Cases("reduce", "reduce_window", "select_and_scatter",
              "batch_norm_training", "batch_norm_inference", "batch_norm_grad",
              "reduction")
-      .Cases("all_reduce", "all_gather", "reduce_scatter",
+      .Cases("all_reduce", "all_gather", "all_to_all", "reduce_scatter",
              "collective_permute", "collective")
       .Cases("while", "conditional", "call", "fusion", "control")
       .Cases("broadcast_in_dim", "reshape", "transpose", "reverse", "slice",

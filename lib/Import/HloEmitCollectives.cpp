@@ -1,7 +1,7 @@
 //===- HloEmitCollectives.cpp - HLO cross-replica ops ---------------------===//
 //
-// all-reduce, all-gather, reduce-scatter, collective-permute and the
-// replica and partition ids. Their variadic and in-place forms are not
+// all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute and
+// the replica and partition ids. Their variadic and in-place forms are not
 // modelled and stay tgraph.unknown.
 //
 //===----------------------------------------------------------------------===//
@@ -82,6 +82,21 @@ template <typename OpTy> Emitted nullaryOp(InstrEmit &e) {
 
 } // namespace
 
+/// all-to-all's array form: one operand, split and concatenated along one
+/// dimension. The tuple form (several operands) stays unknown.
+Emitted allToAll(InstrEmit &e) {
+  if (e.operands.size() != 1)
+    return keepAsUnknown();
+  int64_t dim;
+  ReplicaAttrs r;
+  if (!singleDim(e, "dimensions", dim) || !readReplicaAttrs(e, r))
+    return failure();
+  if (r.useGlobalDeviceIds)
+    return keepAsUnknown();
+  return e.emit<tg::AllToAllOp>(e.operands[0], static_cast<uint64_t>(dim),
+                                r.groups, r.channelId);
+}
+
 Emitted emitCollective(Op kind, InstrEmit &e) {
   switch (kind) {
   case Op::AllReduce:
@@ -91,6 +106,8 @@ Emitted emitCollective(Op kind, InstrEmit &e) {
     return gatherOrScatter(kind, e);
   case Op::CollectivePermute:
     return collectivePermute(e);
+  case Op::AllToAll:
+    return allToAll(e);
   case Op::ReplicaId:
     return nullaryOp<tg::ReplicaIdOp>(e);
   case Op::PartitionId:

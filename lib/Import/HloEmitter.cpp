@@ -182,7 +182,7 @@ static void inferReplicaCount(ModuleOp module) {
   int64_t highest = -1;
   module.walk([&](Operation *op) {
     if (!isa<tessera::tgraph::AllReduceOp, tessera::tgraph::AllGatherOp,
-             tessera::tgraph::ReduceScatterOp,
+             tessera::tgraph::AllToAllOp, tessera::tgraph::ReduceScatterOp,
              tessera::tgraph::CollectivePermuteOp>(op) ||
         op->hasAttr("channel_id") || op->hasAttr("use_global_device_ids"))
       return;

@@ -64,6 +64,7 @@ enum class Op {
   Conditional,
   AllReduce,
   AllGather,
+  AllToAll,
   ReduceScatter,
   CollectivePermute,
   ReplicaId,

@@ -61,6 +61,7 @@ Op classify(StringRef opcode) {
       .Case("conditional", Op::Conditional)
       .Case("all-reduce", Op::AllReduce)
       .Case("all-gather", Op::AllGather)
+      .Case("all-to-all", Op::AllToAll)
       .Case("reduce-scatter", Op::ReduceScatter)
       .Case("collective-permute", Op::CollectivePermute)
       .Case("replica-id", Op::ReplicaId)
@@ -240,6 +241,7 @@ Emitted emitFamily(Op kind, InstrEmit &e) {
     return emitControlFlow(kind, e);
   case Op::AllReduce:
   case Op::AllGather:
+  case Op::AllToAll:
   case Op::ReduceScatter:
   case Op::CollectivePermute:
   case Op::ReplicaId:

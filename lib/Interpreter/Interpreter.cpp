@@ -605,9 +605,10 @@ llvm::Expected<Value> Interpreter::evalOp(Operation *op,
     }
     return Value::of(std::move(*t));
   }
-  if (isa<tg::AllGatherOp, tg::CollectivePermuteOp>(op) && options.rendezvous)
+  if (isa<tg::AllGatherOp, tg::AllToAllOp, tg::CollectivePermuteOp>(op) &&
+      options.rendezvous)
     return evalCollective(op, operands, *this);
-  if (isa<tg::AllGatherOp, tg::CollectivePermuteOp>(op)) {
+  if (isa<tg::AllGatherOp, tg::AllToAllOp, tg::CollectivePermuteOp>(op)) {
     // One replica: gathering one shard, or a permutation that can only map
     // 0 to 0, leaves the value as it is; a pair not from 0 to 0 sends
     // nothing, and HLO fills what receives nothing with zeros.

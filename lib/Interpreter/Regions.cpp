@@ -664,6 +664,31 @@ llvm::Expected<Value> evalCollective(Operation *op, ArrayRef<Value> operands,
     return opError(op, "device " + llvm::Twine(o.device) +
                            " is in none of its replica groups");
   int64_t self = llvm::find(members, o.device) - members.begin();
+  if (auto a2a = dyn_cast<tg::AllToAllOp>(op)) {
+    // Member m's block `self` becomes block m of the result.
+    llvm::Expected<std::vector<Tensor>> all =
+        meet(op, operands[0].t(), members, interp);
+    if (!all)
+      return all.takeError();
+    const Tensor &mine = operands[0].t();
+    int64_t dim = a2a.getDimension(), n = members.size();
+    if (mine.rank() == 0 || mine.shape[dim] % n != 0)
+      return opError(op, "dimension " + llvm::Twine(dim) +
+                             " does not split into " + llvm::Twine(n) +
+                             " blocks");
+    int64_t each = mine.shape[dim] / n, inner = 1, outer = 1;
+    for (int64_t d = dim + 1; d < mine.rank(); ++d)
+      inner *= mine.shape[d];
+    for (int64_t d = 0; d < dim; ++d)
+      outer *= mine.shape[d];
+    Tensor out(mine.dtype, mine.shape);
+    for (int64_t m = 0; m < n; ++m)
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t k = 0; k < each * inner; ++k)
+          out.copyFrom((o * n + m) * each * inner + k, (*all)[m],
+                       (o * n + self) * each * inner + k);
+    return Value::of(std::move(out));
+  }
   if (auto gather = dyn_cast<tg::AllGatherOp>(op)) {
     llvm::Expected<std::vector<Tensor>> all =
         meet(op, operands[0].t(), members, interp);

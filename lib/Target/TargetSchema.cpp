@@ -106,6 +106,7 @@ static const StringLiteral kOpNames[] = {
     "conditional",
     "all_reduce",
     "all_gather",
+    "all_to_all",
     "reduce_scatter",
     "collective_permute",
     "replica_id",

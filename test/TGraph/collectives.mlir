@@ -33,6 +33,8 @@ func.func @collectives(%g: tensor<1024xf32>, %x: tensor<4x8xf32>, %big: tensor<1
   } : (tensor<16x8xf32>) -> tensor<4x8xf32>
   // CHECK-NEXT: tgraph.collective_permute %arg1, pairs = [0, 1, 1, 2, 2, 3, 3, 0] {channel_id = 2 : i64} : tensor<4x8xf32>
   %cp = tgraph.collective_permute %x, pairs = [0, 1, 1, 2, 2, 3, 3, 0] {channel_id = 2 : i64} : tensor<4x8xf32>
+  // CHECK-NEXT: tgraph.all_to_all %arg1, dim = 1 {replica_groups = [array<i64: 0, 1>]} : tensor<4x8xf32>
+  %a2a = tgraph.all_to_all %x, dim = 1 {replica_groups = [array<i64: 0, 1>]} : tensor<4x8xf32>
   // CHECK-NEXT: tgraph.replica_id : tensor<ui32>
   %rid = tgraph.replica_id : tensor<ui32>
   // CHECK-NEXT: tgraph.partition_id : tensor<ui32>

@@ -181,6 +181,14 @@ func.func @f21(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @a2a(%x: tensor<4xf32>) {
+  // expected-error @+1 {{dimension 1 is outside a tensor of rank 1}}
+  %0 = tgraph.all_to_all %x, dim = 1 : tensor<4xf32>
+  return
+}
+
+// -----
+
 // Elementwise ops take one type: HLO broadcasts explicitly.
 func.func @f22(%a: tensor<4xf32>, %b: tensor<4xf16>) {
   // expected-error @+1 {{requires the same type for all operands and results}}

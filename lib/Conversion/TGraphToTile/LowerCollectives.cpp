@@ -72,6 +72,7 @@ bool Lowerer::lowerCollectiveSteps(Operation *op, StringRef name,
       isa<tg::AllReduceOp>(op)       ? tile::CollectiveKind::AllReduce
       : isa<tg::AllGatherOp>(op)     ? tile::CollectiveKind::AllGather
       : isa<tg::ReduceScatterOp>(op) ? tile::CollectiveKind::ReduceScatter
+      : isa<tg::AllToAllOp>(op)      ? tile::CollectiveKind::AllToAll
                                      : tile::CollectiveKind::Permute;
   std::string reducer;
   int64_t dimension = 0;
@@ -86,6 +87,15 @@ bool Lowerer::lowerCollectiveSteps(Operation *op, StringRef name,
     dimension = g.getAllGatherDim();
   if (auto rs = dyn_cast<tg::ReduceScatterOp>(op))
     dimension = rs.getScatterDimension();
+  if (auto a2a = dyn_cast<tg::AllToAllOp>(op)) {
+    dimension = a2a.getDimension();
+    auto t = cast<RankedTensorType>(a2a.getType());
+    if (t.getRank() == 0 || t.getDimSize(dimension) % size != 0) {
+      detail = "dimension " + std::to_string(dimension) +
+               " does not split into " + std::to_string(size) + " blocks";
+      return false;
+    }
+  }
   SmallVector<Value> in;
   for (Value v : op->getOperands()) {
     auto it = buffers.find(v);
@@ -113,7 +123,8 @@ bool Lowerer::lowerCollectiveSteps(Operation *op, StringRef name,
         in.size() == 1 ? name.str() : (name + "." + Twine(i)).str();
     Value dest;
     if (kind == tile::CollectiveKind::AllReduce ||
-        kind == tile::CollectiveKind::Permute) {
+        kind == tile::CollectiveKind::Permute ||
+        kind == tile::CollectiveKind::AllToAll) {
       auto var = b.getDefiningOp<tile::VarOp>();
       dest = makeVar(op->getLoc(), leafName, resultCategory(op->getResult(0)),
                      planSameAs(runsOf(b), "'" + var.getName().str() +
@@ -158,7 +169,7 @@ std::string Lowerer::tooFewChips() const {
 bool Lowerer::lowerCollective(Operation *op, StringRef name,
                               std::string &detail) {
   if (!isa<tg::AllReduceOp, tg::AllGatherOp, tg::ReduceScatterOp,
-           tg::CollectivePermuteOp>(op))
+           tg::AllToAllOp, tg::CollectivePermuteOp>(op))
     return false;
   if (auto permute = dyn_cast<tg::CollectivePermuteOp>(op)) {
     ArrayRef<int64_t> pairs = permute.getSourceTargetPairs();

@@ -396,6 +396,15 @@ LogicalResult AllGatherOp::verify() {
                           getAllGatherDim());
 }
 
+LogicalResult AllToAllOp::verify() {
+  int64_t rank = getType().getRank();
+  int64_t dim = static_cast<int64_t>(getDimension());
+  if (dim < 0 || dim >= std::max<int64_t>(rank, 1))
+    return emitOpError("dimension ")
+           << getDimension() << " is outside a tensor of rank " << rank;
+  return success();
+}
+
 LogicalResult ReduceScatterOp::verify() {
   if (failed(
           verifyKeepsElementType(*this, getOperand().getType(), getType())) ||

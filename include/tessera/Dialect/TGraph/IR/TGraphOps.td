@@ -845,6 +845,29 @@ def TGraph_ReduceScatterOp : TGraph_RegionOp<"reduce_scatter"> {
   let hasVerifier = 1;
 }
 
+def TGraph_AllToAllOp : TGraph_Op<"all_to_all", [SameOperandsAndResultType]> {
+  let summary = "exchange blocks along a dimension between replicas";
+  let description = [{
+    HLO's array form (`dimensions={d}`): each replica splits its operand
+    along `dimension` into one block per group member, sends block j to
+    member j, and concatenates what it receives, in member order, along
+    the same dimension.
+
+    ```mlir
+    %r = tgraph.all_to_all %x, dim = 0 {replica_groups = [array<i64: 0, 1>]}
+         : tensor<4x6xf32>
+    ```
+  }];
+  let arguments = (ins TGraph_Tensor:$operand, I64Attr:$dimension,
+                       OptionalAttr<ArrayAttr>:$replica_groups,
+                       OptionalAttr<I64Attr>:$channel_id);
+  let results = (outs TGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dim` `=` $dimension attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def TGraph_CollectivePermuteOp : TGraph_Op<"collective_permute",
     [SameOperandsAndResultType]> {
   let summary = "send to and receive from fixed replica pairs";

@@ -101,9 +101,11 @@ def Tile_AllReduce : I32EnumAttrCase<"AllReduce", 0, "all_reduce">;
 def Tile_AllGather : I32EnumAttrCase<"AllGather", 1, "all_gather">;
 def Tile_ReduceScatter : I32EnumAttrCase<"ReduceScatter", 2, "reduce_scatter">;
 def Tile_Permute : I32EnumAttrCase<"Permute", 3, "collective_permute">;
+def Tile_AllToAll : I32EnumAttrCase<"AllToAll", 4, "all_to_all">;
 def Tile_CollectiveKind : I32EnumAttr<"CollectiveKind",
     "what a collective computes from the replicas' buffers",
-    [Tile_AllReduce, Tile_AllGather, Tile_ReduceScatter, Tile_Permute]> {
+    [Tile_AllReduce, Tile_AllGather, Tile_ReduceScatter, Tile_Permute,
+     Tile_AllToAll]> {
   let cppNamespace = "::tessera::tile";
   let genSpecializedAttr = 0;
 }

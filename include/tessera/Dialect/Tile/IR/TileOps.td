@@ -219,7 +219,9 @@ def Tile_CollectiveOp : Tile_Op<"collective"> {
     - `reduce_scatter`: `dest` = this member's block along `dimension` of
       the reduction;
     - `collective_permute`: `dest` = the source of the device `pairs`
-      (source, target, ...) sends to this one, zeros if none.
+      (source, target, ...) sends to this one, zeros if none;
+    - `all_to_all`: block m of `dest` along `dimension` = member m's block
+      (this member's index) of its source.
 
     The data moves between the replicas' chips over their links, by the
     documented algorithm (`ring`: a group of n passes n - 1 blocks of 1/n
