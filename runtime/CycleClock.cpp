@@ -2,6 +2,8 @@
 
 #include "tessera/Runtime/CycleClock.h"
 
+#include "tessera/Target/ChipRoutes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -108,6 +110,10 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
   const BufferLayout &dst = program.buffer(x.dest());
   int64_t eb = dst.elementBytes;
   DenseMap<int64_t, int64_t> sent, received;
+  // Listed copies between tiles of different chips go over the links
+  // (the compiler's cost model prices them the same way).
+  std::map<std::pair<int64_t, int64_t>, int64_t> chipBytes;
+  int64_t perChip = std::max<int64_t>(program.target().tilesPerChip, 1);
   if (!x.is_view()) {
     // Runs: [src tile, dst tile, count, length, ...], `count` copies of
     // `length` elements between consecutive tile pairs.
@@ -116,6 +122,9 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
       for (int64_t k = 0; k < c[2]; ++k) {
         sent[c[0] + k] += c[3] * eb;
         received[c[1] + k] += c[3] * eb;
+        int64_t from = (c[0] + k) / perChip, to = (c[1] + k) / perChip;
+        if (from != to)
+          chipBytes[{from, to}] += c[3] * eb;
       }
     }
   } else {
@@ -171,6 +180,10 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
     cached->tileCycles.push_back({tile, c});
     cached->cycles = std::max(cached->cycles, c);
   }
+  if (!chipBytes.empty())
+    cached->cycles =
+        std::max(cached->cycles,
+                 ChipRoutes(program.target()).interChipCycles(chipBytes));
   llvm::sort(cached->tileCycles);
   return *cached;
 }

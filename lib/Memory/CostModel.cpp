@@ -186,22 +186,7 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
   // Every chip pair's bytes go along its route; the busiest link direction
   // and the longest route's latency bound the step.
   cost.unit = "inter-chip";
-  std::map<std::pair<int64_t, int64_t>, int64_t> linkBytes; // (link, from)
-  int64_t latency = 0;
-  for (auto &[pair, bytes] : chipBytes) {
-    int64_t routeLatency = 0;
-    for (const RouteHop &hop : routes.route(pair.first, pair.second)) {
-      linkBytes[{hop.link, hop.from}] += bytes;
-      routeLatency += target.chipLinks[hop.link].latencyCycles;
-    }
-    latency = std::max(latency, routeLatency);
-  }
-  double linkCycles = 0;
-  for (auto &[key, bytes] : linkBytes)
-    linkCycles =
-        std::max(linkCycles, bytes / routes.linkBytesPerCycle(key.first));
-  cost.cycles = std::max(cost.cycles,
-                         latency + static_cast<int64_t>(std::ceil(linkCycles)));
+  cost.cycles = std::max(cost.cycles, routes.interChipCycles(chipBytes));
   return cost;
 }
 

@@ -50,6 +50,26 @@ double ChipRoutes::linkBytesPerCycle(int64_t link) const {
   return std::max(perSecond / std::max<int64_t>(target.clockHz, 1), 1e-9);
 }
 
+int64_t ChipRoutes::interChipCycles(
+    const std::map<std::pair<int64_t, int64_t>, int64_t> &chipBytes) const {
+  if (chipBytes.empty())
+    return 0;
+  std::map<std::pair<int64_t, int64_t>, int64_t> linkBytes; // (link, from)
+  int64_t latency = 0;
+  for (auto &[pair, bytes] : chipBytes) {
+    int64_t routeLatency = 0;
+    for (const RouteHop &hop : route(pair.first, pair.second)) {
+      linkBytes[{hop.link, hop.from}] += bytes;
+      routeLatency += target.chipLinks[hop.link].latencyCycles;
+    }
+    latency = std::max(latency, routeLatency);
+  }
+  double linkCycles = 0;
+  for (auto &[key, bytes] : linkBytes)
+    linkCycles = std::max(linkCycles, bytes / linkBytesPerCycle(key.first));
+  return latency + static_cast<int64_t>(std::ceil(linkCycles));
+}
+
 int64_t ChipRoutes::ringCycles(llvm::ArrayRef<int64_t> ring, int64_t rounds,
                                int64_t blockBytes) const {
   int64_t slowest = 0;

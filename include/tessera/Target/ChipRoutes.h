@@ -41,6 +41,12 @@ public:
   int64_t copyCycles(int64_t from, int64_t to, int64_t bytes) const;
   /// Bytes per cycle of link `link` in each direction (at least 1e-9).
   double linkBytesPerCycle(int64_t link) const;
+  /// One exchange step's copies between chips, as bytes per (from chip,
+  /// to chip): each pair's bytes go along its route; the busiest link
+  /// direction's bytes over its bandwidth, plus the longest route's
+  /// latency, bound the step (0 when nothing crosses).
+  int64_t interChipCycles(
+      const std::map<std::pair<int64_t, int64_t>, int64_t> &chipBytes) const;
   /// A ring collective over `ring` (the members' chips, in group order):
   /// `rounds` steps, in each of which every member sends `blockBytes` to
   /// the next (the last to the first) at once, so the slowest hop bounds
