@@ -124,12 +124,7 @@ def main():
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="tessera-goals-")
     info = common.machine()
-    models = []
-    for sub in ("hlo", "tosa"):
-        folder = os.path.join(args.corpus, sub)
-        if os.path.isdir(folder):
-            models += sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                             if f.endswith((".hlo", ".mlir")))
+    models = common.corpus_models(args.corpus)
 
     corpus_rows = [model_row(os.path.basename(m), m, work, args.runs)
                    for m in models]

@@ -19,7 +19,6 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,11 +33,7 @@ MODELS = ["hlo/bert_small_train_neuron.hlo", "hlo/gpt2_decode_neuron.hlo",
           "tosa/resnet18_torchmlir.mlir", "tosa/mobilenetv2_tf.mlir"]
 
 
-def run(cmd):
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
-    return proc.stdout
+run = common.tool_output
 
 
 def compile_s(model, target, out, runs):

@@ -25,7 +25,6 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -40,11 +39,7 @@ CONFIGS = [("none", []),
            ("trace", ["--trace_json={tmp}/overhead-trace.json"])]
 
 
-def check(cmd):
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
-    return proc.stdout
+check = common.tool_output
 
 
 def run_ms(exe, extra, runs, tmp):

@@ -69,6 +69,25 @@ def progress(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+def tool_output(cmd):
+    """A tool's stdout; its stderr's tail in the error when it fails."""
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
+    return proc.stdout
+
+
+def corpus_models(corpus):
+    """The corpus's models (hlo/*.hlo, tosa/*.mlir), sorted per folder."""
+    models = []
+    for sub in ("hlo", "tosa"):
+        folder = os.path.join(corpus, sub)
+        if os.path.isdir(folder):
+            models += sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                             if f.endswith((".hlo", ".mlir")))
+    return models
+
+
 def write_results(path, lines):
     """Writes a results file (markdown lines) and says so."""
     with open(path, "w") as f:
@@ -182,12 +201,7 @@ def main():
     runs = 1 if args.quick else args.runs
     work = tempfile.mkdtemp(prefix="tessera-bench-")
     info = machine()
-    models = []
-    for sub in ("hlo", "tosa"):
-        folder = os.path.join(args.corpus, sub)
-        if os.path.isdir(folder):
-            models += sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                             if f.endswith((".hlo", ".mlir")))
+    models = corpus_models(args.corpus)
     if not models:
         progress(f"note: no corpus at {args.corpus}; corpus tables are empty")
     if args.cache_only:

@@ -7,6 +7,7 @@
 
 #include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
 #include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
+#include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
 #include "tessera/Memory/MemoryAnalysis.h"
 #include "tessera/Passes.h"
 #include "tessera/Target/Presets.h"
@@ -25,16 +26,6 @@ using namespace mlir;
 using namespace tessera;
 
 namespace {
-
-/// Devices the module's collectives span: replicas times partitions (the
-/// HLO module header; 1 when absent).
-int64_t replicaDevices(ModuleOp module) {
-  int64_t devices = 1;
-  for (StringRef name : {"tgraph.replica_count", "tgraph.num_partitions"})
-    if (auto n = module->getAttrOfType<IntegerAttr>(name))
-      devices *= std::max<int64_t>(n.getInt(), 1);
-  return devices;
-}
 
 /// "3 chips (stages by bytes): <why>. chip 0: 'a'..'b', 12 ops, 1.2 MB; ..."
 std::string describePlacement(func::FuncOp entry, int64_t chips, bool spread,
@@ -72,7 +63,7 @@ struct TGraphToTilePass
     func::FuncOp entry = findEntryFunction(module);
     if (!entry)
       return failure();
-    int64_t devices = replicaDevices(module);
+    int64_t devices = tgraph::deviceCounts(module).devices();
     int64_t available = std::max<int64_t>(1, target.chips / devices);
     int64_t annotated = annotatedChips(entry);
     int64_t chipBytes = target.tilesPerChip * target.usableBytesPerTile();

@@ -69,15 +69,10 @@ PodReport tessera::memory::buildPodReport(const MemoryAnalysis &a) {
 
   // Steps per chip, and what the links carry.
   ChipRoutes routes(target);
-  std::vector<int64_t> forward(target.chipLinks.size(), 0),
-      backward(target.chipLinks.size(), 0);
+  ChipRoutes::LinkBytes linkBytes;
   auto carry = [&](int64_t from, int64_t to, int64_t bytes) {
-    if (from == to || from >= target.chips || to >= target.chips)
-      return;
-    for (const RouteHop &hop : routes.route(from, to))
-      (hop.from == target.chipLinks[hop.link].chipA ? forward
-                                                    : backward)[hop.link] +=
-          bytes;
+    if (from != to && from < target.chips && to < target.chips)
+      routes.addRouteBytes(from, to, bytes, linkBytes);
   };
   llvm::DenseMap<Value, const BufferLiveness *> bufferOf;
   for (const BufferLiveness &b : live.buffers)
@@ -157,10 +152,10 @@ PodReport tessera::memory::buildPodReport(const MemoryAnalysis &a) {
     l.link = i;
     l.chipA = link.chipA;
     l.chipB = link.chipB;
-    l.bytesAToB = forward[i];
-    l.bytesBToA = backward[i];
+    l.bytesAToB = linkBytes[{int64_t(i), link.chipA}];
+    l.bytesBToA = linkBytes[{int64_t(i), link.chipB}];
     l.busyCycles = static_cast<int64_t>(std::ceil(
-        std::max(forward[i], backward[i]) / routes.linkBytesPerCycle(i)));
+        std::max(l.bytesAToB, l.bytesBToA) / routes.linkBytesPerCycle(i)));
     r.links.push_back(l);
   }
   return r;

@@ -50,18 +50,23 @@ double ChipRoutes::linkBytesPerCycle(int64_t link) const {
   return std::max(perSecond / std::max<int64_t>(target.clockHz, 1), 1e-9);
 }
 
+void ChipRoutes::addRouteBytes(int64_t from, int64_t to, int64_t bytes,
+                               LinkBytes &links) const {
+  for (const RouteHop &hop : route(from, to))
+    links[{hop.link, hop.from}] += bytes;
+}
+
 int64_t ChipRoutes::interChipCycles(
     const std::map<std::pair<int64_t, int64_t>, int64_t> &chipBytes) const {
   if (chipBytes.empty())
     return 0;
-  std::map<std::pair<int64_t, int64_t>, int64_t> linkBytes; // (link, from)
+  LinkBytes linkBytes;
   int64_t latency = 0;
   for (auto &[pair, bytes] : chipBytes) {
+    addRouteBytes(pair.first, pair.second, bytes, linkBytes);
     int64_t routeLatency = 0;
-    for (const RouteHop &hop : route(pair.first, pair.second)) {
-      linkBytes[{hop.link, hop.from}] += bytes;
+    for (const RouteHop &hop : route(pair.first, pair.second))
       routeLatency += target.chipLinks[hop.link].latencyCycles;
-    }
     latency = std::max(latency, routeLatency);
   }
   double linkCycles = 0;

@@ -5,22 +5,16 @@
 #include "RunChecks.h"
 
 #include "tessera/Support/Npy.h"
+#include "tessera/Trace/ReportSink.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <thread>
 
 using namespace llvm;
 using namespace tessera;
 using namespace tessera::run;
-
-static int64_t nowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 /// Runs fn(d) for every replica on its own thread and returns the first
 /// error; a replica that fails aborts the rendezvous, so the others stop
@@ -118,7 +112,7 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
   std::vector<double> times;
   for (int64_t run = 0; run < args.runs; ++run) {
     Rendezvous rendezvous(replicas);
-    int64_t start = nowNs();
+    int64_t start = unixTimeNs();
     Error err = forEachReplica(replicas, rendezvous, [&](int64_t d) -> Error {
       // Each device meets the others at this run's rendezvous.
       infeeds[d]->reset();
@@ -133,7 +127,7 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
     });
     if (err)
       fail(toString(std::move(err)));
-    times.push_back((nowNs() - start) / 1e6);
+    times.push_back((unixTimeNs() - start) / 1e6);
   }
   auto [mean, lo, hi] = summarizeTimes(times);
   outs() << "ran " << args.runs << (args.runs == 1 ? " time" : " times")
@@ -152,7 +146,7 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
   // collectives as the devices did.
   std::vector<std::vector<HostTensor>> reference(replicas);
   Rendezvous rendezvous(replicas);
-  int64_t start = nowNs();
+  int64_t start = unixTimeNs();
   Error err = forEachReplica(replicas, rendezvous, [&](int64_t d) -> Error {
     runner::InfeedSource infeed(args.seed + d);
     interp::Options options =
@@ -169,7 +163,7 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
   if (err)
     fail("the reference interpreter: " + toString(std::move(err)));
   outs() << "check against the reference interpreter (f64, " << replicas
-         << " replicas, " << formatMs((nowNs() - start) / 1e6) << "):\n  "
+         << " replicas, " << formatMs((unixTimeNs() - start) / 1e6) << "):\n  "
          << left_justify("output", 16) << " " << left_justify("type", 20)
          << "  max abs err  max rel err     norm err  tolerance  result\n";
   std::vector<double> tolerances = runner::outputTolerances(graph.entry());

@@ -41,6 +41,12 @@ public:
   int64_t copyCycles(int64_t from, int64_t to, int64_t bytes) const;
   /// Bytes per cycle of link `link` in each direction (at least 1e-9).
   double linkBytesPerCycle(int64_t link) const;
+  /// Bytes per link direction, keyed by (link, the chip it leaves).
+  using LinkBytes = std::map<std::pair<int64_t, int64_t>, int64_t>;
+  /// Adds `bytes` going from chip `from` to chip `to` to every link
+  /// direction of its route.
+  void addRouteBytes(int64_t from, int64_t to, int64_t bytes,
+                     LinkBytes &links) const;
   /// One exchange step's copies between chips, as bytes per (from chip,
   /// to chip): each pair's bytes go along its route; the busiest link
   /// direction's bytes over its bandwidth, plus the longest route's

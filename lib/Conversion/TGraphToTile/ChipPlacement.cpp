@@ -9,6 +9,7 @@
 
 #include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
 
+#include "tessera/Analysis/OpCost.h"
 #include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
@@ -52,22 +53,6 @@ static bool followsOperand(Operation *op) {
              tg::AfterAllOp>(op);
 }
 
-static int64_t resultBytes(Type type) {
-  if (auto tuple = dyn_cast<TupleType>(type)) {
-    int64_t sum = 0;
-    for (Type t : tuple.getTypes())
-      sum += resultBytes(t);
-    return sum;
-  }
-  auto t = dyn_cast<RankedTensorType>(type);
-  if (!t || !t.hasStaticShape())
-    return 0;
-  int64_t bits = t.getElementType().isIntOrFloat()
-                     ? t.getElementType().getIntOrFloatBitWidth()
-                     : 32;
-  return t.getNumElements() * std::max<int64_t>(bits / 8, 1);
-}
-
 static std::string nameOf(Operation *op) {
   std::string name = identifyOp(op).instruction;
   return name.empty() ? op->getName().getStringRef().str() : name;
@@ -80,9 +65,9 @@ int64_t tessera::largestOpBytes(func::FuncOp entry) {
       continue;
     int64_t bytes = 0;
     for (Value v : op.getOperands())
-      bytes += resultBytes(v.getType());
+      bytes += valueBytes(v.getType());
     for (Value v : op.getResults())
-      bytes += resultBytes(v.getType());
+      bytes += valueBytes(v.getType());
     largest = std::max(largest, bytes);
   }
   return largest;
@@ -137,15 +122,15 @@ ChipPlacement tessera::placeOnChips(func::FuncOp entry, int64_t chips,
     if (isa<tg::ConstantOp>(op) || followsOperand(op))
       continue;
     for (Value r : op->getResults())
-      weight[i] += resultBytes(r.getType());
+      weight[i] += valueBytes(r.getType());
   }
   for (auto [i, op] : llvm::enumerate(ops))
     if (isa<tg::ConstantOp>(op))
       if (int64_t u = firstUser(op->getResult(0)); u >= 0)
-        weight[u] += resultBytes(op->getResult(0).getType());
+        weight[u] += valueBytes(op->getResult(0).getType());
   for (BlockArgument arg : entry.getArguments())
     if (int64_t u = firstUser(arg); u >= 0)
-      weight[u] += resultBytes(arg.getType());
+      weight[u] += valueBytes(arg.getType());
 
   SmallVector<int64_t> chipOf(ops.size(), 0);
   if (annotated) {
