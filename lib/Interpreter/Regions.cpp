@@ -612,21 +612,34 @@ static llvm::Expected<std::vector<Tensor>> meet(Operation *op, const Tensor &t,
 }
 
 /// Tensors of equal shape but along `dim`, concatenated along it.
-static Tensor concatenate(ArrayRef<Tensor> parts, int64_t dim) {
-  Tensor out(parts[0].dtype, parts[0].shape);
-  int64_t each = parts[0].shape[dim];
-  out.shape[dim] = each * int64_t(parts.size());
-  out = Tensor(parts[0].dtype, out.shape);
+/// Copies block `fromBlock` of `from` into block `toBlock` of `to`, blocks
+/// being `each` wide along `dim` (the tensors agree on every other
+/// dimension).
+static void copyBlock(const Tensor &from, int64_t fromBlock, Tensor &to,
+                      int64_t toBlock, int64_t dim, int64_t each) {
   int64_t inner = 1, outer = 1;
-  for (int64_t d = dim + 1; d < parts[0].rank(); ++d)
-    inner *= parts[0].shape[d];
+  for (int64_t d = dim + 1; d < from.rank(); ++d)
+    inner *= from.shape[d];
   for (int64_t d = 0; d < dim; ++d)
-    outer *= parts[0].shape[d];
+    outer *= from.shape[d];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < each * inner; ++k)
+      to.copyFrom((o * to.shape[dim] + toBlock * each) * inner + k, from,
+                  (o * from.shape[dim] + fromBlock * each) * inner + k);
+}
+
+/// A tensor of `like`'s type with `size` along `dim`.
+static Tensor resized(const Tensor &like, int64_t dim, int64_t size) {
+  llvm::SmallVector<int64_t, 4> shape(like.shape);
+  shape[dim] = size;
+  return Tensor(like.dtype, shape);
+}
+
+static Tensor concatenate(ArrayRef<Tensor> parts, int64_t dim) {
+  int64_t each = parts[0].shape[dim];
+  Tensor out = resized(parts[0], dim, each * int64_t(parts.size()));
   for (size_t m = 0; m < parts.size(); ++m)
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t k = 0; k < each * inner; ++k)
-        out.copyFrom((o * parts.size() + m) * each * inner + k, parts[m],
-                     o * each * inner + k);
+    copyBlock(parts[m], 0, out, m, dim, each);
   return out;
 }
 
@@ -676,17 +689,9 @@ llvm::Expected<Value> evalCollective(Operation *op, ArrayRef<Value> operands,
       return opError(op, "dimension " + llvm::Twine(dim) +
                              " does not split into " + llvm::Twine(n) +
                              " blocks");
-    int64_t each = mine.shape[dim] / n, inner = 1, outer = 1;
-    for (int64_t d = dim + 1; d < mine.rank(); ++d)
-      inner *= mine.shape[d];
-    for (int64_t d = 0; d < dim; ++d)
-      outer *= mine.shape[d];
     Tensor out(mine.dtype, mine.shape);
     for (int64_t m = 0; m < n; ++m)
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t k = 0; k < each * inner; ++k)
-          out.copyFrom((o * n + m) * each * inner + k, (*all)[m],
-                       (o * n + self) * each * inner + k);
+      copyBlock((*all)[m], self, out, m, dim, mine.shape[dim] / n);
     return Value::of(std::move(out));
   }
   if (auto gather = dyn_cast<tg::AllGatherOp>(op)) {
@@ -721,18 +726,8 @@ llvm::Expected<Value> evalCollective(Operation *op, ArrayRef<Value> operands,
     const Tensor &sum = results[0];
     int64_t dim = rs.getScatterDimension();
     int64_t each = sum.shape[dim] / int64_t(members.size());
-    Tensor out(sum.dtype, sum.shape);
-    out.shape[dim] = each;
-    out = Tensor(sum.dtype, out.shape);
-    int64_t inner = 1, outer = 1;
-    for (int64_t d = dim + 1; d < sum.rank(); ++d)
-      inner *= sum.shape[d];
-    for (int64_t d = 0; d < dim; ++d)
-      outer *= sum.shape[d];
-    for (int64_t oi = 0; oi < outer; ++oi)
-      for (int64_t k = 0; k < each * inner; ++k)
-        out.copyFrom(oi * each * inner + k, sum,
-                     (oi * members.size() + self) * each * inner + k);
+    Tensor out = resized(sum, dim, each);
+    copyBlock(sum, self, out, 0, dim, each);
     return Value::of(std::move(out));
   }
   return resultOf(results);
