@@ -204,8 +204,11 @@ void CycleClock::exchangeRan(const exe::Step &step) {
   finishStep(step, cost.cycles, delta, interval);
 }
 
-void CycleClock::collectiveRan(const exe::Step &step) {
-  int64_t c = step.estimate().cycles();
+void CycleClock::collectiveRan(const exe::Step &step, int64_t waitCycles) {
+  // The wait is a barrier: every tile syncs through it.
+  waitCycles = std::max<int64_t>(0, waitCycles);
+  syncAll += waitCycles;
+  int64_t c = waitCycles + step.estimate().cycles();
   StepTotals delta;
   delta.bytes = step.estimate().bytes();
   delta.activeTiles = program.numTiles();

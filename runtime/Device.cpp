@@ -425,9 +425,14 @@ Error Device::runCollective(const exe::Step &step) {
                                  " is in none of its groups");
   HostTensor source = read(c.source());
   std::vector<HostTensor> values;
+  // The collective starts when its group's last member arrives, on every
+  // member's clock.
+  int64_t arrival = options.clock ? options.clock->cycles() : 0;
+  int64_t start = arrival;
   if (options.rendezvous) {
-    Expected<std::vector<HostTensor>> all = options.rendezvous->exchange(
-        collectivesMet++, options.device, members, std::move(source));
+    Expected<std::vector<HostTensor>> all =
+        options.rendezvous->exchange(collectivesMet++, options.device, members,
+                                     std::move(source), arrival, &start);
     if (!all)
       return createStringError(inconvertibleErrorCode(),
                                Program::where(step) + ": " +
@@ -449,7 +454,7 @@ Error Device::runCollective(const exe::Step &step) {
                                  toString(result.takeError()));
   write(c.dest(), *result);
   if (options.clock)
-    options.clock->collectiveRan(step);
+    options.clock->collectiveRan(step, start - arrival);
   return Error::success();
 }
 

@@ -107,7 +107,9 @@ ExecutionReport buildExecutionReport(const Program &program,
   r.module = e.module_name();
   r.target = t.name;
   r.level = clock.level();
-  r.chips = t.chips;
+  // The chips one device of the program spans: a replica's, not the
+  // pod's (the others run the other replicas).
+  r.chips = program.chips();
   r.tilesPerChip = t.tilesPerChip;
   r.tiles = program.numTiles();
   r.clockHz = t.clockHz;
@@ -253,7 +255,10 @@ static std::string seconds(double s) {
 
 void renderText(const ExecutionReport &r, raw_ostream &os) {
   os << "Execution of " << r.module << " on " << r.target << " (run "
-     << r.run + 1 << ", profile " << profileLevelName(r.level) << "):\n";
+     << r.run + 1;
+  if (r.replicas > 1)
+    os << ", replica " << r.replica << " of " << r.replicas;
+  os << ", profile " << profileLevelName(r.level) << "):\n";
   reportLine(os, 2, "Total cycles", groupDigits(r.cycles));
   reportLine(os, 2, "Time",
              seconds(r.seconds) + " at " +

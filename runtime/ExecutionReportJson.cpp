@@ -45,6 +45,10 @@ json toJson(const ExecutionReport &r) {
                         json{{"vector", r.vectorPeak},
                              {"matrix", r.matrixPeak}}}};
   out["run"] = r.run;
+  if (r.replicas > 1) {
+    out["replica"] = r.replica;
+    out["replicas"] = r.replicas;
+  }
   out["total"] = json{{"cycles", r.cycles},
                       {"seconds", r.seconds},
                       {"flops", r.flops},
@@ -220,6 +224,15 @@ Expected<ExecutionReport> fromJson(const nlohmann::json &j) {
     peak.get("matrix", r.matrixPeak);
   }
   top.get("run", r.run);
+  // Only a run of several replicas says which one it was.
+  if (top.field("replicas", false)) {
+    top.get("replica", r.replica);
+    top.get("replicas", r.replicas);
+    if (error.empty() &&
+        (r.replicas < 1 || r.replica < 0 || r.replica >= r.replicas))
+      error = "execution report.replica: " + std::to_string(r.replica) +
+              " is not one of " + std::to_string(r.replicas) + " replicas";
+  }
   Fields total = top.object("total");
   total.get("cycles", r.cycles);
   total.get("seconds", r.seconds);

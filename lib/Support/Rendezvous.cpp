@@ -12,7 +12,8 @@ static llvm::Error failure(const llvm::Twine &message) {
 
 llvm::Expected<std::vector<HostTensor>>
 Rendezvous::exchange(int64_t sequence, int64_t device,
-                     llvm::ArrayRef<int64_t> members, HostTensor value) {
+                     llvm::ArrayRef<int64_t> members, HostTensor value,
+                     int64_t arrivalCycle, int64_t *latestArrival) {
   auto self = llvm::find(members, device);
   if (self == members.end())
     return failure("device " + llvm::Twine(device) +
@@ -33,6 +34,7 @@ Rendezvous::exchange(int64_t sequence, int64_t device,
     return failure(why);
   }
   m.values[self - members.begin()] = std::move(value);
+  m.latestArrival = std::max(m.latestArrival, arrivalCycle);
   ++m.arrived;
   changed.notify_all();
   changed.wait(lock, [&] {
@@ -44,6 +46,8 @@ Rendezvous::exchange(int64_t sequence, int64_t device,
   all.reserve(m.values.size());
   for (const std::optional<HostTensor> &v : m.values)
     all.push_back(*v);
+  if (latestArrival)
+    *latestArrival = m.latestArrival;
   // The last to read closes the meeting.
   if (++m.left == static_cast<int64_t>(m.members.size()))
     meetings.erase(key);

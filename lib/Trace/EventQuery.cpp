@@ -90,6 +90,10 @@ std::string eventTypeName(const TraceEvent &event) {
 
 std::string describePayload(const TraceEvent &event) {
   std::vector<std::string> words;
+  // Device 0 is the only one of a program of one replica: said only when
+  // another exists.
+  if (event.ordinal() != 0)
+    words.push_back(formatv("ordinal={0}", event.ordinal()));
   switch (event.payload_case()) {
   case TraceEvent::kCompileBegin:
     words.push_back("target=" + event.compile_begin().target());

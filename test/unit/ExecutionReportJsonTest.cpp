@@ -96,4 +96,25 @@ TEST(ExecutionReportJson, DeviceLevelNeedsNoStepsOrTiles) {
   EXPECT_TRUE(back->steps.empty());
 }
 
+TEST(ExecutionReportJson, AReplicaSaysWhichItIs) {
+  ExecutionReport r = sample();
+  // One replica's program: no replica fields, read back as replica 0 of 1.
+  json single = toJson(r);
+  EXPECT_FALSE(single.contains("replica"));
+  r.replica = 2;
+  r.replicas = 4;
+  json j = json::parse(toJson(r).dump());
+  EXPECT_EQ(j["replica"], 2);
+  llvm::Expected<ExecutionReport> back = fromJson(j);
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->replica, 2);
+  EXPECT_EQ(back->replicas, 4);
+
+  j["replica"] = 4;
+  back = fromJson(j);
+  ASSERT_FALSE(bool(back));
+  EXPECT_EQ(llvm::toString(back.takeError()),
+            "execution report.replica: 4 is not one of 4 replicas");
+}
+
 } // namespace

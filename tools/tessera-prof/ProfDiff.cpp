@@ -60,7 +60,8 @@ Expected<Side> readSide(StringRef path, StringRef module) {
             }
           }
         }
-        if (e.type() == TraceEvent::EXECUTE &&
+        // Device 0 speaks for a run of several replicas (RunSummary.h).
+        if (e.type() == TraceEvent::EXECUTE && e.ordinal() == 0 &&
             e.execute().has_execution_report()) {
           Expected<runtime::ExecutionReport> r =
               readExecutionReport(e, baseDir);

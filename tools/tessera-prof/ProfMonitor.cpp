@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <set>
 #include <thread>
 
 using namespace llvm;
@@ -164,11 +165,20 @@ private:
       f = runFigures(*report);
     int64_t run = e.execute().run_index() + 1;
     double wallMs = e.execute().duration_ns() / 1e6;
+    // A replica's run says which device ran it: "3@1" is run 3 on device 1.
+    if (e.ordinal() != 0 || (report && report->replicas > 1))
+      replicated.insert(e.module_name());
+    bool replicated = this->replicated.count(e.module_name());
+    std::string runText = std::to_string(run);
+    if (replicated)
+      runText += "@" + std::to_string(e.ordinal());
     if (o.json) {
       json line{{"time_unix_ns", e.timestamp_ns()},
                 {"module", e.module_name()},
                 {"run", run},
                 {"wall_ms", wallMs}};
+      if (replicated)
+        line["device"] = e.ordinal();
       if (f) {
         line["device_ms"] = f->stepSeconds * 1e3;
         line["cycles"] = report->cycles;
@@ -187,7 +197,7 @@ private:
     outs() << formatv(
         "{0,-12} {1,-24} {2,5} {3,10} {4,10} {5,14} {6,6} "
         "{7,6} {8,6}",
-        clockTime(e.timestamp_ns()), moduleColumn(e.module_name()), run,
+        clockTime(e.timestamp_ns()), moduleColumn(e.module_name()), runText,
         duration(wallMs / 1e3), f ? duration(f->stepSeconds) : dash,
         f ? groupDigits(report->cycles) : dash,
         f ? percent(f->utilization) : dash,
@@ -202,6 +212,9 @@ private:
   const Options &o;
   std::string path, baseDir;
   int64_t runs = 0;
+  /// Modules seen running on several replicas: their runs name the device
+  /// even when their report does not say (an unreported run).
+  std::set<std::string> replicated;
   bool headerDone = false;
 };
 

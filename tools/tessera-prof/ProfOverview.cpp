@@ -144,6 +144,29 @@ std::vector<std::string> recommendations(const ModuleRuns &m,
   return out;
 }
 
+/// Several devices ran the program: whose figures follow, and how far the
+/// replicas' step times spread.
+std::string replicaLine(const ModuleRuns &m) {
+  std::string line =
+      fmt("{0} devices ran each run (EXECUTE ordinals 0-{1}); run and "
+          "step figures are device 0's",
+          m.devices, m.devices - 1);
+  int64_t lo = INT64_MAX, hi = 0, reported = 0;
+  for (const std::optional<ExecutionReport> &r : m.deviceReports)
+    if (r) {
+      lo = std::min(lo, r->cycles);
+      hi = std::max(hi, r->cycles);
+      ++reported;
+    }
+  if (reported > 1 && lo == hi)
+    line += fmt("; each of {0} replicas' last profiled step: {1} cycles",
+                reported, groupDigits(hi));
+  else if (reported > 1)
+    line += fmt("; the {0} replicas' last profiled steps: {1} to {2} cycles",
+                reported, groupDigits(lo), groupDigits(hi));
+  return line;
+}
+
 void printOverview(const ModuleRuns &m, const Options &o, raw_ostream &os) {
   os << "== " << m.module << (m.target.empty() ? "" : " on " + m.target)
      << "\n";
@@ -163,6 +186,8 @@ void printOverview(const ModuleRuns &m, const Options &o, raw_ostream &os) {
              fmt("{0} B to the device, {1} B to the host",
                      groupDigits(m.bytesToDevice),
                      groupDigits(m.bytesToHost)));
+  if (m.devices > 1)
+    reportLine(os, 2, "Replicas", replicaLine(m));
   if (h.count)
     reportLine(os, 2, "Run time (host)",
                fmt("mean {0}, std {1}, min {2}, max {3}",
@@ -282,7 +307,14 @@ json overviewJson(const ModuleRuns &m, int64_t top) {
              {"bytes_to_device", m.bytesToDevice},
              {"bytes_to_host", m.bytesToHost}}},
            {"run_seconds_host", spread(h)},
+           {"devices", m.devices},
            {"notes", m.notes}};
+  if (m.devices > 1) {
+    json cycles = json::array();
+    for (const std::optional<ExecutionReport> &d : m.deviceReports)
+      cycles.push_back(d ? json(d->cycles) : json(nullptr));
+    out["device_cycles"] = std::move(cycles);
+  }
   if (!m.report)
     return out;
   const ExecutionReport &r = *m.report;

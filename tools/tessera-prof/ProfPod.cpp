@@ -3,11 +3,15 @@
 // The pod view of the last compile for a multi-chip target: the memory
 // report's `pod` section (lib/Memory/PodReport.cpp) as tables -- per chip
 // its memory and step cycles by kind, per link the bytes each way, per
-// collective its bytes and time -- or as JSON.
+// collective its bytes and time -- or as JSON. When the event file holds
+// profiled runs of the module, the view adds what they measured: per
+// device (a replica's) its step cycles, each chip's tile cycles by kind,
+// and each collective's cycles, beside the compiler's estimate.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ProfCommands.h"
+#include "RunSummary.h"
 
 #include "tessera/Support/JsonFields.h"
 #include "tessera/Support/TextReport.h"
@@ -23,6 +27,92 @@ using json = nlohmann::json;
 using namespace tessera::json_fields;
 
 namespace tessera::prof {
+
+namespace {
+
+/// The measured side: each device's last profiled run of `module`.
+json measuredJson(const ModuleRuns &m) {
+  json devices = json::array();
+  for (const auto &[d, report] : llvm::enumerate(m.deviceReports)) {
+    if (!report)
+      continue;
+    const runtime::ExecutionReport &r = *report;
+    json chips = json::array();
+    for (const auto &[c, b] : llvm::enumerate(r.chipCycles))
+      chips.push_back(json{{"chip", c},
+                           {"compute", b.compute},
+                           {"exchange", b.exchange},
+                           {"sync", b.sync},
+                           {"idle", b.idle}});
+    json collectives = json::array();
+    for (const runtime::ExecutionReport::Step &s : r.steps)
+      if (s.kind == "collective")
+        collectives.push_back(json{{"step", s.name},
+                                   {"cycles", s.cycles},
+                                   {"predicted_cycles", s.predictedCycles}});
+    devices.push_back(json{{"device", d},
+                           {"run", r.run},
+                           {"profile", runtime::profileLevelName(r.level)},
+                           {"cycles", r.cycles},
+                           {"host_cycles", r.hostCycles},
+                           {"chips", std::move(chips)},
+                           {"collectives", std::move(collectives)}});
+  }
+  return devices;
+}
+
+void printMeasured(const json &devices) {
+  if (devices.empty()) {
+    outs() << "\n  measured: no profiled run of this module in the event "
+              "file (tessera-run --profiling --profile_execution=chip)\n";
+    return;
+  }
+  outs() << "\n  measured (each device's last profiled run; tile cycles "
+            "summed over the chip's tiles)\n";
+  outs() << "  device  run    step cycles  host cycles  chip        compute"
+            "       exchange           sync           idle\n";
+  for (const json &d : devices) {
+    const json &perChip = d["chips"];
+    std::string head;
+    raw_string_ostream(head) << format(
+        "  %-7lld %-4lld %13s %12s", (long long)intAt(d, "device"),
+        (long long)intAt(d, "run") + 1, groupDigits(intAt(d, "cycles")).c_str(),
+        groupDigits(intAt(d, "host_cycles")).c_str());
+    if (perChip.empty()) {
+      outs() << head << "  (profile " << stringAt(d, "profile")
+             << ": chip or tile gives the chips)\n";
+      continue;
+    }
+    for (const json &c : perChip) {
+      outs() << (intAt(c, "chip") == 0 ? head : std::string(head.size(), ' '))
+             << format("  %-4lld %14s %14s %14s %14s\n",
+                       (long long)intAt(c, "chip"),
+                       groupDigits(intAt(c, "compute")).c_str(),
+                       groupDigits(intAt(c, "exchange")).c_str(),
+                       groupDigits(intAt(c, "sync")).c_str(),
+                       groupDigits(intAt(c, "idle")).c_str());
+    }
+  }
+  bool any = false;
+  for (const json &d : devices)
+    any |= !d["collectives"].empty();
+  if (!any)
+    return;
+  outs() << "\n  collectives measured (cycles per device; the compiler's "
+            "estimate)\n";
+  for (const json &c : devices.front()["collectives"]) {
+    std::string step = stringAt(c, "step");
+    outs() << format("  %-20s predicted %12s  measured", step.c_str(),
+                     groupDigits(intAt(c, "predicted_cycles")).c_str());
+    for (const json &d : devices)
+      for (const json &dc : d["collectives"])
+        if (stringAt(dc, "step") == step)
+          outs() << " " << groupDigits(intAt(dc, "cycles"));
+    outs() << "\n";
+  }
+}
+
+} // namespace
 
 int runPodCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   std::string moduleName;
@@ -44,7 +134,11 @@ int runPodCommand(StringRef eventsPath, ArrayRef<std::string> args) {
     return fail("the memory report of '" + module +
                 "' has no pod section: it was compiled for a target of one "
                 "chip");
-  const json &pod = *it;
+  json pod = *it;
+  Expected<std::vector<ModuleRuns>> runs = readModuleRuns(eventsPath, module);
+  if (!runs)
+    return fail(toString(runs.takeError()));
+  pod["measured"] = runs->empty() ? json::array() : measuredJson(runs->front());
   if (asJson) {
     outs() << pod.dump(2) << "\n";
     return 0;
@@ -106,6 +200,7 @@ int runPodCommand(StringRef eventsPath, ArrayRef<std::string> args) {
                        groupDigits(intAt(c, "bytes")).c_str(),
                        groupDigits(intAt(c, "cycles")).c_str());
   }
+  printMeasured(pod["measured"]);
   return 0;
 }
 

@@ -45,12 +45,10 @@ const Column kLoads[] = {{"module_id", I},
 const Column kTransfers[] = {{"module_id", I}, {"timestamp_ns", I},
                              {"direction", T}, {"tensors", I},
                              {"bytes", I}};
-const Column kRuns[] = {{"run_id", I},      {"module_id", I},
-                        {"run_index", I},   {"timestamp_ns", I},
-                        {"host_ns", I},     {"profile", T},
-                        {"cycles", I},      {"seconds", R},
-                        {"flops", I},       {"host_cycles", I},
-                        {"clock_hz", I}};
+const Column kRuns[] = {{"run_id", I},  {"module_id", I},    {"run_index", I},
+                        {"ordinal", I}, {"timestamp_ns", I}, {"host_ns", I},
+                        {"profile", T}, {"cycles", I},       {"seconds", R},
+                        {"flops", I},   {"host_cycles", I},  {"clock_hz", I}};
 const Column kOps[] = {{"run_id", I},           {"hlo", T},
                        {"op_name", T},          {"op_type", T},
                        {"kind", T},             {"category", T},
@@ -296,10 +294,10 @@ private:
     static const runtime::ExecutionReport none;
     const runtime::ExecutionReport &r = report ? *report : none;
     if (Error err = emit(
-            Runs, {run, module, e.execute().run_index(), e.timestamp_ns(),
+            Runs, {run, module, e.execute().run_index(),
+                   static_cast<int64_t>(e.ordinal()), e.timestamp_ns(),
                    e.execute().duration_ns(),
-                   report ? Value(runtime::profileLevelName(r.level))
-                          : Value(),
+                   report ? Value(runtime::profileLevelName(r.level)) : Value(),
                    orNull(r.cycles), orNull(r.seconds), orNull(r.flops),
                    orNull(r.hostCycles), orNull(r.clockHz)}))
       return err;

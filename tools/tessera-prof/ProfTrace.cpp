@@ -55,6 +55,9 @@ std::optional<std::string> outputOf(ArrayRef<std::string> args,
 }
 
 enum EventThread { kCompile = 1, kRuntime = 2, kTransfers = 3 };
+/// The runtime and transfers tracks of device d > 0 (a replica's, whose
+/// runs overlap device 0's): kDeviceTracks + 2d and + 2d + 1.
+constexpr int kDeviceTracks = 100;
 
 /// Writes the trace of `path` as it reads it: memory holds one record, plus
 /// one pending COMPILE_BEGIN per module. ts 0 is the first record's time
@@ -70,6 +73,8 @@ Error writeEventTrace(StringRef path, raw_ostream &os,
   bool first = true;
   // The COMPILE_BEGIN of each module, waiting for its COMPILE_END.
   StringMap<TraceEvent> begins;
+  // (pid, device) pairs whose tracks are named.
+  std::set<std::pair<int, int64_t>> devicesNamed;
   Expected<EventFileScan> scan = scanEventFile(path, [&](TraceEvent &e,
                                                          uint64_t) {
     if (first) {
@@ -98,6 +103,18 @@ Error writeEventTrace(StringRef path, raw_ostream &os,
       w.threadName(pid, kTransfers, "transfers", 2);
     }
     int64_t at = e.timestamp_ns() - origin;
+    // A run's events on its device's tracks: device 0's are the module's.
+    int64_t device = std::clamp<int64_t>(e.ordinal(), 0, 1 << 16);
+    int runtimeTid = kRuntime, transfersTid = kTransfers;
+    if (device > 0) {
+      runtimeTid = kDeviceTracks + 2 * static_cast<int>(device);
+      transfersTid = runtimeTid + 1;
+      if (devicesNamed.insert({pid, device}).second) {
+        std::string d = "device " + std::to_string(device) + ": ";
+        w.threadName(pid, runtimeTid, d + "runtime", runtimeTid);
+        w.threadName(pid, transfersTid, d + "transfers", transfersTid);
+      }
+    }
     switch (e.type()) {
     case TraceEvent::COMPILE_BEGIN:
       begins[e.module_name()] = e;
@@ -139,14 +156,14 @@ Error writeEventTrace(StringRef path, raw_ostream &os,
       TraceArg args[] = {{"run", x.run_index() + 1},
                          {"report_bytes", x.execution_report().size()}};
       if (x.duration_ns() > 0)
-        w.slice(pid, kRuntime, name, "run", at, at + x.duration_ns(), args);
+        w.slice(pid, runtimeTid, name, "run", at, at + x.duration_ns(), args);
       else
-        w.instant(pid, kRuntime, name, "run", at, args);
+        w.instant(pid, runtimeTid, name, "run", at, args);
       break;
     }
     case TraceEvent::HOST_TO_DEVICE_TRANSFER:
     case TraceEvent::DEVICE_TO_HOST_TRANSFER:
-      w.instant(pid, kTransfers,
+      w.instant(pid, transfersTid,
                 e.type() == TraceEvent::HOST_TO_DEVICE_TRANSFER ? "to device"
                                                                 : "to host",
                 "transfer", at,

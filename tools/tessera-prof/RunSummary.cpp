@@ -104,7 +104,11 @@ Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
       m.bytesToHost += e.transfer().total_size();
       break;
     case TraceEvent::EXECUTE: {
-      m.runHostNs.push_back(e.execute().duration_ns());
+      // Ordinals are replicas: bounded by the program, not the file.
+      int64_t device = std::clamp<int64_t>(e.ordinal(), 0, 1 << 16);
+      m.devices = std::max(m.devices, device + 1);
+      if (device == 0)
+        m.runHostNs.push_back(e.execute().duration_ns());
       if (!e.execute().has_execution_report())
         break;
       Expected<runtime::ExecutionReport> r = readExecutionReport(e, baseDir);
@@ -112,6 +116,13 @@ Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
         m.notes.push_back(toString(r.takeError()));
         break;
       }
+      if (size_t(device) >= m.deviceReports.size())
+        m.deviceReports.resize(device + 1);
+      if (device != 0) {
+        m.deviceReports[device] = std::move(*r);
+        break;
+      }
+      m.deviceReports[0] = *r;
       ++m.reports;
       m.report = std::move(*r);
       if (m.target.empty())

@@ -31,12 +31,18 @@ struct ModuleRuns {
   int64_t compileNs = 0, compiles = 0, passes = 0;
   int64_t loadNs = 0, loads = 0;
   int64_t bytesToDevice = 0, bytesToHost = 0;
-  /// tessera-run's wall time of each run (EXECUTE duration_ns).
+  /// tessera-run's wall time of each run (EXECUTE duration_ns) of device
+  /// 0: a program of several replicas runs each on every replica's device,
+  /// and replica 0 speaks for the run.
   std::vector<int64_t> runHostNs;
-  /// The last run with an execution report; its `runs` hold every run of
-  /// that process up to it.
+  /// The last run of device 0 with an execution report; its `runs` hold
+  /// every run of that process up to it.
   std::optional<runtime::ExecutionReport> report;
   int64_t reports = 0;
+  /// Devices the runs used (the largest EXECUTE ordinal + 1), and each
+  /// one's last execution report (the pod view's measured figures).
+  int64_t devices = 1;
+  std::vector<std::optional<runtime::ExecutionReport>> deviceReports;
   /// From the last compile's memory report: the most loaded tile and the
   /// mean used tile (bytes including gaps), tiles out of memory.
   struct Memory {

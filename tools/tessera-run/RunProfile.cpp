@@ -11,34 +11,44 @@ using namespace llvm;
 
 namespace tessera::run {
 
+bool RunProfile::wanted(const TesseraFlags &flags) {
+  return runtime::parseProfileLevel(flags.profileExecution) ||
+         !flags.saveIntervalReport.empty() || flags.logCycleCount >= 0 ||
+         !flags.traceJson.empty();
+}
+
 std::unique_ptr<RunProfile> RunProfile::create(const TesseraFlags &flags,
                                                const runtime::Program &program,
-                                               std::string eventFolder) {
+                                               std::string eventFolder,
+                                               int64_t replica) {
+  if (!wanted(flags))
+    return nullptr;
   std::optional<runtime::ProfileLevel> level =
       runtime::parseProfileLevel(flags.profileExecution);
-  bool wanted = level || !flags.saveIntervalReport.empty() ||
-                flags.logCycleCount >= 0 || !flags.traceJson.empty();
-  if (!wanted)
-    return nullptr;
   // The other outputs need only the clock: count at the cheapest level
   // that still has per-tile counts when a tile's log asks for them.
   if (!level)
     level = flags.logCycleCount >= 0 ? runtime::ProfileLevel::Tile
                                      : runtime::ProfileLevel::Device;
   return std::unique_ptr<RunProfile>(
-      new RunProfile(flags, program, *level, std::move(eventFolder)));
+      new RunProfile(flags, program, *level, std::move(eventFolder), replica));
 }
 
 RunProfile::RunProfile(const TesseraFlags &flags,
                        const runtime::Program &program,
-                       runtime::ProfileLevel level, std::string eventFolder)
-    : program(program), cycleClock(program, level),
-      sink(ReportSinkOptions::fromFlags(flags), nullptr,
-           std::move(eventFolder), "tessera-run", errs()),
+                       runtime::ProfileLevel level, std::string eventFolder,
+                       int64_t replica)
+    : program(program), replica(replica), cycleClock(program, level),
+      sink(ReportSinkOptions::fromFlags(flags), nullptr, std::move(eventFolder),
+           "tessera-run", errs()),
       reports(flags.profiling && flags.profileExecution != "none"),
       everyNth(flags.reportEveryNthExecution),
       intervalDir(flags.saveIntervalReport), logTile(flags.logCycleCount) {
   cycleClock.setListener(this);
+}
+
+std::string RunProfile::replicaSuffix() const {
+  return program.replicas() > 1 ? ".replica" + std::to_string(replica) : "";
 }
 
 bool RunProfile::reported(int64_t run) const {
@@ -52,9 +62,9 @@ Error RunProfile::beginRun(int64_t run) {
   if (intervalDir.empty())
     return Error::success();
   SmallString<256> path(intervalDir);
-  sys::path::append(path, sanitizeFileComponent(
-                              program.executable().module_name()) +
-                              ".run" + std::to_string(run + 1) + ".csv");
+  sys::path::append(
+      path, sanitizeFileComponent(program.executable().module_name()) +
+                replicaSuffix() + ".run" + std::to_string(run + 1) + ".csv");
   AtomicWriteOptions options;
   options.createParentDirs = true;
   options.dashIsStdout = false;
@@ -108,6 +118,8 @@ Error RunProfile::endRun(int64_t run, int64_t hostNs, Execute &execute) {
   }
   runs.push_back({run, cycleClock.cycles(), hostNs});
   last = runtime::buildExecutionReport(program, cycleClock, runs);
+  last->replica = replica;
+  last->replicas = program.replicas();
   if (logTile >= 0) {
     std::vector<runtime::TileTotals> tiles = cycleClock.tiles();
     if (logTile >= static_cast<int64_t>(tiles.size()))
@@ -115,10 +127,13 @@ Error RunProfile::endRun(int64_t run, int64_t hostNs, Execute &execute) {
                                ": the program has " + Twine(tiles.size()) +
                                " tiles");
     const runtime::TileTotals &t = tiles[logTile];
-    outs() << formatv("  run {0}: tile {1}: {2} cycles (compute {3}, "
+    std::string who = "run " + std::to_string(run + 1);
+    if (program.replicas() > 1)
+      who = "replica " + std::to_string(replica) + ", " + who;
+    outs() << formatv("  {0}: tile {1}: {2} cycles (compute {3}, "
                       "exchange {4}, sync {5}, idle {6})\n",
-                      run + 1, logTile, cycleClock.cycles(), t.compute,
-                      t.exchange, t.sync,
+                      who, logTile, cycleClock.cycles(), t.compute, t.exchange,
+                      t.sync,
                       cycleClock.cycles() - t.compute - t.exchange - t.sync);
   }
   if (!reported(run))
@@ -130,10 +145,12 @@ Error RunProfile::endRun(int64_t run, int64_t hostNs, Execute &execute) {
   info.moduleName = program.executable().module_name();
   std::string file =
       reportFileName(ReportKind::Execution, sink.options().format);
-  // execution.json -> execution.3.json: one file per reported run.
+  // execution.json -> execution.3.json: one file per reported run (and
+  // execution.replica1.3.json per replica).
   StringRef stem = sys::path::stem(file), ext = sys::path::extension(file);
-  return sink.fillReport(info, report, *execute.mutable_execution_report(),
-                         (stem + "." + Twine(run + 1) + ext).str());
+  return sink.fillReport(
+      info, report, *execute.mutable_execution_report(),
+      (stem + replicaSuffix() + "." + Twine(run + 1) + ext).str());
 }
 
 void RunProfile::printSummary(raw_ostream &os, size_t topOps) const {

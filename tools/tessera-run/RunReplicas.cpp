@@ -3,6 +3,7 @@
 #include "RunReplicas.h"
 
 #include "RunChecks.h"
+#include "RunProfile.h"
 
 #include "tessera/Support/Npy.h"
 #include "tessera/Trace/ReportSink.h"
@@ -44,8 +45,10 @@ static Error forEachReplica(int64_t replicas, Rendezvous &rendezvous,
 }
 
 int tessera::run::runReplicas(const ReplicaRunArgs &args,
+                              const TesseraFlags &flags,
                               const runtime::Program &program,
-                              runner::GraphModule &graph) {
+                              runner::GraphModule &graph, EventLog &events,
+                              RunTrace *trace) {
   const exe::Executable &exe = program.executable();
   int64_t replicas = program.replicas();
   std::string replicaDir = "replica";
@@ -84,7 +87,9 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
   std::vector<std::unique_ptr<runner::InfeedSource>> infeeds;
   std::vector<std::unique_ptr<runner::InterpreterHostOps>> hostOps;
   std::vector<std::unique_ptr<runtime::Device>> devices;
+  std::vector<std::unique_ptr<RunProfile>> profiles;
   for (int64_t d = 0; d < replicas; ++d) {
+    profiles.push_back(RunProfile::create(flags, program, args.eventFolder, d));
     infeeds.push_back(std::make_unique<runner::InfeedSource>(args.seed + d));
     // Elided constants and rng draw from the run's seed on every replica
     // (the weights are the same); inputs and infeeds differ per replica.
@@ -95,12 +100,18 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
     options.threads = std::max<unsigned>(1, cores / replicas);
     options.hostOps = hostOps.back().get();
     options.device = d;
+    if (profiles.back())
+      options.clock = profiles.back()->clock();
     runner::InfeedSource *infeed = infeeds.back().get();
     options.infeed = [infeed](const runtime::BufferLayout &b) {
       return Expected<HostTensor>(infeed->next(b.dtype, b.shape));
     };
     devices.push_back(std::make_unique<runtime::Device>(program, options));
     runner::fillElidedConstants(program, *devices.back(), args.seed);
+    if (trace) {
+      profiles.back()->setTrace(&trace->lane(d));
+      devices.back()->setHostThreadListener(&trace->lane(d));
+    }
   }
   if (args.inputsDir.empty())
     outs() << "  replica d's inputs are seeded with " << args.seed << " + d\n";
@@ -109,32 +120,88 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
            << "/replicaD/arg*.npy\n";
 
   std::vector<std::vector<HostTensor>> outputs(replicas);
+  std::vector<runtime::RunRecord> records(replicas);
+  std::vector<int64_t> replicaNs(replicas);
   std::vector<double> times;
   for (int64_t run = 0; run < args.runs; ++run) {
+    if (args.progress)
+      errs() << "\rtessera-run: run " << run + 1 << "/" << args.runs << "   ";
+    for (const std::unique_ptr<RunProfile> &profile : profiles)
+      if (profile)
+        if (Error err = profile->beginRun(run))
+          fail(toString(std::move(err)));
     Rendezvous rendezvous(replicas);
     int64_t start = unixTimeNs();
+    if (trace)
+      trace->beginRun(run, start);
     Error err = forEachReplica(replicas, rendezvous, [&](int64_t d) -> Error {
       // Each device meets the others at this run's rendezvous.
       infeeds[d]->reset();
-      runtime::RunRecord record;
+      records[d] = runtime::RunRecord();
       devices[d]->setRendezvous(&rendezvous);
+      int64_t replicaStart = unixTimeNs();
       Expected<std::vector<HostTensor>> out =
-          devices[d]->run(inputs[d], record);
+          devices[d]->run(inputs[d], records[d]);
+      replicaNs[d] = unixTimeNs() - replicaStart;
       if (!out)
         return out.takeError();
       outputs[d] = std::move(*out);
       return Error::success();
     });
-    if (err)
+    if (err) {
+      if (args.progress)
+        errs() << "\n";
       fail(toString(std::move(err)));
-    times.push_back((unixTimeNs() - start) / 1e6);
+    }
+    int64_t end = unixTimeNs();
+    times.push_back((end - start) / 1e6);
+    std::vector<int64_t> cycles(replicas, 0);
+    for (int64_t d = 0; d < replicas; ++d) {
+      Execute execute;
+      execute.set_run_index(run);
+      execute.set_duration_ns(replicaNs[d]);
+      if (profiles[d]) {
+        if (Error err = profiles[d]->endRun(run, replicaNs[d], execute))
+          fail(toString(std::move(err)));
+        cycles[d] = profiles[d]->clock()->cycles();
+      }
+      int32_t ordinal = static_cast<int32_t>(d);
+      events.transfer(TraceEvent::HOST_TO_DEVICE_TRANSFER, start,
+                      records[d].toDevice, ordinal);
+      events.write(
+          TraceEvent::EXECUTE, start,
+          [&](TraceEvent &e) { *e.mutable_execute() = std::move(execute); },
+          ordinal);
+      events.transfer(TraceEvent::DEVICE_TO_HOST_TRANSFER, start + replicaNs[d],
+                      records[d].toHost, ordinal);
+    }
+    if (trace)
+      trace->endRun(end, cycles);
   }
+  if (args.progress)
+    errs() << "\r" << std::string(36, ' ') << "\r";
   auto [mean, lo, hi] = summarizeTimes(times);
   outs() << "ran " << args.runs << (args.runs == 1 ? " time" : " times")
          << " on " << replicas << " replicas: mean " << formatMs(mean)
          << ", min " << formatMs(lo) << ", max " << formatMs(hi)
          << format(" (%.1f chip-runs/s simulated)\n",
                    1000.0 * replicas * program.chips() / mean);
+  if (profiles[0]) {
+    // Replicas run the same steps; only data-dependent control flow or
+    // host work can make one slower, and the collectives wait for it.
+    int64_t fastest = INT64_MAX, slowest = 0;
+    for (const std::unique_ptr<RunProfile> &profile : profiles) {
+      fastest = std::min(fastest, profile->clock()->cycles());
+      slowest = std::max(slowest, profile->clock()->cycles());
+    }
+    outs() << "replica 0's ";
+    profiles[0]->printSummary(outs(), 5);
+    if (fastest != slowest)
+      outs() << "  the replicas' step times range from " << fastest << " to "
+             << slowest << " cycles\n";
+    else
+      outs() << "  every replica took " << slowest << " cycles\n";
+  }
   if (!args.outputsDir.empty())
     for (int64_t d = 0; d < replicas; ++d)
       writeAll(args.outputsDir + "/" + replicaDir + std::to_string(d), "out",

@@ -19,7 +19,8 @@ enum HostThread { kCompile = 1, kRuntime = 2, kTransfers = 3, kHostOps = 4 };
 /// The device's threads: the one running the steps, then the pool's.
 constexpr int kFirstDeviceThread = 10;
 enum ChipThread { kRuns = 1, kSteps = 2, kGraphOps = 3, kFirstTileGroup = 4 };
-int chipPid(int64_t chip) { return 2 + static_cast<int>(chip); }
+/// The tracks of replica d > 0 on the host process: its own block.
+constexpr int kReplicaTidStride = 1000;
 } // namespace
 
 Expected<std::optional<CompileSpan>> findCompile(StringRef eventsPath,
@@ -62,15 +63,16 @@ Expected<std::optional<CompileSpan>> findCompile(StringRef eventsPath,
 
 Expected<std::unique_ptr<RunTrace>>
 RunTrace::open(StringRef path, const runtime::Program &program,
-               int64_t originNs, const std::optional<CompileSpan> &compile) {
+               int64_t originNs, const std::optional<CompileSpan> &compile,
+               int64_t replicas) {
   AtomicWriteOptions options;
   options.createParentDirs = true;
   Expected<std::unique_ptr<AtomicFileStream>> file =
       AtomicFileStream::open(path, options);
   if (!file)
     return file.takeError();
-  std::unique_ptr<RunTrace> trace(
-      new RunTrace(program, originNs, std::move(*file)));
+  std::unique_ptr<RunTrace> trace(new RunTrace(
+      program, originNs, std::move(*file), std::max<int64_t>(1, replicas)));
   trace->writeMetadata(compile.has_value());
   if (compile)
     writeCompileSlices(*trace->writer, *compile, kHostPid, kCompile,
@@ -79,8 +81,9 @@ RunTrace::open(StringRef path, const runtime::Program &program,
 }
 
 RunTrace::RunTrace(const runtime::Program &program, int64_t originNs,
-                   std::unique_ptr<AtomicFileStream> file)
-    : program(program), origin(originNs), file(std::move(file)) {
+                   std::unique_ptr<AtomicFileStream> file, int64_t replicas)
+    : program(program), origin(originNs), file(std::move(file)),
+      replicas(replicas) {
   writer = std::make_unique<TraceEventWriter>(this->file->os(), originNs);
   const TargetDescription &t = program.target();
   tilesPerChip = t.tilesPerChip > 0 ? t.tilesPerChip : program.numTiles();
@@ -89,9 +92,29 @@ RunTrace::RunTrace(const runtime::Program &program, int64_t originNs,
   groupsPerChip = std::min(kTileGroupsPerChip, tilesPerChip);
   groupSize = (tilesPerChip + groupsPerChip - 1) / groupsPerChip;
   groupsPerChip = (tilesPerChip + groupSize - 1) / groupSize;
-  stepChips.assign(chips, 0);
-  current.chips.assign(chips, 0);
-  groups.assign(chips * groupsPerChip, {0, 0});
+  for (int64_t d = 0; d < replicas; ++d)
+    lanes.push_back(std::unique_ptr<Lane>(new Lane(*this, d)));
+}
+
+RunTrace::Lane::Lane(RunTrace &trace, int64_t replica)
+    : t(trace), replica(replica), writer(*trace.writer) {
+  stepChips.assign(t.chips, 0);
+  current.chips.assign(t.chips, 0);
+  groups.assign(t.chips * t.groupsPerChip, {0, 0});
+}
+
+int RunTrace::Lane::pid(int64_t chip) const {
+  return 2 + static_cast<int>(replica * t.chips + chip);
+}
+
+int RunTrace::Lane::hostTid(int tid) const {
+  return static_cast<int>(replica) * kReplicaTidStride + tid;
+}
+
+std::string RunTrace::Lane::hostTrackName(StringRef name) const {
+  if (t.replicas == 1)
+    return name.str();
+  return "replica " + std::to_string(replica) + ": " + name.str();
 }
 
 void RunTrace::writeMetadata(bool withCompile) {
@@ -99,29 +122,34 @@ void RunTrace::writeMetadata(bool withCompile) {
   if (withCompile)
     writer->threadName(kHostPid, kCompile, "compile", 0);
   writer->threadName(kHostPid, kRuntime, "runtime", 1);
-  for (int64_t c = 0; c < chips; ++c) {
-    int pid = chipPid(c);
-    writer->processName(pid, "chip " + std::to_string(c), 1 + c);
-    // Runs apart from their steps: speedscope mis-nests a last step that
-    // ends with its run.
-    writer->threadName(pid, kRuns, "Runs", 0);
-    writer->threadName(pid, kSteps, "Steps", 1);
-    writer->threadName(pid, kGraphOps, "Graph ops", 2);
-    for (int64_t g = 0; g < groupsPerChip; ++g) {
-      int64_t first = c * tilesPerChip + g * groupSize;
-      int64_t last = std::min(first + groupSize, (c + 1) * tilesPerChip) - 1;
-      std::string tiles = std::to_string(first);
-      if (last > first)
-        tiles += "-" + std::to_string(last);
-      writer->threadName(pid, kFirstTileGroup + g, "Tile ops " + tiles, 3 + g);
+  for (const std::unique_ptr<Lane> &lane : lanes)
+    for (int64_t c = 0; c < chips; ++c) {
+      int pid = lane->pid(c);
+      std::string name = "chip " + std::to_string(c);
+      if (replicas > 1)
+        name = "replica " + std::to_string(lane->replica) + " " + name;
+      writer->processName(pid, name, pid - 1);
+      // Runs apart from their steps: speedscope mis-nests a last step that
+      // ends with its run.
+      writer->threadName(pid, kRuns, "Runs", 0);
+      writer->threadName(pid, kSteps, "Steps", 1);
+      writer->threadName(pid, kGraphOps, "Graph ops", 2);
+      for (int64_t g = 0; g < groupsPerChip; ++g) {
+        int64_t first = c * tilesPerChip + g * groupSize;
+        int64_t last = std::min(first + groupSize, (c + 1) * tilesPerChip) - 1;
+        std::string tiles = std::to_string(first);
+        if (last > first)
+          tiles += "-" + std::to_string(last);
+        writer->threadName(pid, kFirstTileGroup + g, "Tile ops " + tiles,
+                           3 + g);
+      }
     }
-  }
 }
 
-int64_t RunTrace::deviceNs(int64_t cycle) const {
+int64_t RunTrace::Lane::deviceNs(int64_t cycle) const {
   // round(cycle * 1e9 / hz) without overflowing: whole seconds, then the
   // rest.
-  int64_t hz = std::max<int64_t>(1, program.target().clockHz);
+  int64_t hz = std::max<int64_t>(1, t.program.target().clockHz);
   int64_t seconds = cycle / hz, rest = cycle % hz;
   return anchor + seconds * 1000000000 +
          static_cast<int64_t>(
@@ -139,36 +167,50 @@ void RunTrace::loaded(int64_t startNs, int64_t endNs) {
 void RunTrace::beginRun(int64_t r, int64_t hostStartNs) {
   run = r;
   hostStart = hostStartNs - origin;
-  anchor = std::max(hostStart, deviceEnd);
+  // The replicas start together, after every one's previous run.
+  int64_t anchor = hostStart;
+  for (const std::unique_ptr<Lane> &lane : lanes)
+    anchor = std::max(anchor, lane->deviceEnd);
+  for (const std::unique_ptr<Lane> &lane : lanes)
+    lane->anchor = anchor;
 }
 
-void RunTrace::endRun(int64_t hostEndNs, int64_t deviceCycles) {
-  closeGraphOp();
+void RunTrace::endRun(int64_t hostEndNs, ArrayRef<int64_t> deviceCycles) {
+  for (const std::unique_ptr<Lane> &lane : lanes)
+    lane->closeGraphOp();
   std::string name = "run " + std::to_string(run + 1);
+  int64_t slowest = 0;
+  for (int64_t c : deviceCycles)
+    slowest = std::max(slowest, c);
   writer->slice(kHostPid, kRuntime, name, "run", hostStart,
                 std::max(hostStart, hostEndNs - origin),
-                {{"run", run + 1}, {"device_cycles", deviceCycles}});
+                {{"run", run + 1}, {"device_cycles", slowest}});
+  for (auto [lane, cycles] : llvm::zip(lanes, deviceCycles))
+    lane->endRun(cycles);
+}
+
+void RunTrace::Lane::endRun(int64_t deviceCycles) {
+  std::string name = "run " + std::to_string(t.run + 1);
   int64_t end = deviceNs(deviceCycles);
-  TraceArg args[] = {{"run", run + 1}, {"cycles", deviceCycles}};
-  for (int64_t c = 0; c < chips; ++c) {
+  TraceArg args[] = {{"run", t.run + 1}, {"cycles", deviceCycles}};
+  for (int64_t c = 0; c < t.chips; ++c) {
     if (end > anchor)
-      writer->slice(chipPid(c), kRuns, name, "run", anchor, end, args);
+      writer.slice(pid(c), kRuns, name, "run", anchor, end, args);
     else
-      writer->instant(chipPid(c), kRuns, name, "run", anchor, args);
+      writer.instant(pid(c), kRuns, name, "run", anchor, args);
   }
   deviceEnd = end;
 }
-
-void RunTrace::markChips(const runtime::StepInterval &iv) {
+void RunTrace::Lane::markChips(const runtime::StepInterval &iv) {
   const exe::Step &step = *iv.step;
-  bool all = chips == 1 || (!step.has_compute_set() && !step.has_exchange());
+  bool all = t.chips == 1 || (!step.has_compute_set() && !step.has_exchange());
   std::fill(stepChips.begin(), stepChips.end(), all);
   if (all)
     return;
   if (step.has_compute_set()) {
-    for (int64_t c = 0; c < chips; ++c) {
-      int64_t begin = std::max<int64_t>(c * tilesPerChip - iv.firstTile, 0);
-      int64_t end = std::min<int64_t>((c + 1) * tilesPerChip - iv.firstTile,
+    for (int64_t c = 0; c < t.chips; ++c) {
+      int64_t begin = std::max<int64_t>(c * t.tilesPerChip - iv.firstTile, 0);
+      int64_t end = std::min<int64_t>((c + 1) * t.tilesPerChip - iv.firstTile,
                                       iv.work.size());
       for (int64_t i = begin; i < end && !stepChips[c]; ++i)
         stepChips[c] = iv.work[i].cycles > 0;
@@ -180,23 +222,23 @@ void RunTrace::markChips(const runtime::StepInterval &iv) {
   // A step no tile worked in (an empty exchange) still shows, as an
   // instant, on the chip of its first tile.
   if (llvm::find(stepChips, 1) == stepChips.end())
-    stepChips[std::min(chipOf(iv.firstTile), chips - 1)] = 1;
+    stepChips[std::min(chipOf(iv.firstTile), t.chips - 1)] = 1;
 }
 
-void RunTrace::tileGroups(const runtime::StepInterval &iv, int64_t startNs,
-                          StringRef name) {
+void RunTrace::Lane::tileGroups(const runtime::StepInterval &iv,
+                                int64_t startNs, StringRef name) {
   StringRef category;
   if (iv.step->has_compute_set()) {
     // Group by group over the compute set's tiles: no division per tile.
     category = "compute";
     int64_t first = iv.firstTile, last = first + iv.work.size();
     for (int64_t tile = first; tile < last;) {
-      int64_t c = chipOf(tile), local = tile - c * tilesPerChip;
-      int64_t g = c * groupsPerChip + local / groupSize;
-      int64_t groupEnd = std::min(last, c * tilesPerChip +
-                                            std::min(tilesPerChip,
-                                                     (local / groupSize + 1) *
-                                                         groupSize));
+      int64_t c = chipOf(tile), local = tile - c * t.tilesPerChip;
+      int64_t g = c * t.groupsPerChip + local / t.groupSize;
+      int64_t groupEnd =
+          std::min(last, c * t.tilesPerChip +
+                             std::min(t.tilesPerChip,
+                                      (local / t.groupSize + 1) * t.groupSize));
       auto &[busiest, tiles] = groups[g];
       for (; tile < groupEnd; ++tile) {
         int64_t cycles = iv.work[tile - first].cycles;
@@ -211,8 +253,8 @@ void RunTrace::tileGroups(const runtime::StepInterval &iv, int64_t startNs,
     for (auto [tile, cycles] : iv.exchangeTiles) {
       if (cycles <= 0)
         continue;
-      int64_t g = chipOf(tile) * groupsPerChip +
-                  (tile % tilesPerChip) / groupSize;
+      int64_t g = chipOf(tile) * t.groupsPerChip +
+                  (tile % t.tilesPerChip) / t.groupSize;
       auto &[busiest, tiles] = groups[g];
       if (tiles == 0)
         touchedGroups.push_back(g);
@@ -225,21 +267,21 @@ void RunTrace::tileGroups(const runtime::StepInterval &iv, int64_t startNs,
     auto &[busiest, tiles] = groups[g];
     int64_t end = deviceNs(iv.start + busiest);
     if (end > startNs)
-      writer->slice(chipPid(g / groupsPerChip),
-                    kFirstTileGroup + g % groupsPerChip, name, category,
-                    startNs, end,
-                    {{"step", iv.step->name()},
-                     {"tiles", tiles},
-                     {"busiest_tile_cycles", busiest}});
+      writer.slice(pid(g / t.groupsPerChip),
+                   kFirstTileGroup + g % t.groupsPerChip, name, category,
+                   startNs, end,
+                   {{"step", iv.step->name()},
+                    {"tiles", tiles},
+                    {"busiest_tile_cycles", busiest}});
     groups[g] = {0, 0};
   }
   touchedGroups.clear();
 }
 
-void RunTrace::closeGraphOp() {
+void RunTrace::Lane::closeGraphOp() {
   if (current.op < 0)
     return;
-  const exe::GraphOp &op = program.executable().ops(current.op);
+  const exe::GraphOp &op = t.program.executable().ops(current.op);
   TraceArg args[] = {{"hlo", op.hlo()},
                      {"op_name", op.op_name()},
                      {"op_type", op.op_type()},
@@ -250,60 +292,64 @@ void RunTrace::closeGraphOp() {
                      {"flops", current.flops},
                      {"bytes", current.bytes},
                      {"steps", current.steps}};
-  for (int64_t c = 0; c < chips; ++c) {
+  for (int64_t c = 0; c < t.chips; ++c) {
     if (!current.chips[c])
       continue;
     if (current.endNs > current.startNs)
-      writer->slice(chipPid(c), kGraphOps, op.hlo(), op.category(),
-                    current.startNs, current.endNs, args);
+      writer.slice(pid(c), kGraphOps, op.hlo(), op.category(), current.startNs,
+                   current.endNs, args);
     else
-      writer->instant(chipPid(c), kGraphOps, op.hlo(), op.category(),
-                      current.startNs, args);
+      writer.instant(pid(c), kGraphOps, op.hlo(), op.category(),
+                     current.startNs, args);
   }
   current.op = -1;
 }
 
-void RunTrace::chunkRan(unsigned thread, int64_t startUnixNs,
-                        int64_t endUnixNs) {
+void RunTrace::Lane::chunkRan(unsigned thread, int64_t startUnixNs,
+                              int64_t endUnixNs) {
   std::lock_guard<std::mutex> lock(chunkMutex);
   chunks.emplace_back(thread, startUnixNs, endUnixNs);
 }
 
-void RunTrace::writeChunks(StringRef name, StringRef kind) {
+void RunTrace::Lane::writeChunks(StringRef name, StringRef kind) {
   {
     std::lock_guard<std::mutex> lock(chunkMutex);
     chunksToWrite.swap(chunks);
   }
   for (auto [thread, startNs, endNs] : chunksToWrite) {
     size_t index = thread == kCallingThread ? 0 : size_t(thread) + 1;
-    int tid = kFirstDeviceThread + static_cast<int>(index);
+    int tid = hostTid(kFirstDeviceThread + static_cast<int>(index));
     if (index >= poolThreadNamed.size())
       poolThreadNamed.resize(index + 1, 0);
     // Named when first used: how many of the pool's threads take work
     // depends on the steps' sizes.
     if (!poolThreadNamed[index]) {
       poolThreadNamed[index] = 1;
-      writer->threadName(kHostPid, tid,
-                         index == 0 ? "device: calling thread"
-                                    : "device: pool thread " +
-                                          std::to_string(index - 1),
-                         tid);
+      writer.threadName(kHostPid, tid,
+                        hostTrackName(index == 0
+                                          ? "device: calling thread"
+                                          : "device: pool thread " +
+                                                std::to_string(index - 1)),
+                        tid);
     }
-    int64_t start = startNs - origin, end = std::max(startNs, endNs) - origin;
+    int64_t start = startNs - t.origin;
+    int64_t end = std::max(startNs, endNs) - t.origin;
     TraceArg args[] = {{"step", name}, {"kind", kind}};
     if (end > start)
-      writer->slice(kHostPid, tid, name, "host_thread", start, end, args);
+      writer.slice(kHostPid, tid, name, "host_thread", start, end, args);
     else
-      writer->instant(kHostPid, tid, name, "host_thread", start, args);
+      writer.instant(kHostPid, tid, name, "host_thread", start, args);
   }
   chunksToWrite.clear();
 }
 
-void RunTrace::stepRan(const runtime::StepInterval &iv) {
+void RunTrace::Lane::stepRan(const runtime::StepInterval &iv) {
+  // One step's events at a time: other lanes write from their threads.
+  std::lock_guard<std::mutex> lock(t.writeMutex);
   const exe::Step &step = *iv.step;
   // The host's threads computed the step before the clock reported it.
   writeChunks(step.name(), runtime::stepKindName(step));
-  const exe::Executable &e = program.executable();
+  const exe::Executable &e = t.program.executable();
   int32_t op = runtime::graphOpOf(e, step);
   int64_t start = deviceNs(iv.start), end = deviceNs(iv.start + iv.cycles);
   StringRef kind = runtime::stepKindName(step);
@@ -326,27 +372,29 @@ void RunTrace::stepRan(const runtime::StepInterval &iv) {
                      {"tiles_exchanging", iv.exchanging},
                      {"tiles_syncing", iv.syncing}};
   markChips(iv);
-  for (int64_t c = 0; c < chips; ++c) {
+  for (int64_t c = 0; c < t.chips; ++c) {
     if (!stepChips[c])
       continue;
     if (end > start)
-      writer->slice(chipPid(c), kSteps, name, kind, start, end, args);
+      writer.slice(pid(c), kSteps, name, kind, start, end, args);
     else
-      writer->instant(chipPid(c), kSteps, name, kind, start, args);
+      writer.instant(pid(c), kSteps, name, kind, start, args);
   }
   // The host's side of host copies and host ops, at the device's time.
   if (step.has_host_copy() || step.has_host_compute()) {
-    int tid = step.has_host_copy() ? kTransfers : kHostOps;
+    int track = step.has_host_copy() ? kTransfers : kHostOps;
+    int tid = hostTid(track);
     // Named when first used: a program with no host op has no such track.
-    if (!hostThreadNamed[tid]) {
-      hostThreadNamed[tid] = true;
-      writer->threadName(kHostPid, tid,
-                         tid == kTransfers ? "transfers" : "host ops", tid);
+    if (!hostThreadNamed[track]) {
+      hostThreadNamed[track] = true;
+      writer.threadName(
+          kHostPid, tid,
+          hostTrackName(track == kTransfers ? "transfers" : "host ops"), tid);
     }
     if (end > start)
-      writer->slice(kHostPid, tid, name, kind, start, end, args);
+      writer.slice(kHostPid, tid, name, kind, start, end, args);
     else
-      writer->instant(kHostPid, tid, name, kind, start, args);
+      writer.instant(kHostPid, tid, name, kind, start, args);
   }
   if (step.has_compute_set() || step.has_exchange())
     tileGroups(iv, start, opName.empty() ? name : opName);
@@ -369,12 +417,11 @@ void RunTrace::stepRan(const runtime::StepInterval &iv) {
   current.flops += iv.flops;
   current.bytes += iv.bytes;
   ++current.steps;
-  for (int64_t c = 0; c < chips; ++c)
+  for (int64_t c = 0; c < t.chips; ++c)
     current.chips[c] |= stepChips[c];
 }
 
 Error RunTrace::commit() {
-  closeGraphOp();
   writer->finish();
   return file->commit();
 }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunChecks.h"
+#include "RunEvents.h"
 #include "RunProfile.h"
 #include "RunReplicas.h"
 #include "RunTrace.h"
@@ -156,48 +157,6 @@ RunArgs parseArgs(ArrayRef<std::string> args) {
   return out;
 }
 
-
-/// Events go to the compile's event file, appended, when events are on.
-class EventLog {
-public:
-  EventLog(std::unique_ptr<EventWriter> writer, std::string module)
-      : writer(std::move(writer)), module(std::move(module)) {}
-
-  void write(TraceEvent::Type type, int64_t timestampNs,
-             function_ref<void(TraceEvent &)> fill) {
-    if (!writer)
-      return;
-    TraceEvent e;
-    e.set_timestamp_ns(timestampNs);
-    e.set_ordinal(0);
-    e.set_type(type);
-    e.set_module_name(module);
-    fill(e);
-    if (Error err = writer->write(e))
-      fail(toString(std::move(err)));
-  }
-
-  void transfer(TraceEvent::Type type, int64_t timestampNs,
-                ArrayRef<runtime::TransferRecord> tensors) {
-    write(type, timestampNs, [&](TraceEvent &e) {
-      Transfer &t = *e.mutable_transfer();
-      int64_t total = 0;
-      for (const runtime::TransferRecord &r : tensors) {
-        TensorTransfer &tt = *t.add_tensors();
-        tt.set_name(r.name);
-        tt.set_parameter_index(r.parameterIndex);
-        tt.set_size(r.bytes);
-        total += r.bytes;
-      }
-      t.set_total_size(total);
-    });
-  }
-
-private:
-  std::unique_ptr<EventWriter> writer;
-  std::string module;
-};
-
 int64_t nowNs() { return unixTimeNs(); }
 
 /// --trace_json: the trace, starting with the compile of the module found
@@ -205,7 +164,8 @@ int64_t nowNs() { return unixTimeNs(); }
 std::unique_ptr<RunTrace> openTrace(StringRef path,
                                     const runtime::Program &program,
                                     StringRef eventsPath, int64_t loadStart,
-                                    int64_t loadEnd, std::string &from) {
+                                    int64_t loadEnd, std::string &from,
+                                    int64_t replicas) {
   std::optional<CompileSpan> compile;
   from = "no compile in " + eventsPath.str();
   if (sys::fs::exists(eventsPath)) {
@@ -219,13 +179,12 @@ std::unique_ptr<RunTrace> openTrace(StringRef path,
   }
   int64_t origin = compile ? std::min(compile->startNs, loadStart) : loadStart;
   Expected<std::unique_ptr<RunTrace>> trace =
-      RunTrace::open(path, program, origin, compile);
+      RunTrace::open(path, program, origin, compile, replicas);
   if (!trace)
     fail("--trace_json: " + toString(trace.takeError()));
   (*trace)->loaded(loadStart, loadEnd);
   return std::move(*trace);
 }
-
 
 } // namespace
 
@@ -331,14 +290,18 @@ int main(int argc, char **argv) {
   if (args.loadOnly)
     return 0;
 
+  std::unique_ptr<RunTrace> trace;
+  std::string traceCompile;
+  if (!flags.traceJson.empty())
+    trace = openTrace(flags.traceJson, **program, eventsPath, loadStart,
+                      loadStart + loadNs, traceCompile, (*program)->replicas());
+
   if ((*program)->replicas() > 1) {
     // A data-parallel program: one device per replica (RunReplicas.h).
-    if (args.checkOps || !args.expectedDir.empty() || args.synthetic ||
-        !flags.traceJson.empty() || profile)
+    if (args.checkOps || !args.expectedDir.empty() || args.synthetic)
       fail("a program of " + Twine((*program)->replicas()) +
-           " replicas runs with --runs, --seed, --threads, --inputs, "
-           "--save_inputs, --outputs and --check; --check_ops, --expected, "
-           "--synthetic_data, --trace_json and profiling are for one replica");
+           " replicas runs without --check_ops, --expected and "
+           "--synthetic_data: they are for one replica");
     ReplicaRunArgs replicaArgs;
     replicaArgs.runs = args.runs;
     replicaArgs.seed = args.seed;
@@ -347,16 +310,22 @@ int main(int argc, char **argv) {
     replicaArgs.inputsDir = args.inputsDir;
     replicaArgs.saveInputsDir = args.saveInputsDir;
     replicaArgs.outputsDir = args.outputsDir;
-    return runReplicas(replicaArgs, **program, **graph);
+    replicaArgs.eventFolder = eventFolder.empty() ? "." : eventFolder;
+    replicaArgs.progress = progress;
+    int code = runReplicas(replicaArgs, flags, **program, **graph, events,
+                           trace.get());
+    if (trace) {
+      if (Error err = trace->commit())
+        fail(toString(std::move(err)));
+      outs() << "trace: " << flags.traceJson << ", " << trace->events()
+             << " events (" << traceCompile << ")\n";
+    }
+    return code;
   }
 
-  std::unique_ptr<RunTrace> trace;
-  std::string traceCompile;
-  if (!flags.traceJson.empty()) {
-    trace = openTrace(flags.traceJson, **program, eventsPath, loadStart,
-                      loadStart + loadNs, traceCompile);
-    profile->setTrace(trace.get());
-    device.setHostThreadListener(trace.get());
+  if (trace) {
+    profile->setTrace(&trace->lane(0));
+    device.setHostThreadListener(&trace->lane(0));
   }
 
   // Inputs: from .npy files, or seeded data per parameter; the same every
@@ -418,7 +387,7 @@ int main(int argc, char **argv) {
       if (Error err = profile->endRun(run, ns, execute))
         fail(toString(std::move(err)));
     if (trace)
-      trace->endRun(start + ns, profile->clock()->cycles());
+      trace->endRun(start + ns, {profile->clock()->cycles()});
     events.transfer(TraceEvent::HOST_TO_DEVICE_TRANSFER, start,
                     record.toDevice);
     events.write(TraceEvent::EXECUTE, start, [&](TraceEvent &e) {

@@ -96,8 +96,10 @@ public:
   void exchangeRan(const exe::Step &step);
   void syncRan(const exe::Step &step);
   /// A collective: the step's estimate (the ring over the replicas' chips,
-  /// computed by the compiler's cost model), on every tile of the source.
-  void collectiveRan(const exe::Step &step);
+  /// computed by the compiler's cost model), on every tile of the source,
+  /// after `waitCycles` in which every tile waited for the group's last
+  /// member to reach it (replicas that took different paths).
+  void collectiveRan(const exe::Step &step, int64_t waitCycles = 0);
   void hostCopyRan(const exe::Step &step, int64_t bytes);
   void hostComputeRan(const exe::Step &step, int64_t wallNs);
 

@@ -35,6 +35,9 @@ struct ExecutionReport {
   /// The program's tiles' peak FLOPs per cycle on each unit.
   double vectorPeak = 0, matrixPeak = 0;
   int64_t run = 0;
+  /// Which of the program's replicas ran (docs/multichip.md): each
+  /// replica's device reports apart. Written only when replicas > 1.
+  int64_t replica = 0, replicas = 1;
   int64_t cycles = 0;
   double seconds = 0;
   int64_t flops = 0;

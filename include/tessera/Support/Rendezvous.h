@@ -39,9 +39,13 @@ public:
   /// ids, `device` among them): hands in `value`, waits for the others
   /// and returns every member's value, in `members` order. An error when
   /// the run was aborted or the members disagree on the meeting.
+  /// `arrivalCycle` is when the device reached the collective on its own
+  /// clock; `latestArrival`, when given, gets the group's latest, the
+  /// cycle the collective can start at on every member.
   llvm::Expected<std::vector<HostTensor>>
   exchange(int64_t sequence, int64_t device, llvm::ArrayRef<int64_t> members,
-           HostTensor value);
+           HostTensor value, int64_t arrivalCycle = 0,
+           int64_t *latestArrival = nullptr);
 
   /// Ends every wait, now and later, with `why`.
   void abort(const std::string &why);
@@ -51,6 +55,7 @@ private:
     std::vector<int64_t> members;
     std::vector<std::optional<HostTensor>> values;
     int64_t arrived = 0, left = 0;
+    int64_t latestArrival = 0;
   };
   int64_t devices;
   std::mutex mutex;

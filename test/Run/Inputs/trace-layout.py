@@ -31,7 +31,8 @@ for e in trace["traceEvents"]:
 errors = []
 host_runs = sorted(by_track[(1, "runtime")], key=lambda e: e["ts"])
 host_runs = [e for e in host_runs if e["cat"] == "run"]
-for pid in sorted(p for p in processes if processes[p].startswith("chip")):
+for pid in sorted(p for p in processes
+                  if processes[p].startswith(("chip", "replica"))):
     chip = processes[pid]
     runs = sorted(by_track[(pid, "Runs")], key=lambda e: e["ts"])
     steps = by_track[(pid, "Steps")]
