@@ -1,8 +1,9 @@
 //===- HloEmitCollectives.cpp - HLO cross-replica ops ---------------------===//
 //
 // all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute and
-// the replica and partition ids. Their variadic and in-place forms are not
-// modelled and stay tgraph.unknown.
+// the replica and partition ids. all-to-all's tuple form becomes its array
+// form between a concatenate and slices; the other variadic and in-place
+// forms are not modelled and stay tgraph.unknown.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,13 +83,78 @@ template <typename OpTy> Emitted nullaryOp(InstrEmit &e) {
 
 } // namespace
 
-/// all-to-all's array form: one operand, split and concatenated along one
-/// dimension. The tuple form (several operands) stays unknown.
-Emitted allToAll(InstrEmit &e) {
-  if (e.operands.size() != 1)
+/// all-to-all's tuple form: device k sends operand j to the j-th member of
+/// its group and gets, as result j, the j-th member's operand k. With
+/// every operand of one shape that is the array form over a new leading
+/// dimension: stack the operands (reshape to [1, ...], concatenate), swap
+/// rows across the group, and slice the rows back out. Operands of
+/// different shapes stay unknown.
+static Emitted allToAllTuple(InstrEmit &e, const ReplicaAttrs &r) {
+  auto tuple = dyn_cast<TupleType>(e.resultType);
+  auto first = dyn_cast<RankedTensorType>(e.operands[0].getType());
+  if (!tuple || !first || !first.hasStaticShape() ||
+      tuple.size() != e.operands.size())
     return keepAsUnknown();
-  int64_t dim;
+  for (Value v : e.operands)
+    if (v.getType() != first)
+      return keepAsUnknown();
+  for (Type t : tuple.getTypes())
+    if (t != first)
+      return keepAsUnknown();
+  int64_t n = static_cast<int64_t>(e.operands.size());
+  SmallVector<int64_t> rowShape{1}, stackedShape{n};
+  for (int64_t d : first.getShape()) {
+    rowShape.push_back(d);
+    stackedShape.push_back(d);
+  }
+  Type elt = first.getElementType();
+  auto rowType = RankedTensorType::get(rowShape, elt);
+  auto stackedType = RankedTensorType::get(stackedShape, elt);
+  OpBuilder &b = e.builder();
+  SmallVector<Value> rows;
+  for (Value v : e.operands) {
+    auto row = b.create<tg::ReshapeOp>(e.helperLoc("row"), rowType, v);
+    e.helpers.push_back(row);
+    rows.push_back(row);
+  }
+  auto stacked =
+      b.create<tg::ConcatenateOp>(e.helperLoc("stack"), stackedType, rows, 0);
+  auto swapped =
+      b.create<tg::AllToAllOp>(e.helperLoc("swap"), stackedType, stacked,
+                               uint64_t(0), r.groups, r.channelId);
+  e.helpers.push_back(stacked);
+  e.helpers.push_back(swapped);
+  SmallVector<Value> results;
+  SmallVector<int64_t> ones(stackedShape.size(), 1);
+  for (int64_t j = 0; j < n; ++j) {
+    SmallVector<int64_t> start(stackedShape.size(), 0), limit(stackedShape);
+    start[0] = j;
+    limit[0] = j + 1;
+    auto slice = b.create<tg::SliceOp>(e.helperLoc("received"), rowType,
+                                       swapped, start, limit, ones);
+    auto result =
+        b.create<tg::ReshapeOp>(e.helperLoc("received"), first, slice);
+    e.helpers.push_back(slice);
+    e.helpers.push_back(result);
+    results.push_back(result);
+  }
+  return e.emit<tg::TupleOp>(results);
+}
+
+/// all-to-all's array form: one operand, split and concatenated along one
+/// dimension; the tuple form above.
+Emitted allToAll(InstrEmit &e) {
+  if (e.operands.empty())
+    return badArity(e, 1);
   ReplicaAttrs r;
+  if (e.operands.size() > 1) {
+    if (!readReplicaAttrs(e, r))
+      return failure();
+    if (r.useGlobalDeviceIds)
+      return keepAsUnknown();
+    return allToAllTuple(e, r);
+  }
+  int64_t dim;
   if (!singleDim(e, "dimensions", dim) || !readReplicaAttrs(e, r))
     return failure();
   if (r.useGlobalDeviceIds)

@@ -57,21 +57,6 @@ enum class Activation {
   GeluErf
 };
 
-/// `loc` with its instruction name replaced by `name` (metadata locations
-/// fused with it are kept).
-Location renamed(Location loc, StringRef name) {
-  MLIRContext *ctx = loc.getContext();
-  if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    SmallVector<Location> parts;
-    for (Location part : fused.getLocations())
-      parts.push_back(renamed(part, name));
-    return FusedLoc::get(ctx, parts, fused.getMetadata());
-  }
-  if (auto named = dyn_cast<NameLoc>(loc))
-    return NameLoc::get(StringAttr::get(ctx, name), named.getChildLoc());
-  return loc;
-}
-
 /// Builds the ops of one library call. They are named
 /// "<instruction>.<op>" (as HLO names the instructions it adds) until
 /// finish() gives the op computing the call's result the instruction's own
@@ -81,10 +66,7 @@ public:
   explicit MathBuilder(InstrEmit &e) : e(e) {}
 
   template <typename OpTy> Location helperLoc() {
-    return renamed(e.loc,
-                   (e.instr.name + "." +
-                    OpTy::getOperationName().drop_front(strlen("tgraph.")))
-                       .str());
+    return e.helperLoc(OpTy::getOperationName().drop_front(strlen("tgraph.")));
   }
   void track(Operation *op) { created.push_back(op); }
   template <typename OpTy, typename... Args>

@@ -61,6 +61,10 @@ struct InstrEmit {
   mlir::Operation *emit(Args &&...args) {
     return create<OpTy>(std::forward<Args>(args)...).getOperation();
   }
+  /// The location of an op built beside the returned one: the
+  /// instruction's, renamed "<instruction>.<suffix>" (as HLO names the
+  /// instructions it adds).
+  mlir::Location helperLoc(llvm::StringRef suffix) const;
   mlir::OpBuilder &builder() { return emitter.builder; }
   mlir::MLIRContext *context() { return emitter.ctx; }
   DiagnosticSink &diags() { return emitter.diags; }
@@ -97,6 +101,10 @@ struct InstrEmit {
 // Attribute readers. Each takes the attribute (so it is not kept in
 // tgraph.hlo_attributes) and reports a located error on bad input.
 //===----------------------------------------------------------------------===//
+
+/// `loc` with its instruction name replaced by `name` (metadata locations
+/// fused with it are kept).
+mlir::Location renamed(mlir::Location loc, llvm::StringRef name);
 
 /// Whether the instruction has `n` operands; reports the mismatch if not.
 bool arity(InstrEmit &e, size_t n);

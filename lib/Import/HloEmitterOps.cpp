@@ -103,6 +103,25 @@ bool isSymbolComputationAttr(StringRef name) {
 // Attribute readers
 //===----------------------------------------------------------------------===//
 
+/// `loc` with its instruction name replaced by `name` (metadata locations
+/// fused with it are kept).
+Location renamed(Location loc, StringRef name) {
+  MLIRContext *ctx = loc.getContext();
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    SmallVector<Location> parts;
+    for (Location part : fused.getLocations())
+      parts.push_back(renamed(part, name));
+    return FusedLoc::get(ctx, parts, fused.getMetadata());
+  }
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return NameLoc::get(StringAttr::get(ctx, name), named.getChildLoc());
+  return loc;
+}
+
+mlir::Location InstrEmit::helperLoc(llvm::StringRef suffix) const {
+  return renamed(loc, (instr.name + "." + suffix).str());
+}
+
 bool arity(InstrEmit &e, size_t n) {
   if (e.operands.size() == n)
     return true;
