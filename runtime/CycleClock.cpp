@@ -110,8 +110,9 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
   const BufferLayout &dst = program.buffer(x.dest());
   int64_t eb = dst.elementBytes;
   DenseMap<int64_t, int64_t> sent, received;
-  // Listed copies between tiles of different chips go over the links
-  // (the compiler's cost model prices them the same way).
+  // Copies between tiles of different chips go over the links (the
+  // compiler's cost model prices listed ones the same way; it counts a
+  // view's latency only).
   std::map<std::pair<int64_t, int64_t>, int64_t> chipBytes;
   int64_t perChip = std::max<int64_t>(program.target().tilesPerChip, 1);
   if (!x.is_view()) {
@@ -146,10 +147,17 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
         // not one an element.
         const ElementRun *run = nullptr;
         int64_t runBytes = 0;
+        // A run from another chip crosses the links, as a listed copy's.
+        auto flush = [&] {
+          int64_t from = src.shares[run->share].tile;
+          sent[from] += runBytes;
+          if (from / perChip != to.tile / perChip)
+            chipBytes[{from / perChip, to.tile / perChip}] += runBytes;
+        };
         for (int64_t e = iv.begin; e < iv.end; ++e) {
           if (!run || element < run->begin || element >= run->end) {
             if (run)
-              sent[src.shares[run->share].tile] += runBytes;
+              flush();
             run = &src.runOf(element);
             runBytes = 0;
           }
@@ -163,7 +171,7 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
           }
         }
         if (run)
-          sent[src.shares[run->share].tile] += runBytes;
+          flush();
       }
   }
   const ExchangeSpec &fabric = program.target().exchange;
