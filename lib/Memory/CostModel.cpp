@@ -194,23 +194,16 @@ StepCost CostBuilder::collective(tile::CollectiveOp c) {
   StepCost cost;
   cost.unit = "collective";
   cost.op = opOf(c, c.getDest(), c.getName());
-  // Replica r's program sits on chips r * chips and up; a collective's data
-  // goes between the replicas' first chips.
   auto program = c->getParentOfType<tile::ProgramOp>();
   int64_t chipsPerReplica = program ? program.getChips() : 1;
   int64_t source = buffer(c.getSource()).bytes;
   int64_t dest = buffer(c.getDest()).bytes;
   int64_t n = c.getGroupSize();
-  ArrayRef<int64_t> groups = c.getGroups();
+  CollectiveRoutes routed = collectiveRoutes(c, chipsPerReplica);
   if (c.getKind() == tile::CollectiveKind::Permute) {
-    ArrayRef<int64_t> pairs =
-        c.getPairs() ? *c.getPairs() : ArrayRef<int64_t>();
-    for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
-      cost.cycles =
-          std::max(cost.cycles,
-                   routes.copyCycles(pairs[i] * chipsPerReplica,
-                                     pairs[i + 1] * chipsPerReplica, source));
-      if (pairs[i] != pairs[i + 1])
+    for (auto [from, to] : routed.pairs) {
+      cost.cycles = std::max(cost.cycles, routes.copyCycles(from, to, source));
+      if (from != to)
         cost.interChipBytes += source;
     }
     cost.bytesMoved = cost.interChipBytes;
@@ -224,12 +217,8 @@ StepCost CostBuilder::collective(tile::CollectiveOp c) {
                   : c.getKind() == tile::CollectiveKind::ReduceScatter
                       ? dest
                       : (source + n - 1) / std::max<int64_t>(n, 1);
-  for (size_t g = 0; g + n <= groups.size(); g += n) {
-    SmallVector<int64_t> ring;
-    for (int64_t d : groups.slice(g, n))
-      ring.push_back(d * chipsPerReplica);
+  for (const std::vector<int64_t> &ring : routed.rings)
     cost.cycles = std::max(cost.cycles, routes.ringCycles(ring, rounds, block));
-  }
   // What one replica sends over its links.
   cost.interChipBytes = rounds * block;
   cost.bytesMoved = cost.interChipBytes;
@@ -314,4 +303,25 @@ ProgramCost CostBuilder::build() {
 ProgramCost tessera::memory::estimateCost(const ProgramLiveness &liveness,
                                           const TargetDescription &target) {
   return CostBuilder(liveness, target).build();
+}
+
+CollectiveRoutes tessera::memory::collectiveRoutes(tile::CollectiveOp c,
+                                                   int64_t chipsPerReplica) {
+  CollectiveRoutes r;
+  if (c.getKind() == tile::CollectiveKind::Permute) {
+    ArrayRef<int64_t> pairs =
+        c.getPairs() ? *c.getPairs() : ArrayRef<int64_t>();
+    for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+      r.pairs.push_back(
+          {pairs[i] * chipsPerReplica, pairs[i + 1] * chipsPerReplica});
+    return r;
+  }
+  int64_t n = c.getGroupSize();
+  ArrayRef<int64_t> groups = c.getGroups();
+  for (size_t g = 0; n > 0 && g + n <= groups.size(); g += n) {
+    std::vector<int64_t> &ring = r.rings.emplace_back();
+    for (int64_t d : groups.slice(g, n))
+      ring.push_back(d * chipsPerReplica);
+  }
+  return r;
 }

@@ -2,6 +2,8 @@
 
 #include "tessera/Memory/PodReport.h"
 
+#include "tessera/Memory/CostModel.h"
+
 #include "tessera/Target/ChipRoutes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -131,21 +133,17 @@ PodReport tessera::memory::buildPodReport(const MemoryAnalysis &a) {
     r.collectives.push_back(pc);
     // The ring: each member sends its rounds' blocks to the next member's
     // first chip; a permute, each pair's source whole.
-    int64_t n = coll.getGroupSize();
-    ArrayRef<int64_t> groups = coll.getGroups();
+    CollectiveRoutes routed = collectiveRoutes(coll, r.chips);
     if (coll.getKind() == tile::CollectiveKind::Permute) {
-      ArrayRef<int64_t> pairs =
-          coll.getPairs() ? *coll.getPairs() : ArrayRef<int64_t>();
       const BufferLiveness *source = bufferOf.lookup(coll.getSource());
       int64_t bytes = source ? source->bytes : 0;
-      for (size_t i = 0; i + 1 < pairs.size(); i += 2)
-        carry(pairs[i] * r.chips, pairs[i + 1] * r.chips, bytes);
+      for (auto [from, to] : routed.pairs)
+        carry(from, to, bytes);
       continue;
     }
-    for (size_t g = 0; g + n <= groups.size() && n > 1; g += n)
-      for (int64_t i = 0; i < n; ++i)
-        carry(groups[g + i] * r.chips, groups[g + (i + 1) % n] * r.chips,
-              cost.interChipBytes);
+    for (const std::vector<int64_t> &ring : routed.rings)
+      for (size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
+        carry(ring[i], ring[(i + 1) % ring.size()], cost.interChipBytes);
   }
   for (auto [i, link] : llvm::enumerate(target.chipLinks)) {
     PodLink l;

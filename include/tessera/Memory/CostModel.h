@@ -53,6 +53,20 @@ struct ProgramCost {
 ProgramCost estimateCost(const ProgramLiveness &liveness,
                          const TargetDescription &target);
 
+/// Where a collective's data goes between chips, as the cost model prices
+/// it and the pod view routes it: replica r's program sits on chips
+/// r * chipsPerReplica and up, and a collective passes data between the
+/// replicas' first chips. A permute sends each pair's source whole; the
+/// others pass blocks around each group's ring, member i to member i + 1.
+struct CollectiveRoutes {
+  /// Permute: (from chip, to chip) per source-target pair.
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  /// The others: each group's members' first chips, in group order.
+  std::vector<std::vector<int64_t>> rings;
+};
+CollectiveRoutes collectiveRoutes(tile::CollectiveOp c,
+                                  int64_t chipsPerReplica);
+
 } // namespace tessera::memory
 
 #endif // TESSERA_MEMORY_COSTMODEL_H
