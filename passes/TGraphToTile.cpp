@@ -50,9 +50,17 @@ std::string describePlacement(func::FuncOp entry, int64_t chips, bool spread,
   return text;
 }
 
+using KeepAnalysis =
+    std::function<void(Operation *, memory::MemoryAnalysis &&)>;
+
 struct TGraphToTilePass
     : public tessera::impl::TGraphToTileBase<TGraphToTilePass> {
   using TGraphToTileBase::TGraphToTileBase;
+  TGraphToTilePass(TGraphToTileOptions options, KeepAnalysis keep)
+      : TGraphToTileBase(std::move(options)), keep(std::move(keep)) {}
+
+  /// Takes the search's analysis of the program it kept, if any.
+  KeepAnalysis keep;
 
   /// Lowers with the chips asked for, or searches for the fewest that
   /// hold the program: each try is lowered and allocated, and a try with a
@@ -114,14 +122,16 @@ struct TGraphToTilePass
       return cast<tile::ProgramOp>(
           module.lookupSymbol(tileProgramName(entry.getSymName())));
     };
+    // The last try's analysis: the program's, when that try is kept.
+    std::optional<memory::MemoryAnalysis> last;
     while (true) {
       stats = TileLoweringStats();
       if (failed(lowerEntryToTile(module, target, &stats, options)))
         return failure();
       if (!search)
         break;
-      memory::MemoryAnalysis analysis =
-          memory::analyzeMemory(program(), target);
+      memory::MemoryAnalysis &analysis =
+          last.emplace(memory::analyzeMemory(program(), target));
       Try t{options.chips, 0, analysis.tilesOutOfMemory()};
       for (const memory::TileAllocation &tile : analysis.tiles)
         t.bytesOver += tile.overBy();
@@ -144,6 +154,7 @@ struct TGraphToTilePass
           (bytes + chipBytes - 1) / std::max<int64_t>(chipBytes, 1);
       options.chips = std::min(available, std::max(options.chips + 1, needed));
       options.spread = spreadFor(options.chips);
+      last.reset();
       program().erase();
     }
     if (search) {
@@ -168,6 +179,7 @@ struct TGraphToTilePass
                        " chips a replica has holds it; the fewest bytes over"
                  : "More chips did not help; the fewest bytes over");
       if (best->chips != options.chips) {
+        last.reset();
         program().erase();
         options.chips = best->chips;
         options.spread = spreadFor(options.chips);
@@ -179,6 +191,8 @@ struct TGraphToTilePass
     if (target.chips > 1)
       program().setPlacement(
           describePlacement(entry, options.chips, options.spread, why));
+    if (last && keep)
+      keep(program(), std::move(*last));
     return success();
   }
 
@@ -225,3 +239,10 @@ struct TGraphToTilePass
 };
 
 } // namespace
+
+std::unique_ptr<Pass> tessera::createTGraphToTile(
+    TGraphToTileOptions options,
+    std::function<void(Operation *, memory::MemoryAnalysis &&)> keep) {
+  return std::make_unique<TGraphToTilePass>(std::move(options),
+                                            std::move(keep));
+}

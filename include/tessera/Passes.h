@@ -8,7 +8,13 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <functional>
+
 namespace tessera {
+
+namespace memory {
+struct MemoryAnalysis;
+} // namespace memory
 
 /// What a printing pass prints (its `print=` or `format=` option). Each pass
 /// lists the values it accepts with clEnumValN in Passes.td, so llvm::cl
@@ -24,6 +30,15 @@ enum class CompatFailOn { None, Incompatible };
 
 #define GEN_PASS_REGISTRATION
 #include "Passes.h.inc"
+
+/// tgraph-to-tile for a caller that allocates the program next (the
+/// compiler): when the pass searched for the chips, it analysed the
+/// program it kept, and hands that analysis to `keep` rather than let the
+/// caller compute it again. It is the program's until the IR changes.
+std::unique_ptr<mlir::Pass> createTGraphToTile(
+    TGraphToTileOptions options,
+    std::function<void(mlir::Operation *program, memory::MemoryAnalysis &&)>
+        keep);
 
 } // namespace tessera
 

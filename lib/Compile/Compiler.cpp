@@ -150,8 +150,18 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   auto timelineOwner = std::make_unique<PassTimelineInstrumentation>(start);
   std::shared_ptr<std::vector<PassTiming>> timeline = timelineOwner->shared();
   pm.addInstrumentation(std::move(timelineOwner));
+  // tgraph-to-tile's search for the chips allocates the program it keeps;
+  // that analysis is the one the executable and reports need.
+  std::optional<memory::MemoryAnalysis> kept;
+  Operation *keptProgram = nullptr;
+  CompileOptions pipelineOptions = options;
+  pipelineOptions.keepAnalysis = [&](Operation *program,
+                                     memory::MemoryAnalysis &&analysis) {
+    keptProgram = program;
+    kept.emplace(std::move(analysis));
+  };
   for (const PipelineStep &step : steps)
-    pm.addPass(step.create(options));
+    pm.addPass(step.create(pipelineOptions));
 
   LogicalResult result = pm.run(module);
   auto end = std::chrono::steady_clock::now();
@@ -188,7 +198,13 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     emitError(module.getLoc()) << "the compile produced no tile program";
     return failure();
   }
-  analysis = memory::analyzeMemory(program, target);
+  // The pass's analysis holds while no pass after tgraph-to-tile could
+  // have changed the program.
+  if (kept && keptProgram == program.getOperation() &&
+      steps.back().name == "tgraph-to-tile")
+    analysis = std::move(kept);
+  else
+    analysis = memory::analyzeMemory(program, target);
   if (sink.options().writesReports() || dumper.dumpingModule())
     memory = memory::buildMemoryReport(*analysis,
                                        flags.memoryReportTileFormat != "tiles");

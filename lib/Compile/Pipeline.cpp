@@ -66,7 +66,7 @@ std::vector<PipelineStep> compilePipeline() {
                      TGraphToTileOptions pass;
                      pass.targetName = options.target;
                      pass.chips = options.chips;
-                     return createTGraphToTile(pass);
+                     return createTGraphToTile(pass, options.keepAnalysis);
                    }});
   return steps;
 }

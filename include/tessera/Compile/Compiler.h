@@ -28,6 +28,10 @@
 
 namespace tessera {
 
+namespace memory {
+struct MemoryAnalysis;
+} // namespace memory
+
 /// Compile options that are not TESSERA_FLAGS (tessera-compile's own).
 struct CompileOptions {
   /// --target: a preset name or a JSON file; empty = the default preset.
@@ -40,6 +44,11 @@ struct CompileOptions {
   PrecisionPolicy precisionPolicy = PrecisionPolicy::Bf16ToF32;
   /// --chips: chips a replica's program spans (0: automatic).
   int64_t chips = 0;
+  /// Takes the memory analysis tgraph-to-tile made of the program it kept
+  /// (its search for the chips allocates each try), so the compile does
+  /// not allocate the program twice. Set by the compiler for its own run.
+  std::function<void(mlir::Operation *program, memory::MemoryAnalysis &&)>
+      keepAnalysis;
   /// Print each pass as it starts (a terminal, or --show_progress_bar).
   bool showProgress = false;
   /// How long a compile runs before its progress shows (0: at once, as
