@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 using namespace mlir;
 using namespace tessera;
 using namespace tessera::memory;
@@ -53,15 +55,23 @@ protected:
     module = parseSourceString<ModuleOp>(kProgram, &context);
   }
 
-  json report(bool tileRuns = false) {
+  /// The program's memory analysis, on the target it names.
+  std::optional<MemoryAnalysis> analyze() {
+    if (!module)
+      return std::nullopt;
     tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
     llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
     EXPECT_TRUE(static_cast<bool>(analysis));
     if (!analysis) {
       llvm::consumeError(analysis.takeError());
-      return json();
+      return std::nullopt;
     }
-    return buildMemoryReport(*analysis, tileRuns);
+    return std::move(*analysis);
+  }
+
+  json report(bool tileRuns = false) {
+    std::optional<MemoryAnalysis> analysis = analyze();
+    return analysis ? buildMemoryReport(*analysis, tileRuns) : json();
   }
 
   MLIRContext context;
@@ -171,10 +181,8 @@ TEST_F(MemoryReportTest, SummaryTextShowsTheReport) {
 // reports print them: the memory report's summary agrees with a direct
 // count over the tiles.
 TEST_F(MemoryReportTest, AllocationSummaryIsTheReportsNumbers) {
-  ASSERT_TRUE(module);
-  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
-  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
-  ASSERT_TRUE(static_cast<bool>(analysis));
+  std::optional<MemoryAnalysis> analysis = analyze();
+  ASSERT_TRUE(analysis);
   AllocationSummary a = summarizeAllocation(*analysis);
   int64_t used = 0, peak = 0, bound = 0, incl = 0;
   for (int64_t t = 0; t < analysis->liveness.numTiles; ++t) {
@@ -202,10 +210,8 @@ TEST_F(MemoryReportTest, AllocationSummaryIsTheReportsNumbers) {
 // direct sum over the buffers that own storage, and tile-padding's report
 // and the memory report show the same figures.
 TEST_F(MemoryReportTest, PaddingAndCostAreOneModel) {
-  ASSERT_TRUE(module);
-  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
-  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
-  ASSERT_TRUE(static_cast<bool>(analysis));
+  std::optional<MemoryAnalysis> analysis = analyze();
+  ASSERT_TRUE(analysis);
   PaddingReport padding = computePaddingReport(*analysis);
   CostReport cost = computeCostReport(*analysis);
   int64_t unpadded = 0, padded = 0, owners = 0;
