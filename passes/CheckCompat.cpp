@@ -27,13 +27,12 @@ using namespace tessera;
 namespace {
 
 struct TGraphCheckCompatPass
-    : public tessera::impl::TGraphCheckCompatBase<TGraphCheckCompatPass> {
-  using TGraphCheckCompatBase::TGraphCheckCompatBase;
+    : TargetPass<TGraphCheckCompatPass, tessera::impl::TGraphCheckCompatBase> {
+  using TargetPass::TargetPass;
 
   LogicalResult initialize(MLIRContext *context) override {
     Location loc = UnknownLoc::get(context);
-    if (failed(resolvePassTarget(context, "tgraph-check-compat", targetName,
-                                 target)))
+    if (failed(TargetPass::initialize(context)))
       return failure();
     if (!hostOps.empty()) {
       hostRegex = std::make_shared<llvm::Regex>(hostOps);
@@ -71,11 +70,12 @@ struct TGraphCheckCompatPass
 
     if (print != PrintFormat::None ||
         (failOn == CompatFailOn::Incompatible && incompatible)) {
-      nlohmann::ordered_json report = buildCompatReport(module, target.name);
+      CompatReport report = computeCompatReport(module, target.name);
       auto write = [&](llvm::raw_ostream &os) {
         if (print == PrintFormat::Json)
-          os << report.dump(2, ' ', false,
-                            nlohmann::ordered_json::error_handler_t::replace)
+          os << compatReportJson(report).dump(
+                    2, ' ', false,
+                    nlohmann::ordered_json::error_handler_t::replace)
              << "\n";
         else if (print == PrintFormat::Dot)
           writeCompatDot(report, module, dotDepth, os);
@@ -97,10 +97,10 @@ struct TGraphCheckCompatPass
         return signalPassFailure();
       }
     }
-    markAllAnalysesPreserved();
+    // Every assessed op got a verdict attribute and the module its target:
+    // the IR changed, so no analysis is marked preserved.
   }
 
-  TargetDescription target;
   std::shared_ptr<llvm::Regex> hostRegex;
 };
 

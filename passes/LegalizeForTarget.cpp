@@ -149,16 +149,9 @@ private:
 };
 
 struct TGraphLegalizeForTargetPass
-    : public tessera::impl::TGraphLegalizeForTargetBase<
-          TGraphLegalizeForTargetPass> {
-  using TGraphLegalizeForTargetBase::TGraphLegalizeForTargetBase;
-
-  LogicalResult initialize(MLIRContext *context) override {
-    if (failed(resolvePassTarget(context, "tgraph-legalize-for-target",
-                                 targetName, target)))
-      return failure();
-    return success();
-  }
+    : TargetPass<TGraphLegalizeForTargetPass,
+                 tessera::impl::TGraphLegalizeForTargetBase> {
+  using TargetPass::TargetPass;
 
   void runOnOperation() override {
     const OpConstraint *constraint = target.opConstraint("dot_general");
@@ -174,8 +167,6 @@ struct TGraphLegalizeForTargetPass
     for (auto &[dot, fold] : folds)
       BatchFolder(dot, fold).run();
   }
-
-  TargetDescription target;
 };
 
 } // namespace

@@ -21,6 +21,8 @@
 
 #include "PassOutput.h"
 
+#include "tessera/Passes.h"
+
 #include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Memory/MemoryAnalysis.h"
 
@@ -83,6 +85,55 @@ inline void writeJsonReport(const nlohmann::ordered_json &report,
                     nlohmann::json::error_handler_t::replace)
      << "\n";
 }
+
+/// The pass body of a memory pass, `Base` its generated base: `Derived`
+/// has `output` and `targetName` options and a
+/// `LogicalResult writeReport(tile::ProgramOp, const MemoryAnalysis &,
+/// raw_ostream &)` that formats one program's report from the lib/Memory
+/// report model.
+template <typename Derived, template <typename> class Base>
+class MemoryReportPass : public Base<Derived> {
+public:
+  using BaseT = Base<Derived>;
+  using BaseT::BaseT;
+
+  void runOnOperation() override {
+    Derived &self = static_cast<Derived &>(*this);
+    if (mlir::failed(writeProgramReports(
+            this->getOperation(), this->getAnalysisManager(),
+            this->getArgument(), self.output, self.targetName,
+            [&](tile::ProgramOp program, const MemoryAnalysis &analysis,
+                llvm::raw_ostream &os) {
+              return self.writeReport(program, analysis, os);
+            })))
+      return this->signalPassFailure();
+    // The IR is unchanged: the next memory pass reuses the analysis.
+    this->markAllAnalysesPreserved();
+  }
+};
+
+/// A memory pass whose report is JSON (`print=json`) or text, `Base` its
+/// generated base and `toJson` / `writeText` its lib/Memory formatters. It
+/// needs no class of its own: the pass's file instantiates it explicitly,
+/// which also defines the pass's generated create function.
+template <template <typename> class Base,
+          nlohmann::ordered_json (*toJson)(const MemoryAnalysis &),
+          void (*writeText)(const MemoryAnalysis &, llvm::raw_ostream &)>
+class JsonOrTextReportPass
+    : public MemoryReportPass<JsonOrTextReportPass<Base, toJson, writeText>,
+                              Base> {
+public:
+  using MemoryReportPass<JsonOrTextReportPass, Base>::MemoryReportPass;
+
+  mlir::LogicalResult writeReport(tile::ProgramOp, const MemoryAnalysis &a,
+                                  llvm::raw_ostream &os) {
+    if (this->print == PrintFormat::Json)
+      writeJsonReport(toJson(a), os);
+    else
+      writeText(a, os);
+    return mlir::success();
+  }
+};
 
 } // namespace tessera::memory
 

@@ -22,16 +22,9 @@ using namespace tessera;
 namespace {
 
 struct TGraphNormalizePrecisionPass
-    : public tessera::impl::TGraphNormalizePrecisionBase<
-          TGraphNormalizePrecisionPass> {
-  using TGraphNormalizePrecisionBase::TGraphNormalizePrecisionBase;
-
-  LogicalResult initialize(MLIRContext *context) override {
-    if (failed(resolvePassTarget(context, "tgraph-normalize-precision",
-                                 targetName, target)))
-      return failure();
-    return success();
-  }
+    : TargetPass<TGraphNormalizePrecisionPass,
+                 tessera::impl::TGraphNormalizePrecisionBase> {
+  using TargetPass::TargetPass;
 
   void runOnOperation() override {
     if (policy == PrecisionPolicy::Keep)
@@ -55,8 +48,6 @@ struct TGraphNormalizePrecisionPass
           << precisionPolicyName(policy) << " computes in " << destination
           << ", which " << target.name << " lacks; bf16 ops stay as they are";
   }
-
-  TargetDescription target;
 };
 
 } // namespace

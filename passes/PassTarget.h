@@ -27,6 +27,24 @@ inline mlir::LogicalResult resolvePassTarget(mlir::MLIRContext *context,
   return mlir::success();
 }
 
+/// A pass with a `target` option (`targetName`), `Base` its generated
+/// base: the target is resolved once, in initialize(), into `target`. A
+/// pass with more to initialize calls TargetPass::initialize first.
+template <typename Derived, template <typename> class Base>
+class TargetPass : public Base<Derived> {
+public:
+  using BaseT = Base<Derived>;
+  using BaseT::BaseT;
+
+  mlir::LogicalResult initialize(mlir::MLIRContext *context) override {
+    return resolvePassTarget(context, this->getArgument(),
+                             static_cast<Derived &>(*this).targetName, target);
+  }
+
+protected:
+  TargetDescription target;
+};
+
 } // namespace tessera
 
 #endif // TESSERA_PASSES_PASSTARGET_H

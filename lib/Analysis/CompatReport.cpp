@@ -46,22 +46,16 @@ llvm::SmallVector<std::string> tessera::nameScopes(llvm::StringRef opName) {
   return scopes;
 }
 
-namespace {
+void CompatCounts::add(CompatStatus s) {
+  if (s == CompatStatus::Ok)
+    ++compatible;
+  else if (s == CompatStatus::Incompatible)
+    ++incompatible;
+  else
+    ++notAssessed;
+}
 
-struct Counts {
-  int64_t compatible = 0, incompatible = 0, notAssessed = 0;
-  int64_t total() const { return compatible + incompatible + notAssessed; }
-  void add(CompatStatus s) {
-    if (s == CompatStatus::Ok)
-      ++compatible;
-    else if (s == CompatStatus::Incompatible)
-      ++incompatible;
-    else
-      ++notAssessed;
-  }
-};
-
-double percent(int64_t part, int64_t whole) {
+double tessera::compatPercent(int64_t part, int64_t whole) {
   if (whole == 0)
     return 100.0;
   return std::round(1000.0 * part / whole) / 10.0;
@@ -69,7 +63,7 @@ double percent(int64_t part, int64_t whole) {
 
 /// Calls `fn(op, verdict)` for every assessed op that carries a verdict, in
 /// program order.
-template <typename Fn> void forEachVerdict(ModuleOp module, Fn fn) {
+template <typename Fn> static void forEachVerdict(ModuleOp module, Fn fn) {
   module.walk([&](Operation *op) {
     if (!isAssessedOp(op))
       return;
@@ -78,95 +72,121 @@ template <typename Fn> void forEachVerdict(ModuleOp module, Fn fn) {
   });
 }
 
-json opEntry(Operation *op, const CompatVerdict &v) {
-  OpIdentity id = identifyOp(op);
-  json entry;
-  entry["instruction"] = id.instruction;
-  entry["op"] = op->getName().getStringRef().str();
-  entry["op_type"] = id.opType;
-  entry["op_name"] = id.opName;
-  entry["function"] = id.function;
-  entry["reason"] = v.reason;
-  entry["detail"] = v.detail;
-  entry["hint"] = v.hint;
-  entry["location"] = id.location;
-  entry["source"] = id.source;
-  return entry;
+static CompatOpEntry opEntry(Operation *op, const OpIdentity &id,
+                             const CompatVerdict &v) {
+  return {id.instruction, op->getName().getStringRef().str(),
+          id.opType,      id.opName,
+          id.function,    v.reason,
+          v.detail,       v.hint,
+          id.location,    id.source};
 }
 
-} // namespace
-
-json tessera::buildCompatReport(ModuleOp module, llvm::StringRef targetName) {
-  Counts totals;
-  std::map<std::string, int64_t> byReason;
-  std::map<std::string, Counts> scopes;
-  std::map<std::string, Counts> byOp;
-  json incompatibleOps = json::array(), hostOps = json::array(),
-       rewrittenOps = json::array();
+CompatReport tessera::computeCompatReport(ModuleOp module,
+                                          llvm::StringRef targetName) {
+  CompatReport r;
+  r.target = targetName.str();
+  std::map<std::string, CompatCounts> scopes;
   forEachVerdict(module, [&](Operation *op, const CompatVerdict &v) {
-    totals.add(v.status);
-    byOp[op->getName().stripDialect().str()].add(v.status);
+    r.totals.add(v.status);
+    r.byOp[op->getName().stripDialect().str()].add(v.status);
     OpIdentity id = identifyOp(op);
     for (const std::string &scope : nameScopes(id.opName))
       scopes[scope].add(v.status);
     if (v.status == CompatStatus::Incompatible) {
-      ++byReason[v.reason];
-      incompatibleOps.push_back(opEntry(op, v));
+      ++r.byReason[v.reason];
+      r.incompatibleOps.push_back(opEntry(op, id, v));
     } else if (v.status == CompatStatus::NotAssessed) {
-      hostOps.push_back(opEntry(op, v));
+      r.notAssessedOps.push_back(opEntry(op, id, v));
     } else if (v.reason == compat_reason::Rewritten) {
-      rewrittenOps.push_back(opEntry(op, v));
+      r.rewrittenOps.push_back(opEntry(op, id, v));
     }
   });
+  for (auto &[name, counts] : scopes) {
+    int64_t depth = name == kNoOpName ? 1 : 1 + llvm::count(name, '/');
+    r.scopes.push_back({name, depth, counts});
+  }
+  if (auto precision =
+          module->getAttrOfType<tgraph::PrecisionAttr>(kPrecisionAttr))
+    r.precision = PrecisionSummary{
+        precision.getPolicy().str(),     hloDtypeName(precision.getFrom()),
+        hloDtypeName(precision.getTo()), precision.getOps(),
+        precision.getConverts(),         precision.getRoundings(),
+        precision.getBytesAdded()};
+  return r;
+}
 
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+static json opEntryJson(const CompatOpEntry &e) {
+  json entry;
+  entry["instruction"] = e.instruction;
+  entry["op"] = e.op;
+  entry["op_type"] = e.opType;
+  entry["op_name"] = e.opName;
+  entry["function"] = e.function;
+  entry["reason"] = e.reason;
+  entry["detail"] = e.detail;
+  entry["hint"] = e.hint;
+  entry["location"] = e.location;
+  entry["source"] = e.source;
+  return entry;
+}
+
+static json opListJson(const std::vector<CompatOpEntry> &entries) {
+  json list = json::array();
+  for (const CompatOpEntry &e : entries)
+    list.push_back(opEntryJson(e));
+  return list;
+}
+
+json tessera::compatTotalsJson(const CompatReport &r) {
+  return {{"ops", r.totals.total()},
+          {"compatible", r.totals.compatible},
+          {"incompatible", r.totals.incompatible},
+          {"not_assessed", r.totals.notAssessed},
+          {"compatible_percent", r.compatiblePercent()}};
+}
+
+json tessera::compatReportJson(const CompatReport &r) {
   json report;
-  report["target"] = targetName.str();
-  int64_t assessed = totals.compatible + totals.incompatible;
-  report["totals"] = {
-      {"ops", totals.total()},
-      {"compatible", totals.compatible},
-      {"incompatible", totals.incompatible},
-      {"not_assessed", totals.notAssessed},
-      {"compatible_percent", percent(totals.compatible, assessed)}};
+  report["target"] = r.target;
+  report["totals"] = compatTotalsJson(r);
   report["by_reason"] = json::object();
-  for (auto &[reason, n] : byReason)
+  for (auto &[reason, n] : r.byReason)
     report["by_reason"][reason] = n;
   report["by_op"] = json::object();
-  for (auto &[name, c] : byOp)
+  for (auto &[name, c] : r.byOp)
     report["by_op"][name] = {{"compatible", c.compatible},
                              {"incompatible", c.incompatible},
                              {"not_assessed", c.notAssessed}};
   json scopeList = json::array();
-  for (auto &[name, c] : scopes) {
-    int64_t depth = 1 + llvm::count(name, '/');
-    if (name == kNoOpName)
-      depth = 1;
+  for (const CompatScope &s : r.scopes) {
+    const CompatCounts &c = s.counts;
     scopeList.push_back(
-        {{"name", name},
-         {"depth", depth},
+        {{"name", s.name},
+         {"depth", s.depth},
          {"ops", c.total()},
          {"compatible", c.compatible},
          {"incompatible", c.incompatible},
          {"not_assessed", c.notAssessed},
-         {"compatible_percent", percent(c.compatible, c.total())},
-         {"incompatible_percent", percent(c.incompatible, c.total())},
-         {"not_assessed_percent", percent(c.notAssessed, c.total())}});
+         {"compatible_percent", compatPercent(c.compatible, c.total())},
+         {"incompatible_percent", compatPercent(c.incompatible, c.total())},
+         {"not_assessed_percent", compatPercent(c.notAssessed, c.total())}});
   }
   report["scopes"] = std::move(scopeList);
-  report["incompatible_ops"] = std::move(incompatibleOps);
-  report["not_assessed_ops"] = std::move(hostOps);
-  report["rewritten_ops"] = std::move(rewrittenOps);
-  if (auto precision =
-          module->getAttrOfType<tgraph::PrecisionAttr>(kPrecisionAttr)) {
-    auto typeName = [](Type t) { return hloDtypeName(t); };
-    report["precision"] = {{"policy", precision.getPolicy().str()},
-                           {"from", typeName(precision.getFrom())},
-                           {"to", typeName(precision.getTo())},
-                           {"ops", precision.getOps()},
-                           {"converts", precision.getConverts()},
-                           {"roundings", precision.getRoundings()},
-                           {"bytes_added", precision.getBytesAdded()}};
-  }
+  report["incompatible_ops"] = opListJson(r.incompatibleOps);
+  report["not_assessed_ops"] = opListJson(r.notAssessedOps);
+  report["rewritten_ops"] = opListJson(r.rewrittenOps);
+  if (const std::optional<PrecisionSummary> &p = r.precision)
+    report["precision"] = {{"policy", p->policy},
+                           {"from", p->from},
+                           {"to", p->to},
+                           {"ops", p->ops},
+                           {"converts", p->converts},
+                           {"roundings", p->roundings},
+                           {"bytes_added", p->bytesAdded}};
   return report;
 }
 
@@ -192,7 +212,7 @@ static std::string nodeAtDepth(llvm::StringRef opName, unsigned depth) {
   return scopes[std::min<size_t>(depth, scopes.size()) - 1];
 }
 
-void tessera::writeCompatDot(const json &report, ModuleOp module,
+void tessera::writeCompatDot(const CompatReport &report, ModuleOp module,
                              unsigned depth, llvm::raw_ostream &os) {
   // Node of each assessed op, at the requested depth.
   struct OpNode {
@@ -218,7 +238,7 @@ void tessera::writeCompatDot(const json &report, ModuleOp module,
     }
   }
   llvm::DenseMap<Operation *, std::string> nodeOf;
-  std::map<std::string, Counts> counts;
+  std::map<std::string, CompatCounts> counts;
   std::vector<std::string> order; // first-appearance order, for stable DOT
   for (OpNode &n : ops) {
     std::string node = nodeAtDepth(n.opName, depth);
@@ -238,13 +258,11 @@ void tessera::writeCompatDot(const json &report, ModuleOp module,
       }
 
   os << "digraph compat {\n";
-  os << "  label="
-     << dotQuote("compatibility with " + report.value("target", std::string()))
-     << ";\n";
+  os << "  label=" << dotQuote("compatibility with " + report.target) << ";\n";
   os << "  rankdir=TB;\n";
   os << "  node [shape=box, fontname=\"Helvetica\"];\n";
   for (const std::string &node : order) {
-    const Counts &c = counts[node];
+    const CompatCounts &c = counts[node];
     struct Part {
       const char *color, *what;
       int64_t n;
@@ -285,74 +303,64 @@ void tessera::writeCompatDot(const json &report, ModuleOp module,
 // Text summary
 //===----------------------------------------------------------------------===//
 
-void tessera::writeCompatSummary(const json &report, llvm::raw_ostream &os,
-                                 unsigned maxListed) {
-  const json &t = report["totals"];
-  int64_t ops = t["ops"], ok = t["compatible"], bad = t["incompatible"],
-          host = t["not_assessed"];
-  os << "Compatibility with " << report.value("target", std::string()) << ": "
-     << llvm::format("%.1f", t["compatible_percent"].get<double>()) << "% of "
+void tessera::writeCompatSummary(const CompatReport &report,
+                                 llvm::raw_ostream &os, unsigned maxListed) {
+  const CompatCounts &t = report.totals;
+  int64_t ok = t.compatible, bad = t.incompatible;
+  os << "Compatibility with " << report.target << ": "
+     << llvm::format("%.1f", report.compatiblePercent()) << "% of "
      << (ok + bad) << " assessed ops (" << ok << " ok, " << bad
-     << " incompatible, " << host << " placed on host; " << ops
+     << " incompatible, " << t.notAssessed << " placed on host; " << t.total()
      << " ops in all)\n";
-  // Reports written before rewrites existed have no such list.
-  if (const auto it = report.find("rewritten_ops");
-      it != report.end() && !it->empty()) {
+  if (!report.rewrittenOps.empty()) {
     os << "Compatible after an exact rewrite the compiler makes:\n";
-    for (size_t i = 0; i < it->size() && i < maxListed; ++i) {
-      const json &e = (*it)[i];
-      os << "  " << e["instruction"].get<std::string>() << ": "
-         << e["detail"].get<std::string>() << "\n";
-    }
-    if (it->size() > maxListed)
-      os << "  ... " << it->size() - maxListed << " more\n";
+    const std::vector<CompatOpEntry> &list = report.rewrittenOps;
+    for (size_t i = 0; i < list.size() && i < maxListed; ++i)
+      os << "  " << list[i].instruction << ": " << list[i].detail << "\n";
+    if (list.size() > maxListed)
+      os << "  ... " << list.size() - maxListed << " more\n";
   }
-  if (std::string line = precisionLine(report); !line.empty())
-    os << line << "\n";
+  if (report.precision)
+    os << precisionLine(*report.precision) << "\n";
   if (bad == 0)
     return;
   os << "Incompatible by reason:\n";
-  for (auto &[reason, n] : report["by_reason"].items())
-    os << "  " << llvm::left_justify(reason, 24) << n.get<int64_t>() << "\n";
+  for (auto &[reason, n] : report.byReason)
+    os << "  " << llvm::left_justify(reason, 24) << n << "\n";
 
   // Scopes that hold incompatible ops, least compatible first.
-  std::vector<const json *> scopes;
-  for (const json &s : report["scopes"])
-    if (s["incompatible"].get<int64_t>() > 0)
+  std::vector<const CompatScope *> scopes;
+  for (const CompatScope &s : report.scopes)
+    if (s.counts.incompatible > 0)
       scopes.push_back(&s);
+  auto percentOk = [](const CompatScope *s) {
+    return compatPercent(s->counts.compatible, s->counts.total());
+  };
   std::stable_sort(scopes.begin(), scopes.end(),
-                   [](const json *a, const json *b) {
-                     return (*a)["compatible_percent"].get<double>() <
-                            (*b)["compatible_percent"].get<double>();
+                   [&](const CompatScope *a, const CompatScope *b) {
+                     return percentOk(a) < percentOk(b);
                    });
   os << "Name scopes with incompatible ops:\n";
   for (size_t i = 0; i < scopes.size() && i < maxListed; ++i) {
-    const json &s = *scopes[i];
-    os << "  " << llvm::left_justify(s["name"].get<std::string>(), 40) << " "
-       << llvm::format("%5.1f", s["compatible_percent"].get<double>())
-       << "% ok (" << s["compatible"].get<int64_t>() << "/"
-       << s["ops"].get<int64_t>() << ")\n";
+    const CompatScope &s = *scopes[i];
+    os << "  " << llvm::left_justify(s.name, 40) << " "
+       << llvm::format("%5.1f", percentOk(&s)) << "% ok ("
+       << s.counts.compatible << "/" << s.counts.total() << ")\n";
   }
   if (scopes.size() > maxListed)
     os << "  ... " << scopes.size() - maxListed << " more\n";
 
   os << "Incompatible ops:\n";
-  const json &list = report["incompatible_ops"];
+  const std::vector<CompatOpEntry> &list = report.incompatibleOps;
   for (size_t i = 0; i < list.size() && i < maxListed; ++i) {
-    const json &e = list[i];
-    std::string name = e["instruction"].get<std::string>();
-    if (name.empty())
-      name = e["op"].get<std::string>();
-    os << "  " << name;
-    if (!e["op_name"].get<std::string>().empty())
-      os << " (" << e["op_name"].get<std::string>() << ")";
-    os << ": " << e["reason"].get<std::string>() << ": "
-       << e["detail"].get<std::string>();
-    if (!e["hint"].get<std::string>().empty())
-      os << "; fix: " << e["hint"].get<std::string>();
-    std::string where = e["source"].get<std::string>();
-    if (where.empty())
-      where = e["location"].get<std::string>();
+    const CompatOpEntry &e = list[i];
+    os << "  " << (e.instruction.empty() ? e.op : e.instruction);
+    if (!e.opName.empty())
+      os << " (" << e.opName << ")";
+    os << ": " << e.reason << ": " << e.detail;
+    if (!e.hint.empty())
+      os << "; fix: " << e.hint;
+    const std::string &where = e.source.empty() ? e.location : e.source;
     if (!where.empty())
       os << " [" << where << "]";
     os << "\n";

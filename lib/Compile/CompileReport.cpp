@@ -51,7 +51,7 @@ std::string humanBytes(int64_t bytes) {
 
 json buildCompilationReport(ModuleOp module, llvm::StringRef moduleName,
                             int64_t moduleId, const TargetDescription &target,
-                            const json &compat) {
+                            const CompatReport &compat) {
   // Same op set as tgraph-op-stats: tgraph ops directly in function bodies;
   // reducer and comparator bodies are part of their op's cost.
   Totals total;
@@ -94,8 +94,7 @@ json buildCompilationReport(ModuleOp module, llvm::StringRef moduleName,
                      {"flops", total.flops},
                      {"bytes", total.bytes},
                      {"opcodes", std::move(opcodes)}};
-  auto totals = compat.find("totals");
-  report["compat"] = totals != compat.end() ? *totals : json::object();
+  report["compat"] = compatTotalsJson(compat);
   // On a system of chips: how the program was spread over them, and why
   // (docs/multichip.md).
   for (auto program : module.getOps<tile::ProgramOp>())

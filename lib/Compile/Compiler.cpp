@@ -183,7 +183,7 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   CompileEndInfo endInfo;
   endInfo.durationNs = span.durationNs;
   endInfo.passes = *timeline;
-  json compat = buildCompatReport(module, target.name);
+  CompatReport compat = computeCompatReport(module, target.name);
   // Every compile allocates: the executable places each buffer at the
   // allocator's offsets. The report is built from the same analysis only
   // when a report or a dump will show it.
@@ -221,7 +221,8 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
          nullptr});
     endInfo.reports.push_back(
         {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
-    endInfo.reports.push_back({ReportKind::Compatibility, compat, nullptr});
+    endInfo.reports.push_back(
+        {ReportKind::Compatibility, compatReportJson(compat), nullptr});
     if (memory)
       endInfo.reports.push_back(
           {ReportKind::Memory, *memory, memory::writeMemorySummary});

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Memory/MemoryReport.h"
+#include "tessera/Memory/PaddingReport.h"
 #include "tessera/Memory/PodReport.h"
 
 #include "tessera/Analysis/OpIdentity.h"
@@ -15,7 +16,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <cmath>
 #include <map>
 
 using namespace mlir;
@@ -25,12 +25,6 @@ using json = nlohmann::ordered_json;
 
 /// Buffers listed per tile out of memory (the largest live at its peak).
 static constexpr size_t kMaxBlamed = 16;
-
-static double ratio(int64_t a, int64_t b, double digits = 100.0) {
-  if (b == 0)
-    return 1.0;
-  return std::round(digits * static_cast<double>(a) / b) / digits;
-}
 
 namespace {
 
@@ -42,20 +36,21 @@ public:
   }
 
   json build();
-  json liveness();
 
-private:
-  void indexOpNames();
-  json buffer(uint32_t b);
-  json bufferBrief(uint32_t b);
   /// A tile at its peak, by category: computed once, read by the tile's
   /// JSON and by the summary's totals.
   struct TileBreakdown {
     int64_t variables = 0, constants = 0, hostBuffers = 0, alwaysLive = 0;
   };
+
+private:
+  void indexOpNames();
+  json buffer(uint32_t b);
+  json bufferBrief(uint32_t b);
   TileBreakdown breakdown(int64_t t) const;
   json tile(int64_t t, const TileBreakdown &b);
-  json summary(llvm::ArrayRef<TileBreakdown> tiles);
+  json summary(llvm::ArrayRef<TileBreakdown> tiles,
+               const PaddingReport &padding);
   json viewer();
   json outOfMemory();
   /// Tile `t` at its peak: totals, and its live buffers (the `maxListed`
@@ -66,9 +61,8 @@ public:
   json tileDetail(int64_t t);
 
 private:
-  json padding();
+  json padding(const PaddingReport &padding);
   json pod();
-  json cost();
   json graph();
   std::string stepAt(int64_t point) const {
     if (point < live.schedule.numPoints())
@@ -123,7 +117,7 @@ json ReportBuilder::bufferBrief(uint32_t b) {
   j["category"] = categoryLabel(var.getCategory()).str();
   j["size"] = buf.paddedBytes;
   j["unpadded_size"] = buf.bytes;
-  j["expansion"] = ratio(buf.paddedBytes, buf.bytes);
+  j["expansion"] = roundedRatio(buf.paddedBytes, buf.bytes);
   j["extra"] = buf.paddedBytes - buf.bytes;
   j["live_range"] =
       buf.isLive() ? json::array({buf.first, buf.last}) : json(nullptr);
@@ -167,12 +161,31 @@ ReportBuilder::TileBreakdown ReportBuilder::breakdown(int64_t t) const {
   return b;
 }
 
+/// A tile's (or the sum over tiles') program overheads, by category.
+static json overheadsJson(const TileOverheads &o) {
+  return {{"vertex_code", o.vertexCode},
+          {"vertex_state", o.vertexState},
+          {"exchange_code", o.exchangeCode},
+          {"control_code", o.controlCode},
+          {"stack", o.stack}};
+}
+
+/// A tile's (or the sum over tiles') bytes by category, at the peak: its
+/// buffers', then its program overheads'.
+static json byCategory(const ReportBuilder::TileBreakdown &b,
+                       const TileOverheads &o) {
+  json j = {{"variables", b.variables},
+            {"constants", b.constants},
+            {"host_exchange_buffers", b.hostBuffers}};
+  j.update(overheadsJson(o));
+  return j;
+}
+
 json ReportBuilder::tile(int64_t t, const TileBreakdown &b) {
   const TileAllocation &alloc = a.tiles[t];
   const TileOverheads &o = live.overheads[t];
   int64_t point = alloc.allocation.peakPoint;
-  int64_t variables = b.variables, constants = b.constants,
-          hostBuffers = b.hostBuffers, alwaysLive = b.alwaysLive;
+  int64_t alwaysLive = b.alwaysLive;
   json j;
   j["tile"] = t;
   j["including_gaps"] = alloc.includingGaps();
@@ -183,33 +196,27 @@ json ReportBuilder::tile(int64_t t, const TileBreakdown &b) {
   j["peak_point"] = point;
   j["always_live"] = alwaysLive;
   j["not_always_live"] = alloc.excludingGaps() - alwaysLive;
-  j["by_category"] = {{"variables", variables},
-                      {"constants", constants},
-                      {"host_exchange_buffers", hostBuffers},
-                      {"vertex_code", o.vertexCode},
-                      {"vertex_state", o.vertexState},
-                      {"exchange_code", o.exchangeCode},
-                      {"control_code", o.controlCode},
-                      {"stack", o.stack}};
+  j["by_category"] = byCategory(b, o);
   j["buffers"] = live.buffersOnTile[t].size();
   j["out_of_memory"] = alloc.outOfMemory();
   j["over_by"] = alloc.overBy();
   return j;
 }
 
-json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles) {
+json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
+                            const PaddingReport &padding) {
   json s;
   AllocationSummary alloc = summarizeAllocation(a);
   int64_t including = alloc.totalIncludingGaps,
           excluding = alloc.totalExcludingGaps;
   int64_t alwaysLive = 0, notAlwaysLive = 0;
-  int64_t variables = 0, constants = 0, hostBuffers = 0;
+  TileBreakdown total;
   for (auto [t, b] : llvm::enumerate(tiles)) {
     alwaysLive += b.alwaysLive;
     notAlwaysLive += a.tiles[t].excludingGaps() - b.alwaysLive;
-    variables += b.variables;
-    constants += b.constants;
-    hostBuffers += b.hostBuffers;
+    total.variables += b.variables;
+    total.constants += b.constants;
+    total.hostBuffers += b.hostBuffers;
   }
   TileOverheads overheads;
   for (const TileOverheads &o : live.overheads) {
@@ -219,34 +226,23 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles) {
     overheads.controlCode += o.controlCode;
     overheads.stack += o.stack;
   }
-  json byCategory = {{"variables", variables},
-                     {"constants", constants},
-                     {"host_exchange_buffers", hostBuffers},
-                     {"vertex_code", overheads.vertexCode},
-                     {"vertex_state", overheads.vertexState},
-                     {"exchange_code", overheads.exchangeCode},
-                     {"control_code", overheads.controlCode},
-                     {"stack", overheads.stack}};
+
   s["total_including_gaps"] = including;
   s["total_excluding_gaps"] = excluding;
   s["gaps"] = including - excluding;
   s["always_live"] = alwaysLive;
   s["not_always_live"] = notAlwaysLive;
-  s["by_category"] = byCategory;
+  s["by_category"] = byCategory(total, overheads);
 
   // Static totals over all buffers (each counted once, wherever live).
   std::map<std::string, int64_t> byDtype;
   std::map<std::string, std::pair<int64_t, int64_t>> byBufferCategory;
-  int64_t unpadded = 0, padded = 0;
-  for (const BufferLiveness &b : live.buffers) {
-    if (b.aliasOf >= 0)
-      continue;
+  for (uint32_t i : padding.buffers) {
+    const BufferLiveness &b = live.buffers[i];
     byDtype[b.dtype] += b.paddedBytes;
     auto &c = byBufferCategory[categoryLabel(b.var.getCategory()).str()];
     c.first += b.paddedBytes;
     c.second += b.bytes;
-    unpadded += b.bytes;
-    padded += b.paddedBytes;
   }
   s["buffers_by_dtype"] = json::object();
   for (auto &[dtype, bytes] : byDtype)
@@ -255,10 +251,7 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles) {
   for (auto &[cat, bytes] : byBufferCategory)
     s["buffers_by_category"][cat] = {{"size", bytes.first},
                                      {"unpadded_size", bytes.second}};
-  s["padding"] = {{"unpadded_bytes", unpadded},
-                  {"padded_bytes", padded},
-                  {"extra_bytes", padded - unpadded},
-                  {"expansion", ratio(padded, unpadded)}};
+  s["padding"] = paddingTotalsJson(padding.total);
 
   // Vertex data by vertex kind: instances, their state, and code once per
   // tile that runs the kind.
@@ -297,7 +290,7 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles) {
   s["tiles_out_of_memory"] = alloc.tilesOutOfMemory;
   s["worst_peak_to_lower_bound"] = {
       {"tile", alloc.worstTile},
-      {"ratio", ratio(alloc.worstRatio * 10000, 10000, 10000.0)}};
+      {"ratio", roundedRatio(alloc.worstRatio * 10000, 10000, 10000.0)}};
 
   // Histogram of bytes per tile (including gaps) in power-of-two KiB
   // buckets, about 16 up to the larger of the SRAM and the fullest tile.
@@ -448,108 +441,17 @@ json ReportBuilder::tileDetail(int64_t t) {
   return d;
 }
 
-json ReportBuilder::padding() {
+json ReportBuilder::padding(const PaddingReport &padding) {
   json p;
-  std::vector<uint32_t> order;
-  for (uint32_t b = 0; b < live.buffers.size(); ++b)
-    if (live.buffers[b].aliasOf < 0 &&
-        live.buffers[b].paddedBytes > live.buffers[b].bytes)
-      order.push_back(b);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-    return live.buffers[x].paddedBytes - live.buffers[x].bytes >
-           live.buffers[y].paddedBytes - live.buffers[y].bytes;
-  });
   json worst = json::array();
-  for (size_t i = 0; i < std::min<size_t>(10, order.size()); ++i)
-    worst.push_back(bufferBrief(order[i]));
-  p["most_padded_buffers"] = worst;
+  for (uint32_t b : padding.mostPadded)
+    worst.push_back(bufferBrief(b));
+  p["most_padded_buffers"] = std::move(worst);
   json matmuls = json::array();
-  for (auto [point, c] : llvm::enumerate(a.cost.steps)) {
-    if (!c.fit)
-      continue;
-    const MatmulFit &f = *c.fit;
-    json entry = {
-        {"point", point},
-        {"step", stepAt(point)},
-        {"op", c.op},
-        {"block",
-         {{"batch", f.batch},
-          {"m", f.m.size},
-          {"n", f.n.size},
-          {"k", f.k.size}}},
-        {"fit",
-         {{"m", f.m.describe()}, {"n", f.n.describe()}, {"k", f.k.describe()}}},
-        {"useful_macs", f.usefulMacs()},
-        {"padded_macs", f.paddedMacs()},
-        {"utilization", ratio(f.usefulMacs(), f.paddedMacs(), 10000.0)}};
-    // A ragged grid: the block above is the full one; the last row and
-    // column of the grid hold `edge` blocks, and the utilization is over
-    // every vertex of the step.
-    if (auto edge =
-            live.schedule.steps[point].op->getAttrOfType<DenseI64ArrayAttr>(
-                "edge");
-        edge && edge.size() == 2) {
-      entry["edge"] = {{"m", edge[0]}, {"n", edge[1]}};
-      entry["step_useful_macs"] = c.flops / 2;
-      entry["step_padded_macs"] = c.paddedFlops / 2;
-      entry["utilization"] = ratio(c.flops, c.paddedFlops, 10000.0);
-    }
-    matmuls.push_back(std::move(entry));
-  }
-  p["matmuls"] = matmuls;
+  for (const MatmulPadding &m : padding.matmuls)
+    matmuls.push_back(matmulPaddingJson(m));
+  p["matmuls"] = std::move(matmuls);
   return p;
-}
-
-json ReportBuilder::cost() {
-  json c;
-  const ProgramCost &cost = a.cost;
-  c["total_cycles"] = cost.totalCycles;
-  c["seconds"] = cost.seconds;
-  c["unknown_trip_counts"] = cost.unknownTripCounts;
-  json steps = json::array();
-  struct OpTotals {
-    int64_t steps = 0, cycles = 0, flops = 0, paddedFlops = 0, bytes = 0;
-  };
-  std::map<std::string, OpTotals> ops;
-  std::vector<std::string> opOrder;
-  for (auto [point, s] : llvm::enumerate(cost.steps)) {
-    const Step &step = live.schedule.steps[point];
-    steps.push_back({{"point", point},
-                     {"kind", stepKindName(step.kind)},
-                     {"step", stepName(step)},
-                     {"op", s.op},
-                     {"unit", s.unit},
-                     {"cycles", s.cycles},
-                     {"flops", s.flops},
-                     {"padded_flops", s.paddedFlops},
-                     {"bytes_moved", s.bytesMoved},
-                     {"inter_chip_bytes", s.interChipBytes}});
-    if (step.kind == StepKind::Sync || step.kind == StepKind::Repeat ||
-        step.kind == StepKind::If)
-      continue;
-    auto [it, inserted] = ops.try_emplace(s.op);
-    if (inserted)
-      opOrder.push_back(s.op);
-    OpTotals &t = it->second;
-    ++t.steps;
-    t.cycles += s.cycles;
-    t.flops += s.flops;
-    t.paddedFlops += s.paddedFlops;
-    t.bytes += s.bytesMoved;
-  }
-  json opList = json::array();
-  for (const std::string &op : opOrder) {
-    const OpTotals &t = ops[op];
-    opList.push_back({{"op", op},
-                      {"steps", t.steps},
-                      {"cycles", t.cycles},
-                      {"flops", t.flops},
-                      {"padded_flops", t.paddedFlops},
-                      {"bytes_moved", t.bytes}});
-  }
-  c["ops"] = opList;
-  c["steps"] = steps;
-  return c;
 }
 
 json ReportBuilder::graph() {
@@ -603,7 +505,8 @@ json ReportBuilder::build() {
     breakdowns.push_back(breakdown(t));
     tiles.push_back(tile(t, breakdowns.back()));
   }
-  r["summary"] = summary(breakdowns);
+  PaddingReport paddingReport = computePaddingReport(a);
+  r["summary"] = summary(breakdowns, paddingReport);
   r["memory_viewer"] = viewer();
   r["tile_format"] = tileRuns ? "runs" : "tiles";
   r["tiles"] = tileRuns ? compactTileRuns(tiles) : std::move(tiles);
@@ -613,8 +516,8 @@ json ReportBuilder::build() {
   for (uint32_t b = 0; b < live.buffers.size(); ++b)
     buffers.push_back(buffer(b));
   r["buffers"] = std::move(buffers);
-  r["padding"] = padding();
-  r["cost"] = cost();
+  r["padding"] = padding(paddingReport);
+  r["cost"] = costReportJson(a, computeCostReport(a));
   if (target.chips > 1)
     r["pod"] = pod();
   return r;
@@ -665,48 +568,6 @@ json ReportBuilder::pod() {
           {"collectives", collectives}};
 }
 
-json ReportBuilder::liveness() {
-  json r;
-  r["program"] = a.program;
-  r["target"] = target.name;
-  r["program_points"] = live.schedule.numPoints();
-  json buffers = json::array();
-  for (uint32_t b = 0; b < live.buffers.size(); ++b) {
-    const BufferLiveness &buf = live.buffers[b];
-    json j;
-    j["name"] = buf.var.getName().str();
-    j["category"] = categoryLabel(buf.var.getCategory()).str();
-    j["live_range"] =
-        buf.isLive() ? json::array({buf.first, buf.last}) : json(nullptr);
-    j["always_live"] = buf.alwaysLive;
-    j["tiles"] = buf.tiles.size();
-    j["bytes"] = buf.bytes;
-    j["padded_bytes"] = buf.paddedBytes;
-    buffers.push_back(j);
-  }
-  r["buffers"] = buffers;
-  json tiles = json::array();
-  for (int64_t t = 0; t < live.numTiles; ++t) {
-    if (live.buffersOnTile[t].empty())
-      continue;
-    const Allocation &alloc = a.tiles[t].allocation;
-    int64_t alwaysLive = live.overheads[t].total();
-    for (size_t i = 0, e = live.buffersOnTile[t].size(); i < e; ++i)
-      if (live.buffers[live.buffersOnTile[t][i]].alwaysLive)
-        alwaysLive += live.shareOn(t, i).paddedBytes;
-    tiles.push_back({{"tile", t},
-                     {"max_live", alloc.lowerBound},
-                     {"peak_point", alloc.peakPoint},
-                     {"always_live", alwaysLive},
-                     {"overheads", live.overheads[t].total()}});
-  }
-  r["tiles"] = tiles;
-  r["check"] = {{"points_checked", live.check.pointsChecked},
-                {"mismatches", live.check.mismatches},
-                {"first_mismatch", live.check.firstMismatch}};
-  return r;
-}
-
 json tessera::memory::buildMemoryReport(const MemoryAnalysis &analysis,
                                         bool tileRuns) {
   return ReportBuilder(analysis, tileRuns).build();
@@ -745,10 +606,6 @@ json tessera::memory::compactTileRuns(const json &list) {
   }
   flush();
   return out;
-}
-
-json tessera::memory::buildLivenessReport(const MemoryAnalysis &analysis) {
-  return ReportBuilder(analysis).liveness();
 }
 
 json tessera::memory::buildTileDetail(const MemoryAnalysis &analysis,

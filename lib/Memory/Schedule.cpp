@@ -47,25 +47,14 @@ Schedule tessera::memory::buildSchedule(tile::ProgramOp program) {
 }
 
 StringRef tessera::memory::stepKindName(StepKind kind) {
-  switch (kind) {
-  case StepKind::ComputeSet:
-    return "compute_set";
-  case StepKind::Exchange:
-    return "exchange";
-  case StepKind::Sync:
-    return "sync";
-  case StepKind::HostCopy:
-    return "host_copy";
-  case StepKind::HostCompute:
-    return "host_compute";
-  case StepKind::Collective:
-    return "collective";
-  case StepKind::Repeat:
-    return "repeat";
-  case StepKind::If:
-    return "if";
-  }
-  return "";
+  // In the order of StepKind's enumerators.
+  static constexpr llvm::StringLiteral names[] = {
+      "compute_set",  "exchange",   "sync",   "host_copy",
+      "host_compute", "collective", "repeat", "if"};
+  static_assert(std::size(names) == static_cast<size_t>(StepKind::If) + 1,
+                "a name for every StepKind");
+  auto index = static_cast<size_t>(kind);
+  return index < std::size(names) ? StringRef(names[index]) : StringRef();
 }
 
 std::string tessera::memory::stepName(const Step &step) {

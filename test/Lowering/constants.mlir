@@ -18,10 +18,10 @@ func.func @main() -> (tensor<17xf32>, tensor<16xf32>, tensor<4096xf32>) {
 // CHECK-NOT: tile.compute_set
 // T1472: %[[A:.*]] = tile.var "constant.17" constant mapping<[0, 7] x 2 from 0, [8, 8] x 1 from 16>
 // C8: %[[A:.*]] = tile.var "constant.17" constant mapping<[0, 0] x 16 from 0, [1, 1] x 1 from 16>
-// T1472: tile.var "constant.16" constant mapping<[9, 9] x 16 from 0> {{.*}}why = "linear: small tensor (<= 16 elements) on one tile, from tile 9 (the least loaded tiles)"
-// C8: tile.var "constant.16" constant mapping<[2, 2] x 16 from 0> {{.*}}why = "linear: small tensor (<= 16 elements) on one tile, from tile 2 (the least loaded tiles)"
-// T1472: tile.var "constant.big" constant mapping<[10, 1033] x 4 from 0> {{.*}}why = "linear: 4 per tile (grain 2) over 1024 tiles, from tile 10 (the least loaded tiles)"
-// C8: tile.var "constant.big" constant mapping<[3, 6] x 1024 from 0> {{.*}}why = "linear: 1024 per tile (grain 1024) over 4 tiles, from tile 3 (the least loaded tiles)"
+// T1472: tile.var "constant.16" constant mapping<[9, 9] x 16 from 0> {{.*}}why = "linear:{{[^"]*}}"
+// C8: tile.var "constant.16" constant mapping<[2, 2] x 16 from 0> {{.*}}why = "linear:{{[^"]*}}"
+// T1472: tile.var "constant.big" constant mapping<[10, 1033] x 4 from 0> {{.*}}why = "linear:{{[^"]*}}"
+// C8: tile.var "constant.big" constant mapping<[3, 6] x 1024 from 0> {{.*}}why = "linear:{{[^"]*}}"
 // CHECK: %[[AO:.*]] = tile.var "constant.17.out" output mapping<
 // CHECK-NEXT: tile.exchange "constant.17.out" %[[A]] -> %[[AO]]
 // T1472-SAME: copies [0, 0, 8, 2, 0, 2, 0, 2, 8, 8, 1, 1, 16, 0, 16, 0]

@@ -72,7 +72,7 @@ func.func @main(%acc: tensor<512x16xf32> loc("acc"), %pos: tensor<128x1xi32> loc
 // The 128 indices, one whole copy per tile; on tile-1472 they are spread
 // 2 per tile over 64 tiles (1366..1429, the least loaded when placed), and
 // each run sends one source interval down a diagonal of destination tiles.
-// T1472-NEXT: %[[AI:.*]] = tile.var "scatter_add.1.indices" temporary mapping<[0, 7] x 128 from 0> {why = "indices replicated: one whole copy (128 elements) per tile of the split"} : !tile.buffer<1024xi32>
+// T1472-NEXT: %[[AI:.*]] = tile.var "scatter_add.1.indices" temporary mapping<[0, 7] x 128 from 0> {why = "indices replicated{{[^"]*}}"} : !tile.buffer<1024xi32>
 // T1472-NEXT: tile.exchange "scatter_add.1.indices" %[[POS]] -> %[[AI]] copies [1429, 0, 1, 2, 126, 0, 126, 0, 1428, 0, 2, 2, 124, 2, 124, 130,
 // C8-NEXT: %[[AI:.*]] = tile.var "scatter_add.1.indices" temporary mapping<[0, 1] x 128 from 0>
 // C8-NEXT: tile.exchange "scatter_add.1.indices" %[[POS]] -> %[[AI]] copies [1, 0, 1, 64, 64, 0, 64, 0, 0, 0, 2, 64, 0, 64, 0, 192, 0, 1, 1, 64, 0, 0, 128, 0]
@@ -85,10 +85,10 @@ func.func @main(%acc: tensor<512x16xf32> loc("acc"), %pos: tensor<128x1xi32> loc
 // CHECK: %[[CO:.*]] = tile.var "kv_update.2.operand" temporary
 // CHECK-NEXT: tile.exchange "kv_update.2.operand" %[[CACHE]] -> %[[CO]]
 // CHECK-NEXT: %[[C:.*]] = tile.var "kv_update.2" output
-// T1472-NEXT: %[[CU:.*]] = tile.var "kv_update.2.updates" temporary mapping<[0, 31] x 8 from 0> {why = "re-laid from 'new': dims [0] whole on each tile, the other 256 positions split 8 per tile over 32 tiles (chunk raised from 1 so no mapping needs more than 5888 intervals nor an exchange more than 65536 copy runs)"} : !tile.buffer<1x4x64xf32>
-// C8-NEXT: %[[CU:.*]] = tile.var "kv_update.2.updates" temporary mapping<[0, 7] x 32 from 0> {why = "re-laid from 'new': dims [0] whole on each tile, the other 256 positions split 32 per tile over 8 tiles"} : !tile.buffer<1x4x64xf32>
+// T1472-NEXT: %[[CU:.*]] = tile.var "kv_update.2.updates" temporary mapping<[0, 31] x 8 from 0> {why = "re-laid from 'new': dims [0] whole on each tile{{[^"]*}}"} : !tile.buffer<1x4x64xf32>
+// C8-NEXT: %[[CU:.*]] = tile.var "kv_update.2.updates" temporary mapping<[0, 7] x 32 from 0> {why = "re-laid from 'new': dims [0] whole on each tile{{[^"]*}}"} : !tile.buffer<1x4x64xf32>
 // CHECK-NEXT: tile.exchange "kv_update.2.updates" %[[NEW]] -> %[[CU]]
-// T1472-NEXT: %[[CI:.*]] = tile.var "kv_update.2.indices" temporary mapping<[0, 31] x 1 from 0> {why = "indices replicated: one whole copy (1 element) per tile of the split"} : !tile.buffer<32xi32>
+// T1472-NEXT: %[[CI:.*]] = tile.var "kv_update.2.indices" temporary mapping<[0, 31] x 1 from 0> {why = "indices replicated{{[^"]*}}"} : !tile.buffer<32xi32>
 // C8-NEXT: %[[CI:.*]] = tile.var "kv_update.2.indices" temporary mapping<[0, 7] x 1 from 0>
 // CHECK-NEXT: tile.exchange "kv_update.2.indices" %[[STEP]] -> %[[CI]]
 // CHECK-NEXT: tile.sync

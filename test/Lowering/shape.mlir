@@ -28,7 +28,7 @@ func.func @main(%x: tensor<4x8xf32> loc("x"), %v: tensor<8xf32> loc("v"), %s: te
 
 // reshape: same mapping, marked as an alias, no step of its own; being
 // returned, it is copied into an output buffer at the end.
-// CHECK: %[[R:.*]] = tile.var "reshape.1" temporary mapping<{{.*}}> aliases %[[X]] : !tile.buffer<{{[^>]*}}> {hlo = "reshape.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place: same layout as 'x' (reshape, no movement)"} : !tile.buffer<32xf32>
+// CHECK: %[[R:.*]] = tile.var "reshape.1" temporary mapping<{{.*}}> aliases %[[X]] : !tile.buffer<{{[^>]*}}> {hlo = "reshape.1", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "in place{{[^"]*}}"} : !tile.buffer<32xf32>
 // CHECK-NOT: tile.compute_set "reshape.1"
 // CHECK: %[[T:.*]] = tile.var "transpose.2" output
 // CHECK-NEXT: tile.sync

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Memory/MemoryReport.h"
+#include "tessera/Memory/PaddingReport.h"
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
@@ -16,6 +17,8 @@
 #include "mlir/Parser/Parser.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
 
 using namespace mlir;
 using namespace tessera;
@@ -52,15 +55,23 @@ protected:
     module = parseSourceString<ModuleOp>(kProgram, &context);
   }
 
-  json report(bool tileRuns = false) {
+  /// The program's memory analysis, on the target it names.
+  std::optional<MemoryAnalysis> analyze() {
+    if (!module)
+      return std::nullopt;
     tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
     llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
     EXPECT_TRUE(static_cast<bool>(analysis));
     if (!analysis) {
       llvm::consumeError(analysis.takeError());
-      return json();
+      return std::nullopt;
     }
-    return buildMemoryReport(*analysis, tileRuns);
+    return std::move(*analysis);
+  }
+
+  json report(bool tileRuns = false) {
+    std::optional<MemoryAnalysis> analysis = analyze();
+    return analysis ? buildMemoryReport(*analysis, tileRuns) : json();
   }
 
   MLIRContext context;
@@ -170,10 +181,8 @@ TEST_F(MemoryReportTest, SummaryTextShowsTheReport) {
 // reports print them: the memory report's summary agrees with a direct
 // count over the tiles.
 TEST_F(MemoryReportTest, AllocationSummaryIsTheReportsNumbers) {
-  ASSERT_TRUE(module);
-  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
-  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
-  ASSERT_TRUE(static_cast<bool>(analysis));
+  std::optional<MemoryAnalysis> analysis = analyze();
+  ASSERT_TRUE(analysis);
   AllocationSummary a = summarizeAllocation(*analysis);
   int64_t used = 0, peak = 0, bound = 0, incl = 0;
   for (int64_t t = 0; t < analysis->liveness.numTiles; ++t) {
@@ -195,6 +204,41 @@ TEST_F(MemoryReportTest, AllocationSummaryIsTheReportsNumbers) {
   EXPECT_EQ(s["max_tile_including_gaps"]["bytes"].get<int64_t>(),
             a.maxTileBytes);
   EXPECT_EQ(s["mean_used_tile_bytes"].get<int64_t>(), a.meanUsedTileBytes());
+}
+
+// Padding and cost are computed once (PaddingReport.h): the totals are a
+// direct sum over the buffers that own storage, and tile-padding's report
+// and the memory report show the same figures.
+TEST_F(MemoryReportTest, PaddingAndCostAreOneModel) {
+  std::optional<MemoryAnalysis> analysis = analyze();
+  ASSERT_TRUE(analysis);
+  PaddingReport padding = computePaddingReport(*analysis);
+  CostReport cost = computeCostReport(*analysis);
+  int64_t unpadded = 0, padded = 0, owners = 0;
+  for (const BufferLiveness &b : analysis->liveness.buffers) {
+    if (b.aliasOf >= 0)
+      continue;
+    ++owners;
+    unpadded += b.bytes;
+    padded += b.paddedBytes;
+  }
+  EXPECT_EQ(static_cast<int64_t>(padding.buffers.size()), owners);
+  EXPECT_EQ(padding.total.unpaddedBytes, unpadded);
+  EXPECT_EQ(padding.total.paddedBytes, padded);
+  // "c" (3 elements in a [1, 4] layout tile on tile-1472) is padded.
+  EXPECT_GT(padded, unpadded);
+  int64_t steps = 0;
+  for (const OpCostTotals &op : cost.ops)
+    steps += op.steps;
+  EXPECT_EQ(steps, 5); // 2 host copies, 1 exchange, 2 compute sets
+  EXPECT_EQ(cost.totalCycles, analysis->cost.totalCycles);
+
+  json memory = buildMemoryReport(*analysis);
+  json pass = paddingReportJson(*analysis);
+  EXPECT_EQ(pass["total"], memory["summary"]["padding"]);
+  EXPECT_EQ(pass["ops"], memory["cost"]["ops"]);
+  EXPECT_EQ(pass["matmuls"], memory["padding"]["matmuls"]);
+  EXPECT_EQ(pass["buffers"].size(), padding.buffers.size());
 }
 
 // tessera-prof renders reports read back from event files, possibly of

@@ -10,6 +10,7 @@
 #ifndef TESSERA_COMPILE_COMPILEREPORT_H
 #define TESSERA_COMPILE_COMPILEREPORT_H
 
+#include "tessera/Analysis/CompatReport.h"
 #include "tessera/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -22,12 +23,13 @@ namespace tessera {
 /// Version of the report's schema, bumped when fields change meaning.
 inline constexpr int kCompilationReportVersion = 1;
 
-/// The report of `module` compiled for `target`. `compat` is the
-/// buildCompatReport result (its totals are copied in).
-nlohmann::ordered_json
-buildCompilationReport(mlir::ModuleOp module, llvm::StringRef moduleName,
-                       int64_t moduleId, const TargetDescription &target,
-                       const nlohmann::ordered_json &compat);
+/// The report of `module` compiled for `target`; the compatibility totals
+/// are `compat`'s (the same object the compat report is written from).
+nlohmann::ordered_json buildCompilationReport(mlir::ModuleOp module,
+                                              llvm::StringRef moduleName,
+                                              int64_t moduleId,
+                                              const TargetDescription &target,
+                                              const CompatReport &compat);
 
 /// The readable text form (report_format=text).
 void writeCompilationReportText(const nlohmann::ordered_json &report,

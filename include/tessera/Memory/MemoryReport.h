@@ -4,8 +4,12 @@
 // viewer (heap per program point, buffers live at the peak), per-tile
 // memory by category, the padding of every buffer and matmul, the cost of
 // every step, and a summary, all in one nlohmann::ordered_json; the same
-// object as CBOR. Nothing here writes files: callers hand the objects to
-// the report sink. MemorySummary.h renders them for people.
+// object as CBOR. The padding and cost sections are formatted from the
+// structs of PaddingReport.h, the allocation figures from
+// AllocationSummary. Nothing here writes files: callers hand the objects
+// to the report sink. MemorySummary.h renders them for people (from the
+// JSON, so that tessera-prof renders a report read from an event file with
+// the same code).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,9 +40,6 @@ nlohmann::ordered_json buildMemoryReport(const MemoryAnalysis &analysis,
 /// Consecutive entries of a per-tile list that differ only in "tile", as
 /// runs {"first_tile", "last_tile", ...}; the inverse of expandTileRuns.
 nlohmann::ordered_json compactTileRuns(const nlohmann::ordered_json &list);
-
-/// Just the liveness part (buffers' live ranges, per-tile peaks, check).
-nlohmann::ordered_json buildLivenessReport(const MemoryAnalysis &analysis);
 
 /// One tile in full (`tile` < the program's tiles): its entry of `tiles`,
 /// its heap at every point (padded and unpadded), and every buffer live at
