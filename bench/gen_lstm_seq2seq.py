@@ -88,11 +88,14 @@ class Shape:
         self.dtype = dtype
         self.dims = list(dims)
 
+    def plain(self):
+        """As XLA prints it in a computation's signature: no layout."""
+        return f"{self.dtype}[" + ",".join(str(v) for v in self.dims) + "]"
+
     def __str__(self):
-        d = ",".join(str(v) for v in self.dims)
+        """As XLA prints it on an instruction: with the default layout."""
         layout = ",".join(str(v) for v in reversed(range(len(self.dims))))
-        return f"{self.dtype}[{d}]{{{layout}}}" if self.dims else \
-            f"{self.dtype}[]"
+        return f"{self.plain()}{{{layout}}}" if self.dims else self.plain()
 
 
 class Value:
@@ -431,8 +434,9 @@ def generate(vocab, embed, hidden, layers, src_len, tgt_len, batch, lr):
             "  %Arg_0.1 = f32[] parameter(0)\n  %Arg_1.1 = f32[] parameter(1)\n"
             "  ROOT %maximum = f32[] maximum(f32[] %Arg_0.1, f32[] %Arg_1.1)\n"
             "}\n\n"]
-    sig = ", ".join(f"{n}: {s}" for n, s in m.params)
-    text.append(f"ENTRY %main ({sig}) -> ({shapes}) {{\n")
+    sig = ", ".join(f"{n}: {s.plain()}" for n, s in m.params)
+    result = ", ".join(v.shape.plain() for v in outs)
+    text.append(f"ENTRY %main ({sig}) -> ({result}) {{\n")
     text.append("\n".join(m.body) + "\n}\n")
     return "".join(text), len(m.body)
 
