@@ -17,15 +17,20 @@ func.func @main(%a: tensor<2048x1024xf32> loc("a"), %b: tensor<1024x3072xf32> lo
 }
 
 // tile-1472: exact divisors would give a 32x32 grid of 64x96 blocks, 1,024
-// of the 1,472 tiles; the ragged grid is 32x46 blocks of 64x68, the last
-// column 12 wide, on every tile. The lhs blocks buffer keeps M whole (stride
-// 0 along n: each tile holds its 64 rows of one copy), the rhs blocks buffer
-// keeps N whole, each tile holding its columns as [n, k] rows.
-// T1472: tile.var "dot.1.lhs" temporary mapping<[0, 0] x 65536 from 0, [46, 46] x 65536 from 65536, {{.*}} why = "matmul lhs blocks{{[^"]*}}"} : !tile.buffer<1x1x46x2048x1024xf32>
-// T1472: tile.var "dot.1.rhs" temporary mapping<[0, 44] x 69632 from 0, [45, 45] x 12288 from 3133440, [46, 90] x 69632 from 3145728, {{.*}} : !tile.buffer<1x1x32x3072x1024xf32>
-// T1472: tile.exchange "dot.1.lhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 1024, 1] offset 0
-// T1472: tile.exchange "dot.1.rhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 1, 3072] offset 0
-// T1472: tile.compute_set "dot.1" kind "matmul-partial" tiles [0, 1471] {{.*}} {block = array<i64: 1, 64, 68, 1024>, edge = array<i64: 64, 12>, flops = 12884901888 : i64, grid = array<i64: 1, 1, 32, 46>, rhs_transposed}
+// of the 1,472 tiles; the fastest ragged grid is 32x46 blocks of 64x68 on
+// every tile, but each block row and column holds all of K: 558,080 bytes
+// on a tile, over the budget of half a tile (dot-memory.mlir). The grid
+// with the fewest bytes is 16x23 blocks of 128x136 (the last row 128, the
+// last column 80) with K split 4 ways, still every tile: 348,160 bytes.
+// The lhs blocks buffer keeps M whole (stride 0 along n: each tile holds
+// its rows of one K slice), the rhs blocks buffer keeps N whole, each tile
+// holding its columns as [n, k] rows.
+// T1472: tile.var "dot.1.lhs" temporary mapping<[0, 0] x 32768 from 0, [23, 23] x 32768 from 32768, {{.*}} why = "matmul lhs blocks, one per tile of the 4x1x16x23 (k x batch x m x n) grid (ragged: the last m block 128, the last n block 80); chosen for tile memory: 348160 bytes on the fullest tile, against 558080 on the fastest grid 1x1x32x46 (budget 290816)"} : !tile.buffer<4x1x23x2048x256xf32>
+// T1472: tile.var "dot.1.rhs" temporary {{.*}} : !tile.buffer<4x1x16x3072x256xf32>
+// T1472: tile.exchange "dot.1.lhs" %{{.*}} -> %{{.*}} view [256, 0, 0, 1024, 1] offset 0
+// T1472: tile.exchange "dot.1.rhs" %{{.*}} -> %{{.*}} view [786432, 0, 0, 1, 3072] offset 0
+// T1472: tile.compute_set "dot.1.partial" kind "matmul-partial" tiles [0, 1471] {{.*}} {block = array<i64: 1, 128, 136, 256>, edge = array<i64: 128, 80>, flops = 12884901888 : i64, grid = array<i64: 4, 1, 16, 23>, rhs_transposed}
+// T1472: tile.compute_set "dot.1" kind "reduce.add" tiles [0, 367] {{.*}} {partials_per_output = 4 : i64}
 // tile-1472 allows one batch dimension.
 // T1472: tile.host_compute "scores" op "tgraph.dot_general" reason "unsupported-attribute"
 

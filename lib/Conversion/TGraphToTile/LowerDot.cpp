@@ -130,6 +130,19 @@ struct DotGrid {
     return std::to_string(pk) + "x" + std::to_string(pb) + "x" +
            std::to_string(pm) + "x" + std::to_string(pn);
   }
+  /// The bytes the dot holds on its fullest tile (a result block's owner)
+  /// at the larger of its two phases: the operand blocks with the
+  /// partials they make, then (K split) the gathered partials with the
+  /// result block.
+  int64_t bytesPerTile(int64_t elementBytes, int64_t resultBytes) const {
+    int64_t block = bb * bm * bn;
+    int64_t partial = std::max<int64_t>(elementBytes, 4);
+    int64_t operands = bb * bk * (bm + bn) * elementBytes;
+    if (pk == 1)
+      return operands + block * resultBytes;
+    return std::max(operands + block * partial,
+                    pk * block * partial + block * resultBytes);
+  }
 };
 } // namespace
 
@@ -203,6 +216,61 @@ static std::optional<DotGrid> raggedGrid(const DotShape &s, const DotCosts &c,
         (g.cost(c) == best->cost(c) && g.tiles() < best->tiles()))
       best = g;
   }
+  return best;
+}
+
+/// When the fastest grid's blocks overflow a tile's budget: the ragged
+/// grid (any count of M and N blocks, K split over the tiles left) whose
+/// fullest tile holds the fewest bytes among the fastest that fit, or the
+/// fewest bytes of all when none fits. Fewer owners hold bigger result
+/// blocks but leave more tiles to split K, and so smaller operand blocks.
+static std::optional<DotGrid> fittingGrid(const DotShape &s, const DotCosts &c,
+                                          int64_t numTiles, int64_t budget,
+                                          int64_t resultBytes) {
+  const MatrixUnit &u = c.unit;
+  if (!(s.B == 1 || (s.splitB && s.B <= numTiles)))
+    return std::nullopt;
+  int64_t um = std::max<int64_t>(u.m, 1), un = std::max<int64_t>(u.n, 1);
+  int64_t rem = numTiles / s.B;
+  // The distinct block sizes along one side: unit multiples, largest
+  // first, each making one more block than the last.
+  auto blockSizes = [&](int64_t extent, int64_t unit, bool split) {
+    SmallVector<int64_t> sizes;
+    int64_t last = 0;
+    for (int64_t want = 1; want <= (split ? std::min(extent, rem) : 1);
+         ++want) {
+      int64_t b = std::min(extent, padTo(ceilDiv(extent, want), unit));
+      if (ceilDiv(extent, b) != last)
+        sizes.push_back(b);
+      last = ceilDiv(extent, b);
+    }
+    return sizes;
+  };
+  std::optional<DotGrid> best;
+  auto better = [&](const DotGrid &g) {
+    if (!best)
+      return true;
+    int64_t gb = g.bytesPerTile(c.elementBytes, resultBytes),
+            bb = best->bytesPerTile(c.elementBytes, resultBytes);
+    bool gFits = gb <= budget, bFits = bb <= budget;
+    if (gFits != bFits)
+      return gFits;
+    if (!gFits)
+      return gb < bb;
+    return std::make_pair(g.cost(c), gb) < std::make_pair(best->cost(c), bb);
+  };
+  for (int64_t bm : blockSizes(s.M, um, s.splitM))
+    for (int64_t bn : blockSizes(s.N, un, s.splitN)) {
+      DotGrid g;
+      g.pb = s.B;
+      g.bm = bm, g.pm = ceilDiv(s.M, bm), g.em = s.M - (g.pm - 1) * bm;
+      g.bn = bn, g.pn = ceilDiv(s.N, bn), g.en = s.N - (g.pn - 1) * bn;
+      if (g.pm * g.pn > rem)
+        continue;
+      splitK(g, s, std::max<int64_t>(u.k, 1), rem);
+      if (better(g))
+        best = g;
+    }
   return best;
 }
 
@@ -399,6 +467,7 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   s.splitM = lg[1].splittable();
   s.splitN = rg[1].splittable();
   const MatrixUnit &mu = target.matrixUnit;
+  Type elt = outType.getElementType();
   // A ragged grid only where it makes the slowest tile faster: exact
   // divisors keep every block the same and the layouts simplest.
   DotCosts costs{
@@ -408,15 +477,35 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   if (std::optional<DotGrid> r = raggedGrid(s, costs, numTiles))
     if (r->cost(costs) < g.cost(costs))
       g = *r;
+  // The fastest grid may hold more on a tile than the tile has room for
+  // beside the program's other tensors (a long contraction: each block
+  // row holds all of K): then the grid that fits, at some speed.
+  int64_t resultBytes = bytesOfElement(elt);
+  int64_t budget = target.usableBytesPerTile() / 2;
+  std::string fitted;
+  if (g.bytesPerTile(costs.elementBytes, resultBytes) > budget)
+    if (std::optional<DotGrid> f =
+            fittingGrid(s, costs, numTiles, budget, resultBytes)) {
+      int64_t before = g.bytesPerTile(costs.elementBytes, resultBytes);
+      int64_t after = f->bytesPerTile(costs.elementBytes, resultBytes);
+      if (after < before) {
+        fitted = "; chosen for tile memory: " + std::to_string(after) +
+                 " bytes on the fullest tile, against " +
+                 std::to_string(before) + " on the fastest grid " +
+                 g.describe() + " (budget " + std::to_string(budget) + ")";
+        g = *f;
+      }
+    }
   SmallVector<int64_t> lst = stridesOf(ls), rst = stridesOf(rs);
   DotLayout layout = g.ragged() ? raggedLayout(g, s, lg, ls, lst, rg, rs, rst)
                                 : uniformLayout(g, lg, ls, lst, rg, rs, rst);
   layout.outRuns = resultRuns(g, s);
   std::string grid = g.describe();
   std::string ragged =
-      g.ragged() ? " (ragged: the last m block " + std::to_string(g.em) +
-                       ", the last n block " + std::to_string(g.en) + ")"
-                 : "";
+      (g.ragged() ? " (ragged: the last m block " + std::to_string(g.em) +
+                        ", the last n block " + std::to_string(g.en) + ")"
+                  : "") +
+      fitted;
   int64_t um = std::max<int64_t>(mu.m, 1), un = std::max<int64_t>(mu.n, 1),
           uk = std::max<int64_t>(mu.k, 1);
   PlannedMapping lhsPlan{layout.lhsRuns,
@@ -434,7 +523,6 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   Location loc = op->getLoc();
   auto lt = cast<tile::BufferType>(lhs.getType());
   auto rt = cast<tile::BufferType>(rhs.getType());
-  Type elt = outType.getElementType();
   Value lhsBlocks =
       makeVar(loc, (name + ".lhs").str(), tile::Category::Temporary, lhsPlan,
               layout.lhs.shape, lt.getElementType(), name);

@@ -1,0 +1,31 @@
+// A dot whose fastest grid overflows a tile: on small-16 (16 tiles of
+// 64 KiB for tensors, a 4x4x4 matrix unit) the fastest grid for a
+// 64x256 by 256x64 dot is 4x4 result blocks each holding all of K: 33,792
+// bytes on a tile, over the budget of half a tile (32,768) that leaves
+// room for the program's other tensors. The lowering then takes the
+// fastest grid that fits: fewer, larger result blocks and K split in two,
+// 26,624 bytes on the fullest tile. The model device agrees with the
+// reference on it.
+//
+// RUN: tessera-opt %s --tgraph-check-compat=target=%S/Inputs/small-16.json --tgraph-to-tile=target=%S/Inputs/small-16.json | FileCheck %s
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: tessera-compile %s --target=%S/Inputs/small-16.json -o %t/dot.tessera
+// RUN: tessera-run %t/dot.tessera --check | FileCheck %s --check-prefix=DEVICE
+//
+// Ragged blocks with K split to fit (60x512 by 512x52: the last block row
+// 28, the last column 24) compute right on the device too.
+// RUN: tessera-opt %S/Inputs/dot-memory-ragged.mlir --tgraph-check-compat=target=%S/Inputs/small-16.json --tgraph-to-tile=target=%S/Inputs/small-16.json | FileCheck %s --check-prefix=RAGGED
+// RUN: tessera-compile %S/Inputs/dot-memory-ragged.mlir --target=%S/Inputs/small-16.json -o %t/ragged.tessera
+// RUN: tessera-run %t/ragged.tessera --check | FileCheck %s --check-prefix=DEVICE
+// RAGGED: why = "matmul lhs blocks, one per tile of the {{[0-9]+}}x1x{{[0-9]+}}x{{[0-9]+}} (k x batch x m x n) grid (ragged: the last m block 28, the last n block 24); chosen for tile memory: 34304 bytes on the fullest tile, against 58124 on the fastest grid 1x1x4x4 (budget 32768)"
+
+func.func @main(%a: tensor<64x256xf32> loc("a"), %b: tensor<256x64xf32> loc("b")) -> tensor<64x64xf32> {
+  %d = tgraph.dot_general %a, %b, batching_dims = [] x [], contracting_dims = [1] x [0]
+       : (tensor<64x256xf32>, tensor<256x64xf32>) -> tensor<64x64xf32> loc("long_k")
+  return %d : tensor<64x64xf32>
+}
+
+// CHECK: tile.var "long_k.lhs" temporary {{.*}}why = "matmul lhs blocks, one per tile of the 2x1x2x4 (k x batch x m x n) grid; chosen for tile memory: 26624 bytes on the fullest tile, against 33792 on the fastest grid 1x1x4x4 (budget 32768)"
+// CHECK: tile.compute_set "long_k.partial" kind "matmul-partial" tiles [0, 15] {{.*}}grid = array<i64: 2, 1, 2, 4>
+// CHECK: tile.compute_set "long_k" kind "reduce.add" tiles [0, 7] {{.*}}partials_per_output = 2
+// DEVICE: check: PASS
