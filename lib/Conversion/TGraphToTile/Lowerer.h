@@ -144,7 +144,8 @@ private:
   /// convolution's rhs) a multiple of its innermost dimension, so each tile
   /// holds whole rows and a weight block split by input feature moves as a
   /// few strided runs, not pieces cut wherever a tile's elements end. Kept
-  /// only while it costs a tile at most twice its even share.
+  /// only while it costs a tile at most twice its even share, or
+  /// a 64th of its memory.
   int64_t kernelGrain(mlir::Value graphValue, int64_t grain) const;
   /// planLinear, started where the chip is emptiest (`load`) when the
   /// tensor covers only part of it; tensors of one element count share

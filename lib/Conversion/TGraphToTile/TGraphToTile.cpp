@@ -194,7 +194,11 @@ int64_t Lowerer::kernelGrain(Value graphValue, int64_t grain) const {
   int64_t rowGrain = std::lcm(std::max<int64_t>(grain, 1), row);
   int64_t even = (n + numTiles - 1) / numTiles;
   int64_t perTile = (even + rowGrain - 1) / rowGrain * rowGrain;
-  return perTile <= 2 * even ? rowGrain : grain;
+  // A small kernel spread thinly (a few dozen elements a tile) may take a
+  // whole row a tile: what that adds is small next to a tile's memory.
+  int64_t bytes = bytesOfElement(type.getElementType());
+  bool small = perTile * bytes <= target.usableBytesPerTile() / 64;
+  return perTile <= 2 * even || small ? rowGrain : grain;
 }
 
 Value Lowerer::makeLinearVar(Location loc, StringRef name,
