@@ -12,7 +12,9 @@ compare runs on the same machine under the same load:
   scaling        synthetic graphs (bench/gen_hlo.py) of 1k / 10k / 100k ops;
   tracing        the full compile with reports and trace on vs all off;
   cache          a compile served by the executable cache vs a full one;
-  quality        memory and padding figures from the compile's reports;
+  quality        memory and padding figures from the compile's reports,
+                 and (--quality-only, from the final tile program dump)
+                 the most copy runs of one convolution weight exchange;
   reference      the upstream TOSA pipeline to loops on a TOSA model.
 
   python3 bench/run.py [--runs 3] [--quick] [--corpus ../shared/corpus]
