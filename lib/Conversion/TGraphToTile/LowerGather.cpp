@@ -169,11 +169,12 @@ bool Lowerer::lowerGatherInPlace(Operation *op, StringRef name, Value table,
   for (int64_t t : tiles)
     inPlace = std::max(inPlace,
                        perTile[t] * bytes + outElements * bytes + indexBytes);
-  PlannedMapping outPlan = planBalancedLinear(
-      outElements,
-      mappingGrain(target, hloDtypeName(outType.getElementType())));
+  // Per-tile counts only: planBalancedLinear would also fix the start of
+  // every later tensor of this size, so it waits for the decision.
+  int64_t grain = mappingGrain(target, hloDtypeName(outType.getElementType()));
   SmallVector<int64_t> outBytes(numTiles, 0);
-  addTileBytes(outPlan.runs, (p + 1) * bytes, outBytes);
+  addTileBytes(planLinear(outElements, numTiles, grain).runs, (p + 1) * bytes,
+               outBytes);
   inPlace = std::max(inPlace, *llvm::max_element(outBytes));
   if (plan) {
     SmallVector<int64_t> split(numTiles, 0);
@@ -188,6 +189,7 @@ bool Lowerer::lowerGatherInPlace(Operation *op, StringRef name, Value table,
     return false;
   }
 
+  PlannedMapping outPlan = planBalancedLinear(outElements, grain);
   Location loc = op->getLoc();
   std::string why = "gathered where the table is: each of its " +
                     std::to_string(p) +
