@@ -12,7 +12,9 @@ compare runs on the same machine under the same load:
   scaling        synthetic graphs (bench/gen_hlo.py) of 1k / 10k / 100k ops;
   tracing        the full compile with reports and trace on vs all off;
   cache          a compile served by the executable cache vs a full one;
-  quality        memory and padding figures from the compile's reports;
+  quality        memory and padding figures from the compile's reports,
+                 and (--quality-only, from the final tile program dump)
+                 the most copy runs of one convolution weight exchange;
   reference      the upstream TOSA pipeline to loops on a TOSA model.
 
   python3 bench/run.py [--runs 3] [--quick] [--corpus ../shared/corpus]
@@ -26,6 +28,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -340,7 +343,29 @@ CACHE_TEXT = (
 
 QUALITY_HEADER = ["model", "preset", "peak / bound (worst tile)",
                   "max tile bytes", "max / mean", "padding waste %",
-                  "tiles out of memory", "compatible %"]
+                  "tiles out of memory", "compatible %",
+                  "conv weight exchange runs (worst)"]
+
+EXCHANGE_RE = re.compile(
+    r'tile\.exchange "([^"]*)" \S+ -> \S+ copies \[([^\]]*)\]')
+
+
+def conv_weight_runs(dump_dir):
+    """The most copy runs of one convolution weight exchange (`NAME.weights`
+    or `NAME.weights.replicate`) in the compiled tile program, or None."""
+    worst = None
+    for root, _, files in os.walk(dump_dir):
+        for f in files:
+            if not f.endswith(".after_optimizations.mlir"):
+                continue
+            with open(os.path.join(root, f)) as text:
+                for line in text:
+                    m = EXCHANGE_RE.search(line)
+                    if not m or ".weights" not in m.group(1):
+                        continue
+                    runs = (m.group(2).count(",") + 1) // 8
+                    worst = max(worst or 0, runs)
+    return worst
 
 
 def quality_of(model, target, work):
@@ -350,14 +375,17 @@ def quality_of(model, target, work):
     out = os.path.join(work, name + "." + target)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    run_once(compile_cmd(model, target, out))
+    run_once(compile_cmd(model, target, out) +
+             ["--dump_to=" + os.path.join(out, "dumps")])
     report = os.path.join(out, "r")
-    return name, target, memory_figures(report), compat_percent(report)
+    return (name, target, memory_figures(report), compat_percent(report),
+            conv_weight_runs(os.path.join(out, "dumps")))
 
 
-def quality_row(name, target, mem, compat):
+def quality_row(name, target, mem, compat, weight_runs=None):
+    runs = "—" if weight_runs is None else f"{weight_runs:,}"
     if not mem:
-        return [name, target, "—", "—", "—", "—", "—", fmt(compat, 1)]
+        return [name, target, "—", "—", "—", "—", "—", fmt(compat, 1), runs]
     s = mem["summary"]
     worst = s["worst_peak_to_lower_bound"]
     peak = s["max_tile_including_gaps"]["bytes"]
@@ -367,7 +395,7 @@ def quality_row(name, target, mem, compat):
         if pad["padded_bytes"] else 0.0
     return [name, target, f"{worst['ratio']:.4f} (tile {worst['tile']})",
             f"{peak:,}", fmt(peak / mean if mean else None, 2),
-            fmt(waste, 1), s["tiles_out_of_memory"], fmt(compat, 1)]
+            fmt(waste, 1), s["tiles_out_of_memory"], fmt(compat, 1), runs]
 
 
 def worst_ratio_sentence(quality_rows):

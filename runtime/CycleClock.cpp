@@ -117,13 +117,15 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
   int64_t perChip = std::max<int64_t>(program.target().tilesPerChip, 1);
   if (!x.is_view()) {
     // Runs: [src tile, dst tile, count, length, ...], `count` copies of
-    // `length` elements between consecutive tile pairs.
+    // `length` elements between tile pairs (consecutive unless strided).
     for (int i = 0, e = x.copies_size() / 8; i < e; ++i) {
       const int64_t *c = x.copies().data() + 8 * i;
+      RunStrides h = stridesOf(x, i);
       for (int64_t k = 0; k < c[2]; ++k) {
-        sent[c[0] + k] += c[3] * eb;
-        received[c[1] + k] += c[3] * eb;
-        int64_t from = (c[0] + k) / perChip, to = (c[1] + k) / perChip;
+        int64_t st = c[0] + k * h.srcTileStep, dt = c[1] + k * h.dstTileStep;
+        sent[st] += c[3] * eb;
+        received[dt] += c[3] * eb;
+        int64_t from = st / perChip, to = dt / perChip;
         if (from != to)
           chipBytes[{from, to}] += c[3] * eb;
       }

@@ -204,12 +204,17 @@ void Device::runExchange(const exe::Exchange &x) {
     int runs = x.copies_size() / 8;
     parallelChunks(runs, [&](int64_t r) {
       const int64_t *c = x.copies().data() + 8 * r;
+      RunStrides h = stridesOf(x, static_cast<int>(r));
       for (int64_t k = 0; k < c[2]; ++k) {
-        int64_t s0 = c[4] + k * c[5], d0 = c[6] + k * c[7];
-        const TileShare *from = snapshot ? nullptr : src.shareOn(c[0] + k);
-        const TileShare *to = dst.shareOn(c[1] + k);
-        std::memmove(dataOf(x.dest(), *to) + to->localOf(d0) * eb,
-                     sourceBytes(s0, from), c[3] * eb);
+        const TileShare *from =
+            snapshot ? nullptr : src.shareOn(c[0] + k * h.srcTileStep);
+        const TileShare *to = dst.shareOn(c[1] + k * h.dstTileStep);
+        for (int64_t j = 0, e = c[3] / h.chunk; j < e; ++j) {
+          int64_t s0 = c[4] + k * c[5] + j * h.srcStride,
+                  d0 = c[6] + k * c[7] + j * h.dstStride;
+          std::memmove(dataOf(x.dest(), *to) + to->localOf(d0) * eb,
+                       sourceBytes(s0, from), h.chunk * eb);
+        }
       }
     });
     return;

@@ -27,6 +27,13 @@ int64_t TileShare::localOf(int64_t e) const {
   return e < it->end ? it->local + (e - it->begin) : -1;
 }
 
+RunStrides stridesOf(const exe::Exchange &x, int run) {
+  if (x.strided_size() == 0)
+    return {x.copies(8 * run + 3), 0, 0, 1, 1};
+  const int64_t *s = x.strided().data() + 5 * run;
+  return {s[0], s[1], s[2], s[3], s[4]};
+}
+
 const TileShare *BufferLayout::shareOn(int64_t tile) const {
   // Most buffers are spread over consecutive tiles, one share a tile: then
   // the share's index is the tile's distance from the first. Called per
@@ -298,7 +305,7 @@ Error Program::checkStep(const exe::Step &step) {
       return fail(where + ": exchange from " + src.describe() + " to " +
                   dst.describe() + " changes the element type");
     if (x.is_view()) {
-      if (x.copies_size() != 0 ||
+      if (x.copies_size() != 0 || x.strided_size() != 0 ||
           x.view_strides_size() != static_cast<int>(dst.shape.size()))
         return fail(where + ": view has " + Twine(x.view_strides_size()) +
                     " strides for a rank-" + Twine(dst.shape.size()) +
@@ -321,21 +328,31 @@ Error Program::checkStep(const exe::Step &step) {
     }
     if (x.copies_size() % 8 != 0)
       return fail(where + ": copies are not runs of eight");
+    if (x.strided_size() != 0 && x.strided_size() != x.copies_size() / 8 * 5)
+      return fail(where + ": strided is not five integers per copy run");
     for (int r = 0; r < x.copies_size(); r += 8) {
       int64_t st = x.copies(r), dt = x.copies(r + 1), count = x.copies(r + 2),
               elems = x.copies(r + 3), se = x.copies(r + 4),
               ss = x.copies(r + 5), de = x.copies(r + 6),
               ds = x.copies(r + 7);
-      if (count <= 0 || elems <= 0 || st < 0 || dt < 0 ||
-          st + count > numTiles() || dt + count > numTiles() ||
-          count > numTiles())
+      RunStrides h = stridesOf(x, r / 8);
+      // Steps of at most 1 keep the last tile's check below overflow-free.
+      if (count <= 0 || elems <= 0 || st < 0 || dt < 0 || count > numTiles() ||
+          h.srcTileStep < 0 || h.srcTileStep > 1 || h.dstTileStep < 0 ||
+          h.dstTileStep > 1 || st + (count - 1) * h.srcTileStep >= numTiles() ||
+          dt + (count - 1) * h.dstTileStep >= numTiles())
         return fail(where + ": copy run " + Twine(r / 8) +
-                    " has bad tiles or counts");
+                    " has bad tiles, tile steps or counts");
+      if (h.chunk <= 0 || elems % h.chunk != 0 || h.srcStride < 0 ||
+          h.dstStride < 0)
+        return fail(where + ": copy run " + Twine(r / 8) + " has chunks of " +
+                    Twine(h.chunk) + " that do not divide its " + Twine(elems) +
+                    " elements, or negative chunk strides");
+      int64_t chunks = elems / h.chunk;
       for (int64_t k = 0; k < count; ++k) {
-        const TileShare *from = src.shareOn(st + k);
-        const TileShare *to = dst.shareOn(dt + k);
-        int64_t s0 = se + k * ss, d0 = de + k * ds;
-        // Each end of a copy must be one contiguous range held by its tile
+        const TileShare *from = src.shareOn(st + k * h.srcTileStep);
+        const TileShare *to = dst.shareOn(dt + k * h.dstTileStep);
+        // Each chunk of a copy must be one contiguous range held by its tile
         // (ascending local storage makes adjacent intervals contiguous).
         auto holds = [](const TileShare *share, int64_t b, int64_t len) {
           if (!share)
@@ -343,17 +360,22 @@ Error Program::checkStep(const exe::Step &step) {
           int64_t l0 = share->localOf(b), l1 = share->localOf(b + len - 1);
           return l0 >= 0 && l1 == l0 + len - 1;
         };
-        if (!holds(from, s0, elems))
-          return fail(where + ": copy run " + Twine(r / 8) + " reads elements [" +
-                      Twine(s0) + ", " + Twine(s0 + elems) + ") of " +
-                      src.describe() + " from tile " + Twine(st + k) +
-                      ", which does not hold them");
-        if (!holds(to, d0, elems))
-          return fail(where + ": copy run " + Twine(r / 8) +
-                      " writes elements [" + Twine(d0) + ", " +
-                      Twine(d0 + elems) + ") of " + dst.describe() +
-                      " on tile " + Twine(dt + k) +
-                      ", which does not hold them");
+        for (int64_t j = 0; j < chunks; ++j) {
+          int64_t s0 = se + k * ss + j * h.srcStride,
+                  d0 = de + k * ds + j * h.dstStride;
+          if (!holds(from, s0, h.chunk))
+            return fail(where + ": copy run " + Twine(r / 8) +
+                        " reads elements [" + Twine(s0) + ", " +
+                        Twine(s0 + h.chunk) + ") of " + src.describe() +
+                        " from tile " + Twine(st + k * h.srcTileStep) +
+                        ", which does not hold them");
+          if (!holds(to, d0, h.chunk))
+            return fail(where + ": copy run " + Twine(r / 8) +
+                        " writes elements [" + Twine(d0) + ", " +
+                        Twine(d0 + h.chunk) + ") of " + dst.describe() +
+                        " on tile " + Twine(dt + k * h.dstTileStep) +
+                        ", which does not hold them");
+        }
       }
     }
     return Error::success();

@@ -290,6 +290,9 @@ Writer::addSteps(Block &block,
       } else {
         for (int64_t c : x.getCopyRuns())
           e.add_copies(c);
+        if (std::optional<ArrayRef<int64_t>> strided = x.getStrided())
+          for (int64_t c : *strided)
+            e.add_strided(c);
       }
     } else if (auto c = dyn_cast<tile::CollectiveOp>(op)) {
       exe::Collective &e = *step.mutable_collective();

@@ -161,10 +161,10 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
     tile::ExchangeOp::Run run = ex.getRun(i);
     int64_t bytes = run.elements * bytesPer;
     for (int64_t k = 0; k < run.count; ++k) {
-      sent[run.srcTile + k] += bytes;
-      received[run.dstTile + k] += bytes;
-      int64_t from = (run.srcTile + k) / perChip,
-              to = (run.dstTile + k) / perChip;
+      sent[run.srcTileOf(k)] += bytes;
+      received[run.dstTileOf(k)] += bytes;
+      int64_t from = run.srcTileOf(k) / perChip,
+              to = run.dstTileOf(k) / perChip;
       if (from != to) {
         chipBytes[{from, to}] += bytes;
         cost.interChipBytes += bytes;

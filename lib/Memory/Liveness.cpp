@@ -197,8 +197,8 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex,
   for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
     tile::ExchangeOp::Run run = ex.getRun(i);
     for (int64_t k = 0; k < run.count; ++k) {
-      senders.insert(run.srcTile + k);
-      receivers.insert(run.dstTile + k);
+      senders.insert(run.srcTileOf(k));
+      receivers.insert(run.dstTileOf(k));
     }
   }
 }

@@ -101,7 +101,7 @@ PodReport tessera::memory::buildPodReport(const MemoryAnalysis &a) {
       for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
         tile::ExchangeOp::Run run = ex.getRun(i);
         for (int64_t k = 0; k < run.count; ++k) {
-          int64_t from = (run.srcTile + k) / T, to = (run.dstTile + k) / T;
+          int64_t from = run.srcTileOf(k) / T, to = run.dstTileOf(k) / T;
           chips.insert(std::min<int64_t>(from, r.chips - 1));
           chips.insert(std::min<int64_t>(to, r.chips - 1));
           carry(from, to, run.elements * elementBytes);

@@ -1,4 +1,5 @@
-//===- Indexed.cpp - gather, scatter.*, dynamic-slice, dynamic-update-slice ===//
+//===- Indexed.cpp - gather, scatter.*, dynamic-slice, dynamic-update-slice
+//===//
 //
 // The vertices of ops indexed at run time (LowerGather.cpp,
 // LowerScatter.cpp). The lowering keeps the dimensions a run-time index can
@@ -8,6 +9,9 @@
 // arithmetic per element and finds the source by its global index in the
 // tile's share. A source the tile does not hold means the lowering's layout
 // and the data disagree, and is an error naming the tile and the element.
+// A `partial` gather is the exception: its result is [tiles, result...], a
+// whole result per tile of a table split along the gathered rows, where an
+// element the tile does not hold is 0 (the partials are summed after).
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,6 +161,9 @@ public:
   IndexAddressing idx;
   DType indexType = DType::S32;
   int64_t elementBytes = 4;
+  /// A partial result: the out buffer's leading dimension counts tiles and
+  /// elements the tile does not hold read as 0.
+  bool partial = false;
 
   Error run(int64_t tile, ArrayRef<TileOperand> ins,
             ArrayRef<TileOperand> outs) const override {
@@ -167,12 +174,18 @@ public:
     Expected<std::vector<int64_t>> indices = readInts(ins[1], indexType);
     if (!indices)
       return indices.takeError();
-    Coords c(outShape);
+    // A partial result's coordinates have the tile's slice first.
+    SmallVector<int64_t, 8> shape;
+    if (partial)
+      shape.push_back(outs[0].buffer->shape[0]);
+    shape.append(outShape.begin(), outShape.end());
+    Coords c(shape);
+    size_t lead = partial ? 1 : 0;
     SmallVector<int64_t, 8> start(operandShape.size());
     return forEachHeld(outs[0], c, [&](int64_t e, int64_t local) -> Error {
       int64_t base = 0;
       for (size_t b = 0; b < batchDims.size(); ++b)
-        base += c.at[batchDims[b]] * idx.batchStride[b];
+        base += c.at[lead + batchDims[b]] * idx.batchStride[b];
       std::fill(start.begin(), start.end(), 0);
       for (size_t j = 0; j < startIndexMap.size(); ++j)
         start[startIndexMap[j]] = (*indices)[base + j * idx.componentStride];
@@ -181,8 +194,12 @@ public:
         src += clampStart(start[d], operandShape[d], sliceSizes[d]) *
                operandStrides[d];
       for (size_t j = 0; j < offsetDims.size(); ++j)
-        src += c.at[offsetDims[j]] * operandStrides[windowDims[j]];
+        src += c.at[lead + offsetDims[j]] * operandStrides[windowDims[j]];
       int64_t from = ins[0].share->localOf(src);
+      if (from < 0 && partial) {
+        std::memset(outs[0].data + local * elementBytes, 0, elementBytes);
+        return Error::success();
+      }
       if (from < 0)
         return notHeld(tile, "gathers", src, *ins[0].buffer);
       std::memcpy(outs[0].data + local * elementBytes,
@@ -361,6 +378,13 @@ VertexResult createGather(const VertexSpec &spec) {
   v->operandShape = spec.in(0).shape;
   v->operandStrides = rowMajorStrides(v->operandShape);
   v->outShape = spec.out(0).shape;
+  v->partial = spec.hasFlag("partial");
+  if (v->partial) {
+    if (v->outShape.empty())
+      return spec.error("a partial gather's result needs a leading dimension "
+                        "of tiles");
+    v->outShape.erase(v->outShape.begin());
+  }
   v->indexType = spec.in(1).dtype;
   v->elementBytes = spec.out(0).elementBytes;
   int64_t rank = v->operandShape.size(), outRank = v->outShape.size();

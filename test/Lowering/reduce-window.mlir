@@ -58,7 +58,9 @@ func.func @main(%x: tensor<1x16x16x8xf32> loc("x"), %v: tensor<64xf32> loc("v"))
 // T1472: %[[MIN:.*]] = tile.var "maxpool.in" temporary mapping<[0, 7] x 4 from 0, [8, 71] x 6 from 32, [72, 127] x 9 from 416, {{.*}}why = "reduce_window input windows (halo included), one per tile of the 1x8x8x8 grid"} : !tile.buffer<4232xf32>
 // T1472: %[[M:.*]] = tile.var "maxpool" output mapping<[0, 511] x 1 from 0> {hlo = "maxpool", result_leaf = 0 : i64, result_of = {{[0-9]+}} : i64, why = "reduce_window result in 1x1x1x1 blocks on the 1x8x8x8 grid"}
 // CHECK: tile.exchange "maxpool.in" %[[X]] -> %[[MIN]]
-// C8-SAME: copies [0, 0, 1, 256, 0, 0, 0, 0, 0, 1, 1, 384, 128, 0, 256, 0,
+// Source tile 0 feeds tiles 1..3 and source tile 1 tiles 5..7 by one
+// strided run each (tile steps 0, 1): 5 runs rather than 9.
+// C8-SAME: copies [0, 4, 1, 128, 896, 0, 1408, 0, 0, 0, 1, 256, 0, 0, 0, 0, 0, 1, 3, 384, 128, 256, 256, 384, 1, 4, 1, 256, 1024, 0, 1536, 0, 1, 5, 3, 384, 1152, 256, 1792, 384] strided [128, 0, 0, 1, 1, 256, 0, 0, 1, 1, 384, 0, 0, 0, 1, 256, 0, 0, 1, 1, 384, 0, 0, 0, 1]
 // CHECK: %[[MINIT:.*]] = tile.var "maxpool.scalar"
 // CHECK: tile.exchange "maxpool.bcast" %[[NINF]] -> %[[MINIT]]
 // C8: tile.compute_set "maxpool" kind "reduce-window.maximum" tiles [0, 7] ins(%[[MIN]], %[[MINIT]] : {{.*}}) outs(%[[M]] : {{.*}}) {base_dilations = array<i64: 1, 1, 1, 1>, block = array<i64: 1, 1, 8, 8>, flops = 4096 : i64, grid = array<i64: 1, 8, 1, 1>, halo = array<i64: 0, 1, 0, 0>, input_boxes = array<i64: {{[0-9, ]+}}>, input_shape = array<i64: {{[0-9, ]+}}>, padding = array<i64: 0, 0, 1, 1, 1, 1, 0, 0>, scalar_operands = array<i64: 1>, window_dilations = array<i64: 1, 1, 1, 1>, window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>}

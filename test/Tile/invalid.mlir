@@ -83,6 +83,40 @@ tile.program @sixes target "t" tiles 4 {
 
 // -----
 
+tile.program @stridedcount target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{strided comes in fives (chunk, src chunk stride, dst chunk stride, src tile step, dst tile step), one per copy run: expected 5 integers, got 3}}
+  tile.exchange "bad" %x -> %x copies [0, 0, 1, 2, 0, 0, 0, 0] strided [1, 1, 1] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @stridedchunk target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{copy run 0 has chunks of 3 that do not divide its 2 elements, or a negative chunk stride}}
+  tile.exchange "bad" %x -> %x copies [0, 0, 1, 2, 0, 0, 0, 0] strided [3, 0, 0, 1, 1] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @stridedstep target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  // expected-error @+1 {{copy run 0 has tile steps 2, 2; each must be 0 or 1}}
+  tile.exchange "bad" %x -> %x copies [0, 0, 2, 2, 0, 4, 0, 4] strided [1, 1, 1, 2, 2] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @stridedread target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %y = tile.var "y" output mapping<[0, 0] x 8 from 0> : !tile.buffer<8xf32>
+  // Tile 0 holds x[0, 1]; its second chunk, 2 elements on, is on tile 1.
+  // expected-error @+1 {{copy run 0 reads elements [2, 3) of the source from tile 0, which does not hold them}}
+  tile.exchange "bad" %x -> %y copies [0, 0, 1, 2, 0, 0, 0, 0] strided [1, 2, 1, 1, 1] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
 tile.program @viewrange target "t" tiles 4 {
   %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
   %y = tile.var "y" output mapping<[0, 3] x 4 from 0> : !tile.buffer<4x4xf32>

@@ -27,6 +27,11 @@ tile.program @main target "tile-1472" tiles 1472 {
   // Tiles 0..13 each send their first 16 elements to the next tile.
   // CHECK: tile.exchange "shift" %[[A]] -> %[[B]] copies [0, 1, 14, 16, 0, 64, 64, 64] : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
   tile.exchange "shift" %a -> %b copies [0, 1, 14, 16, 0, 64, 64, 64] : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
+  // Strided: tiles 0 and 1 each send elements 0-1, 8-9, 16-17 and 24-25 of
+  // their part (chunks of 2, 8 apart) to tile 2, one after the other (tile
+  // steps 1 and 0).
+  // CHECK: tile.exchange "columns" %[[A]] -> %[[B]] copies [0, 2, 2, 8, 0, 64, 128, 8] strided [2, 8, 2, 1, 0] : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
+  tile.exchange "columns" %a -> %b copies [0, 2, 2, 8, 0, 64, 128, 8] strided [2, 8, 2, 1, 0] : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
   // A view: the reversal of %a into %b, copies implied by the mappings.
   // CHECK: tile.exchange "reverse" %[[A]] -> %[[B]] view [-1] offset 999 : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>
   tile.exchange "reverse" %a -> %b view [-1] offset 999 : !tile.buffer<1000xf32>, !tile.buffer<1000xf32>

@@ -68,7 +68,12 @@ TEST(RuntimeExecutableFile, RejectsBadFiles) {
   std::string version = good;
   version[8] = 99;
   EXPECT_EQ(message(version), "f.tessera: format version 99, but this runtime "
-                              "reads version 1; recompile the model");
+                              "reads version 2; recompile the model");
+  // Version 1 had no strided runs; its executables are recompiled, not
+  // guessed at.
+  version[8] = 1;
+  EXPECT_EQ(message(version), "f.tessera: format version 1, but this runtime "
+                              "reads version 2; recompile the model");
   EXPECT_EQ(message(good + "x"),
             "f.tessera: 1 unexpected bytes after the payload");
 }
@@ -81,7 +86,8 @@ struct Compiled {
 };
 
 std::unique_ptr<Compiled> compile(llvm::StringRef source,
-                                  llvm::StringRef targetName) {
+                                  llvm::StringRef targetName,
+                                  exe::Executable *keep = nullptr) {
   auto c = std::make_unique<Compiled>();
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -112,6 +118,8 @@ std::unique_ptr<Compiled> compile(llvm::StringRef source,
   llvm::Expected<std::string> bytes = encodeExecutable(*executable);
   llvm::Expected<exe::Executable> decoded = decodeExecutable(*bytes, "test");
   EXPECT_TRUE(bool(decoded));
+  if (keep)
+    *keep = *decoded;
   llvm::Expected<std::unique_ptr<Program>> loaded =
       Program::load(std::move(*decoded), "test");
   EXPECT_TRUE(bool(loaded)) << errorText(loaded.takeError());
@@ -129,6 +137,65 @@ HostTensor randomTensor(DType dtype, std::vector<int64_t> shape,
   for (int64_t i = 0; i < t.numElements(); ++i)
     t.setDouble(i, dist(gen));
   return t;
+}
+
+TEST(RuntimeStridedExchange, RunsAndRejectsBadStrides) {
+  // An embedding lookup core-8 reads where its table is: partial results
+  // gathered onto the result's cores by strided runs (8 cores into one).
+  const char *source = R"mlir(
+    func.func @main(%t: tensor<8192x2xf32> loc("t"), %i: tensor<16xi32> loc("i"))
+        -> tensor<16x2xf32> {
+      %e = tgraph.gather %t, %i {offset_dims = array<i64: 1>,
+             collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>,
+             index_vector_dim = 1 : i64, slice_sizes = array<i64: 1, 2>}
+           : (tensor<8192x2xf32>, tensor<16xi32>) -> tensor<16x2xf32> loc("lookup")
+      return %e : tensor<16x2xf32>
+    }
+  )mlir";
+  exe::Executable executable;
+  std::unique_ptr<Compiled> c = compile(source, "core-8", &executable);
+  ASSERT_TRUE(c);
+  HostTensor table = randomTensor(DType::F32, {8192, 2}, 7);
+  HostTensor ids(DType::S32, {16});
+  for (int64_t k = 0; k < 16; ++k)
+    ids.setDouble(k, (k * 997 + 5) % 8192);
+  Device device(*c->program, {});
+  RunRecord record;
+  llvm::Expected<std::vector<HostTensor>> out =
+      device.run({table, ids}, record);
+  ASSERT_TRUE(bool(out)) << errorText(out.takeError());
+  for (int64_t k = 0; k < 16; ++k)
+    for (int64_t j = 0; j < 2; ++j)
+      EXPECT_EQ((*out)[0].getDouble(k * 2 + j),
+                table.getDouble(((k * 997 + 5) % 8192) * 2 + j));
+
+  // The strided exchange, and the loader's answer to bad strides in it.
+  exe::Exchange *strided = nullptr;
+  for (exe::Step &step : *executable.mutable_steps())
+    if (step.has_exchange() && step.exchange().strided_size() > 0)
+      strided = step.mutable_exchange();
+  ASSERT_TRUE(strided);
+  auto loadError = [&](auto mutate) {
+    exe::Executable bad = executable;
+    for (exe::Step &step : *bad.mutable_steps())
+      if (step.has_exchange() && step.exchange().strided_size() > 0)
+        mutate(*step.mutable_exchange());
+    llvm::Expected<std::unique_ptr<Program>> loaded =
+        Program::load(std::move(bad), "f.tessera");
+    return loaded ? std::string() : errorText(loaded.takeError());
+  };
+  EXPECT_NE(loadError([](exe::Exchange &x) {
+              x.add_strided(1);
+            }).find("strided is not five integers per copy run"),
+            std::string::npos);
+  EXPECT_NE(loadError([](exe::Exchange &x) {
+              x.set_strided(0, 3);
+            }).find("has chunks of 3 that do not divide its"),
+            std::string::npos);
+  EXPECT_NE(loadError([](exe::Exchange &x) {
+              x.set_strided(3, 2);
+            }).find("has bad tiles, tile steps or counts"),
+            std::string::npos);
 }
 
 class RuntimeDevice : public ::testing::TestWithParam<const char *> {};

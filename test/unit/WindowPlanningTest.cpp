@@ -115,6 +115,28 @@ TEST(WindowPlanningTest, DiagonalPiecesFoldIntoOneRun) {
                                         0, 4, 0}));
 }
 
+TEST(WindowPlanningTest, StridedPiecesFoldIntoOneRun) {
+  // Columns 2..3 of an 8x8 row-major source, two rows per tile on tiles
+  // 0..3 (16 elements each), into one block on tile 9: a piece per row.
+  std::vector<CopyPiece> pieces;
+  for (int64_t row = 0; row < 8; ++row)
+    pieces.push_back({row / 2, 9, 2, 8 * row + 2, 2 * row});
+  std::vector<CopyPiece> plain = pieces;
+  EXPECT_EQ(foldCopyPieces(plain).size(), 8u * 8);
+  // Strided: each tile's two rows are one copy (chunks of 2, 8 apart in the
+  // source, 2 in the dest), and the four tiles one run into tile 9 (tile
+  // steps 1 and 0).
+  llvm::SmallVector<int64_t> strided;
+  EXPECT_EQ(foldCopyPieces(pieces, &strided),
+            (llvm::SmallVector<int64_t>{0, 9, 4, 4, 2, 16, 0, 4}));
+  EXPECT_EQ(strided, (llvm::SmallVector<int64_t>{2, 8, 2, 1, 0}));
+  // Nothing to gain: the plain form, no strides.
+  std::vector<CopyPiece> diagonal = {{0, 1, 4, 0, 0}, {1, 2, 4, 4, 4}};
+  EXPECT_EQ(foldCopyPieces(diagonal, &strided),
+            (llvm::SmallVector<int64_t>{0, 1, 2, 4, 0, 4, 0, 4}));
+  EXPECT_TRUE(strided.empty());
+}
+
 TEST(WindowPlanningTest, ReplicatedBlocksAreCopiedOnceFromTheSource) {
   // A 4x4 source, 8 elements per tile on tiles 0 and 1.
   llvm::SmallVector<int64_t> source = {0, 2, 8, 0};
@@ -137,7 +159,12 @@ TEST(WindowPlanningTest, ReplicatedBlocksAreCopiedOnceFromTheSource) {
   for (size_t i = 0; i < plan->copies.size(); i += 8)
     moved += plan->copies[i + 2] * plan->copies[i + 3];
   EXPECT_EQ(moved, 16);
-  EXPECT_EQ(plan->copies.size(), 3u * 8);
+  // Tile 2's rows come from consecutive source tiles into one: one strided
+  // run (tile steps 1, 0) instead of two.
+  EXPECT_EQ(plan->copies, (llvm::SmallVector<int64_t>{0, 0, 1, 8, 0, 0, 0, 0, 0,
+                                                      2, 2, 4, 4, 4, 16, 4}));
+  EXPECT_EQ(plan->copyStrides,
+            (llvm::SmallVector<int64_t>{8, 0, 0, 1, 1, 4, 0, 0, 1, 0}));
   // Over the run budget: no plan.
   EXPECT_FALSE(planBlockCopies({4, 4}, source, blocks, 100, 2));
 }

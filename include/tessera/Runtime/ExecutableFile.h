@@ -33,7 +33,9 @@ namespace tessera::runtime {
 
 /// The version this build writes and accepts. Bump it on any change a reader
 /// of the previous version would misread.
-inline constexpr uint32_t kExecutableFormatVersion = 1;
+/// Version 2 added strided exchange runs (Exchange.strided), which a version 1
+/// reader would silently copy as contiguous runs.
+inline constexpr uint32_t kExecutableFormatVersion = 2;
 inline constexpr size_t kExecutableHeaderSize = 32;
 /// Protobuf parses messages of less than 2 GiB.
 inline constexpr uint64_t kMaxExecutablePayload = (uint64_t(1) << 31) - 1;

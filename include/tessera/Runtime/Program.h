@@ -83,6 +83,16 @@ struct BufferLayout {
   std::string describe() const;
 };
 
+/// How copy run `run` of an exchange is strided: copy k goes between tiles
+/// `srcTileStep` / `dstTileStep` apart per k, in chunks of `chunk`
+/// contiguous elements `srcStride` / `dstStride` apart (one chunk of all its
+/// elements, tiles advancing by one, when the exchange lists no strides).
+struct RunStrides {
+  int64_t chunk = 0, srcStride = 0, dstStride = 0, srcTileStep = 1,
+          dstTileStep = 1;
+};
+RunStrides stridesOf(const exe::Exchange &x, int run);
+
 /// A compute set, prepared: its vertex checked and set up at load.
 struct PreparedComputeSet {
   const exe::ComputeSet *proto = nullptr;

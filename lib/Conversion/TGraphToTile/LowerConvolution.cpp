@@ -210,9 +210,10 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
   Value out = makeVar(loc, name, resultCategory(conv.getResult()), outPlan,
                       outType.getShape(), elt, name);
   buffers[conv.getResult()] = {out};
-  emitExchange(loc, (name + ".in").str(), lhs, inBlocks, plan->input.copies);
+  emitExchange(loc, (name + ".in").str(), lhs, inBlocks, plan->input.copies,
+               plan->input.copyStrides);
   emitExchange(loc, (name + ".weights").str(), rhs, wBlocks,
-               plan->weights.copies);
+               plan->weights.copies, plan->weights.copyStrides);
   emitExchange(loc, (name + ".in.replicate").str(), inBlocks, inBlocks,
                plan->input.replicaCopies);
   emitExchange(loc, (name + ".weights.replicate").str(), wBlocks, wBlocks,

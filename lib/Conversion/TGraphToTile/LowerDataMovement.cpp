@@ -150,7 +150,9 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
         [&](int64_t i) { return sourceOf(i).second; }, 4 * numTiles);
   if (!plan)
     plan = planBalancedLinear(
-        n, mappingGrain(target, hloDtypeName(outType.getElementType())));
+        n, kernelGrain(
+               op->getResult(0),
+               mappingGrain(target, hloDtypeName(outType.getElementType()))));
   SmallVector<ArrayRef<int64_t>> srcRuns;
   for (Value s : srcs)
     srcRuns.push_back(runsOf(s));

@@ -253,7 +253,8 @@ bool Lowerer::lowerReduceWindow(Operation *op, StringRef name,
   Value out = makeVar(loc, name, resultCategory(rw.getResult()), outPlan,
                       outShape, elt, name);
   buffers[rw.getResult()] = {out};
-  emitExchange(loc, (name + ".in").str(), input, inBlocks, copies->copies);
+  emitExchange(loc, (name + ".in").str(), input, inBlocks, copies->copies,
+               copies->copyStrides);
   // Blocks with the same window (e.g. several in padding) share one fetch.
   emitExchange(loc, (name + ".in.replicate").str(), inBlocks, inBlocks,
                copies->replicaCopies);

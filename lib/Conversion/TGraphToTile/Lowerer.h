@@ -134,8 +134,19 @@ private:
   mlir::Value makeVar(mlir::Location loc, mlir::StringRef name, tile::Category category,
                 const PlannedMapping &plan, mlir::ArrayRef<int64_t> shape,
                 mlir::Type elementType, mlir::StringRef hlo);
-  mlir::Value makeLinearVar(mlir::Location loc, mlir::StringRef name, tile::Category category,
-                      mlir::RankedTensorType type, mlir::StringRef hlo);
+  /// A linear var for `type`; `graphValue`, the tgraph value it holds, lets
+  /// the grain follow its users (kernelGrain).
+  mlir::Value makeLinearVar(mlir::Location loc, mlir::StringRef name,
+                            tile::Category category,
+                            mlir::RankedTensorType type, mlir::StringRef hlo,
+                            mlir::Value graphValue = {});
+  /// `grain`, or for a convolution kernel (`graphValue` is some
+  /// convolution's rhs) a multiple of its innermost dimension, so each tile
+  /// holds whole rows and a weight block split by input feature moves as a
+  /// few strided runs, not pieces cut wherever a tile's elements end. Kept
+  /// only while it costs a tile at most twice its even share, or
+  /// a 64th of its memory.
+  int64_t kernelGrain(mlir::Value graphValue, int64_t grain) const;
   /// planLinear, started where the chip is emptiest (`load`) when the
   /// tensor covers only part of it; tensors of one element count share
   /// their start, so elementwise ops between them move no data.
@@ -150,17 +161,21 @@ private:
   void emitComputeSet(mlir::Location loc, mlir::StringRef name, mlir::StringRef kind,
                       mlir::ValueRange ins, mlir::ValueRange outs,
                       mlir::ArrayRef<mlir::NamedAttribute> attrs = {});
-  void emitExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src, mlir::Value dst,
-                    mlir::ArrayRef<int64_t> copies);
+  /// Listed copies; `strided` (five per run, or none) makes runs strided.
+  void emitExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src,
+                    mlir::Value dst, mlir::ArrayRef<int64_t> copies,
+                    mlir::ArrayRef<int64_t> strided = {});
   /// An exchange whose copies are implied by a view of `src` (dst element
   /// at idx = src element offset + sum idx[d] * strides[d]); listed instead
   /// when `dst` has at most `listUpTo` elements and the copies are compact.
   void emitViewExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src, mlir::Value dst,
                         int64_t offset, mlir::ArrayRef<int64_t> strides,
                         int64_t listUpTo = kMaxListedViewElements);
-  void createExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src, mlir::Value dst,
-                      mlir::DenseI64ArrayAttr copies, mlir::DenseI64ArrayAttr viewStrides,
-                      mlir::IntegerAttr viewOffset);
+  void createExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src,
+                      mlir::Value dst, mlir::DenseI64ArrayAttr copies,
+                      mlir::DenseI64ArrayAttr viewStrides,
+                      mlir::IntegerAttr viewOffset,
+                      mlir::DenseI64ArrayAttr strided = {});
   void emitHostCopy(mlir::Location loc, tile::HostDirection direction, mlir::Value buffer);
   mlir::Value replicateScalar(mlir::Location loc, mlir::StringRef name, mlir::Value scalar, mlir::Value like);
 
@@ -200,6 +215,14 @@ private:
   mlir::Value replicateIndices(mlir::Location loc, mlir::StringRef name, mlir::Value indices,
                          const PositionedPlan &plan);
   bool lowerGather(mlir::Operation *op, mlir::StringRef name, std::string &detail);
+  /// A gather read from its table where the table is (LowerGather.cpp),
+  /// when that beats the split `plan` (nullopt: none fits) on the worst
+  /// tile; false, having emitted nothing, otherwise.
+  bool lowerGatherInPlace(mlir::Operation *op, mlir::StringRef name,
+                          mlir::Value table, mlir::Value indices,
+                          mlir::RankedTensorType outType,
+                          mlir::ArrayRef<mlir::NamedAttribute> attrs,
+                          const std::optional<PositionedPlan> &plan);
   bool lowerScatter(mlir::Operation *op, mlir::StringRef name, std::string &detail);
   bool lowerSort(mlir::Operation *op, mlir::StringRef name, std::string &detail);
   void lowerOutputs(mlir::func::ReturnOp ret);

@@ -34,6 +34,7 @@
 #include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
 
 #include <limits>
+#include <numeric>
 
 using namespace mlir;
 using namespace tessera;
@@ -178,10 +179,33 @@ PlannedMapping Lowerer::planBalancedLinear(int64_t numElements, int64_t grain) {
   return plan;
 }
 
+int64_t Lowerer::kernelGrain(Value graphValue, int64_t grain) const {
+  auto type = graphValue ? dyn_cast<RankedTensorType>(graphValue.getType())
+                         : RankedTensorType();
+  if (!type || type.getRank() == 0 || !type.hasStaticShape())
+    return grain;
+  bool kernel = llvm::any_of(graphValue.getUses(), [](OpOperand &use) {
+    return isa<tg::ConvolutionOp>(use.getOwner()) &&
+           use.getOperandNumber() == 1;
+  });
+  int64_t row = type.getShape().back(), n = type.getNumElements();
+  if (!kernel || row <= 0 || n <= row)
+    return grain;
+  int64_t rowGrain = std::lcm(std::max<int64_t>(grain, 1), row);
+  int64_t even = (n + numTiles - 1) / numTiles;
+  int64_t perTile = (even + rowGrain - 1) / rowGrain * rowGrain;
+  // A small kernel spread thinly (a few dozen elements a tile) may take a
+  // whole row a tile: what that adds is small next to a tile's memory.
+  int64_t bytes = bytesOfElement(type.getElementType());
+  bool small = perTile * bytes <= target.usableBytesPerTile() / 64;
+  return perTile <= 2 * even || small ? rowGrain : grain;
+}
+
 Value Lowerer::makeLinearVar(Location loc, StringRef name,
                              tile::Category category, RankedTensorType type,
-                             StringRef hlo) {
-  int64_t grain = mappingGrain(target, hloDtypeName(type.getElementType()));
+                             StringRef hlo, Value graphValue) {
+  int64_t grain = kernelGrain(
+      graphValue, mappingGrain(target, hloDtypeName(type.getElementType())));
   return makeVar(loc, name, category,
                  planBalancedLinear(type.getNumElements(), grain),
                  type.getShape(), type.getElementType(), hlo);
@@ -248,11 +272,14 @@ void Lowerer::emitComputeSet(Location loc, StringRef name, StringRef kind,
 }
 
 void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
-                           ArrayRef<int64_t> copies) {
+                           ArrayRef<int64_t> copies,
+                           ArrayRef<int64_t> strided) {
   if (copies.empty())
     return;
   createExchange(loc, name, src, dst, builder.getDenseI64ArrayAttr(copies), {},
-                 {});
+                 {},
+                 strided.empty() ? DenseI64ArrayAttr()
+                                 : builder.getDenseI64ArrayAttr(strided));
 }
 
 void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
@@ -277,13 +304,14 @@ void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
 void Lowerer::createExchange(Location loc, StringRef name, Value src, Value dst,
                              DenseI64ArrayAttr copies,
                              DenseI64ArrayAttr viewStrides,
-                             IntegerAttr viewOffset) {
+                             IntegerAttr viewOffset,
+                             DenseI64ArrayAttr strided) {
   SmallVector<Value> reads{src};
   if (computeDirty.contains(dst))
     reads.push_back(dst);
   syncBeforeReading(reads);
-  builder.create<tile::ExchangeOp>(loc, name, src, dst, copies, viewStrides,
-                                   viewOffset);
+  builder.create<tile::ExchangeOp>(loc, name, src, dst, copies, strided,
+                                   viewStrides, viewOffset);
   ++stats->exchanges;
   dirty.insert(dst);
 }
@@ -516,7 +544,9 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
     plan = planSameAs(runsOf(like), source);
   } else {
     plan = planBalancedLinear(
-        n, mappingGrain(target, hloDtypeName(outType.getElementType())));
+        n, kernelGrain(
+               op->getResult(0),
+               mappingGrain(target, hloDtypeName(outType.getElementType()))));
   }
   // Per operand: its re-layout copies; nullopt for a scalar, and for an
   // operand whose re-layout would list more copies than tiles (it moves as
@@ -621,8 +651,8 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
       return;
     if (RankedTensorType t = bufferableTensor(c.getType())) {
       // Always live and loaded with the program: no step writes it.
-      buffers[c.getResult()] = {
-          makeLinearVar(loc, name, tile::Category::Constant, t, name)};
+      buffers[c.getResult()] = {makeLinearVar(
+          loc, name, tile::Category::Constant, t, name, c.getResult())};
       // The tile program carries the constant's data: it is loaded with
       // the program, without the tgraph function. An elided constant has
       // none; the runtime finds it by its op id.
@@ -893,8 +923,9 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
     SmallVector<Value> &bufs = buffers[arg];
     for (Type leaf : leaves) {
       RankedTensorType t = bufferableTensor(leaf);
+      // A tuple argument's leaves are not the tgraph value's users' operands.
       Value b = t ? makeLinearVar(arg.getLoc(), name, tile::Category::Parameter,
-                                  t, name)
+                                  t, name, leaves.size() == 1 ? arg : Value())
                   : Value();
       bufs.push_back(b);
       if (b)

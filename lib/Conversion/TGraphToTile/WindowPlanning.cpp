@@ -114,40 +114,105 @@ bool tessera::appendSpanPieces(const TileLookup &source, int64_t dstTile,
   return true;
 }
 
-llvm::SmallVector<int64_t>
-tessera::foldCopyPieces(std::vector<CopyPiece> &pieces) {
-  // Group by (tile distance, length, source tile); pieces of one group in
-  // element order, so the i-th piece of tile s pairs with the i-th of s + 1.
-  auto key = [](const CopyPiece &p) {
-    return std::make_tuple(p.dstTile - p.srcTile, p.length, p.srcTile,
-                           p.srcElement, p.dstElement);
+/// The chunk shape of a piece: (chunk, src stride, dst stride), with a
+/// contiguous piece as one chunk of its length.
+static std::tuple<int64_t, int64_t, int64_t> chunkShape(const CopyPiece &p) {
+  if (p.chunk == 0 || p.chunk == p.length)
+    return {p.length, 0, 0};
+  return {p.chunk, p.srcChunkStride, p.dstChunkStride};
+}
+
+/// Joins the pieces between one tile pair that have one length and follow
+/// each other at constant element strides into strided pieces.
+static std::vector<CopyPiece> chunkPieces(std::vector<CopyPiece> pieces) {
+  llvm::sort(pieces, [](const CopyPiece &a, const CopyPiece &b) {
+    return std::make_tuple(a.srcTile, a.dstTile, a.length, a.srcElement,
+                           a.dstElement) <
+           std::make_tuple(b.srcTile, b.dstTile, b.length, b.srcElement,
+                           b.dstElement);
+  });
+  std::vector<CopyPiece> out;
+  for (const CopyPiece &p : pieces) {
+    if (!out.empty()) {
+      CopyPiece &last = out.back();
+      int64_t chunk = last.chunk ? last.chunk : last.length;
+      int64_t n = last.length / chunk;
+      if (last.srcTile == p.srcTile && last.dstTile == p.dstTile &&
+          chunk == p.length) {
+        int64_t ds = p.srcElement - last.srcElement,
+                dd = p.dstElement - last.dstElement;
+        if (n == 1 && ds >= 0 && dd >= 0) {
+          last.chunk = chunk;
+          last.srcChunkStride = ds;
+          last.dstChunkStride = dd;
+          last.length += p.length;
+          continue;
+        }
+        if (n > 1 && ds == n * last.srcChunkStride &&
+            dd == n * last.dstChunkStride) {
+          last.length += p.length;
+          continue;
+        }
+      }
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+namespace {
+/// The tile steps of the runs a fold builds: copy k of a run goes from
+/// source tile s + k * src to destination tile d + k * dst.
+struct TileSteps {
+  int64_t src, dst;
+  /// Pieces on one line of tiles (which a run may join) share this.
+  int64_t line(const CopyPiece &p) const {
+    return src && dst ? p.dstTile - p.srcTile : src ? p.dstTile : p.srcTile;
+  }
+  /// The piece's place along its line.
+  int64_t along(const CopyPiece &p) const {
+    return src ? p.srcTile : p.dstTile;
+  }
+};
+} // namespace
+
+/// foldCopyPieces along `steps` over pieces that may be strided: runs, and
+/// each run's five `strided` integers in `strided`.
+static llvm::SmallVector<int64_t>
+foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
+           llvm::SmallVectorImpl<int64_t> &strided) {
+  // Group by (line, length and chunk shape, place along the line); pieces
+  // of one group in element order, so the i-th piece at place a pairs with
+  // the i-th at a + 1.
+  auto key = [&](const CopyPiece &p) {
+    return std::make_tuple(steps.line(p), p.length, chunkShape(p),
+                           steps.along(p), p.srcElement, p.dstElement);
   };
   llvm::sort(pieces, [&](const CopyPiece &a, const CopyPiece &b) {
     return key(a) < key(b);
   });
   size_t n = pieces.size();
-  // For each piece: the first piece of its group and of the next source
-  // tile's group (n when there is none).
-  std::vector<size_t> groupBegin(n), nextGroup(n, n);
-  auto sameGroup = [&](size_t a, size_t b) {
-    return pieces[a].dstTile - pieces[a].srcTile ==
-               pieces[b].dstTile - pieces[b].srcTile &&
-           pieces[a].length == pieces[b].length &&
-           pieces[a].srcTile == pieces[b].srcTile;
+  // Pieces that may share a run: same line, length and chunk shape.
+  auto alike = [&](const CopyPiece &a, const CopyPiece &b) {
+    return steps.line(a) == steps.line(b) && a.length == b.length &&
+           chunkShape(a) == chunkShape(b);
   };
+  // For each piece: the first piece of its group and of the next place's
+  // group (n when there is none).
+  std::vector<size_t> groupBegin(n), nextGroup(n, n);
   for (size_t i = 0; i < n; ++i)
-    groupBegin[i] = i > 0 && sameGroup(i - 1, i) ? groupBegin[i - 1] : i;
+    groupBegin[i] = i > 0 && alike(pieces[i - 1], pieces[i]) &&
+                            steps.along(pieces[i - 1]) == steps.along(pieces[i])
+                        ? groupBegin[i - 1]
+                        : i;
   for (size_t i = 0; i < n;) {
     size_t end = i;
     while (end < n && groupBegin[end] == i)
       ++end;
-    // The next group is the one right after when it is the same distance
-    // and length on the next source tile.
-    if (end < n &&
-        pieces[end].dstTile - pieces[end].srcTile ==
-            pieces[i].dstTile - pieces[i].srcTile &&
-        pieces[end].length == pieces[i].length &&
-        pieces[end].srcTile == pieces[i].srcTile + 1)
+    // The next group is the one right after when it is alike at the next
+    // place.
+    if (end < n && alike(pieces[end], pieces[i]) &&
+        steps.along(pieces[end]) == steps.along(pieces[i]) + 1)
       for (size_t k = i; k < end; ++k)
         nextGroup[k] = end;
     i = end;
@@ -178,8 +243,35 @@ tessera::foldCopyPieces(std::vector<CopyPiece> &pieces) {
     }
     runs.append({p.srcTile, p.dstTile, count, p.length, p.srcElement, srcStride,
                  p.dstElement, dstStride});
+    auto [chunk, srcChunkStride, dstChunkStride] = chunkShape(p);
+    strided.append({chunk, srcChunkStride, dstChunkStride,
+                    count > 1 ? steps.src : 1, count > 1 ? steps.dst : 1});
   }
   return runs;
+}
+
+llvm::SmallVector<int64_t>
+tessera::foldCopyPieces(std::vector<CopyPiece> &pieces,
+                        llvm::SmallVectorImpl<int64_t> *strided) {
+  llvm::SmallVector<int64_t> plainStrides;
+  llvm::SmallVector<int64_t> best = foldPieces(pieces, {1, 1}, plainStrides);
+  if (!strided)
+    return best;
+  strided->clear();
+  // Strided runs only when they are fewer: equal counts keep the plain
+  // form every consumer reads most simply.
+  std::vector<CopyPiece> chunked = chunkPieces(pieces);
+  for (TileSteps steps : {TileSteps{1, 1}, TileSteps{1, 0}, TileSteps{0, 1}}) {
+    if (steps.src && steps.dst && chunked.size() == pieces.size())
+      continue;
+    llvm::SmallVector<int64_t> stepStrides;
+    llvm::SmallVector<int64_t> runs = foldPieces(chunked, steps, stepStrides);
+    if (runs.size() < best.size()) {
+      best = std::move(runs);
+      strided->assign(stepStrides.begin(), stepStrides.end());
+    }
+  }
+  return best;
 }
 
 int64_t Box::numElements() const {
@@ -257,7 +349,7 @@ std::optional<BlockCopyPlan> tessera::planBlockCopies(
     if (plan.numElements > begin)
       plan.intervals.push_back({block.tile, begin, plan.numElements});
   }
-  plan.copies = foldCopyPieces(pieces);
+  plan.copies = foldCopyPieces(pieces, &plan.copyStrides);
   plan.replicaCopies = foldCopyPieces(replicas);
   if (static_cast<int64_t>((plan.copies.size() + plan.replicaCopies.size()) /
                            8) > maxRuns)

@@ -79,9 +79,12 @@ llvm::SmallVector<std::array<int64_t, 3>>
 tileIntervals(std::vector<std::array<int64_t, 3>> &spans);
 
 /// One copy: `length` elements from srcElement (on srcTile) to dstElement
-/// (on dstTile).
+/// (on dstTile); contiguous, or with chunk > 0, length / chunk chunks of
+/// `chunk` elements, srcChunkStride / dstChunkStride apart (a strided
+/// tile.exchange run, see `strided`).
 struct CopyPiece {
   int64_t srcTile, dstTile, length, srcElement, dstElement;
+  int64_t chunk = 0, srcChunkStride = 0, dstChunkStride = 0;
 };
 
 /// Appends the pieces copying source elements [srcStart, srcStart + length)
@@ -96,7 +99,17 @@ bool appendSpanPieces(const TileLookup &source, int64_t dstTile,
 /// once. Pieces with the same tile distance and length on consecutive
 /// source tiles are paired in element order and become one run while their
 /// element strides stay constant. Reorders `pieces`.
-llvm::SmallVector<int64_t> foldCopyPieces(std::vector<CopyPiece> &pieces);
+///
+/// With `strided`, two more forms are tried and the one with fewest runs
+/// kept: pieces between one tile pair that repeat at constant element
+/// strides become one strided piece (a weight block's rows), and runs may
+/// also fold pieces from consecutive source tiles into one destination tile
+/// or the reverse (tile steps 1, 0 and 0, 1). When a strided form wins,
+/// `strided` gets each run's (chunk, src chunk stride, dst chunk stride, src
+/// tile step, dst tile step); else it stays empty.
+llvm::SmallVector<int64_t>
+foldCopyPieces(std::vector<CopyPiece> &pieces,
+               llvm::SmallVectorImpl<int64_t> *strided = nullptr);
 
 /// A box of a tensor: [lo[d], hi[d]) along each dimension d.
 struct Box {
@@ -118,6 +131,8 @@ struct BlockCopyPlan {
   llvm::SmallVector<std::array<int64_t, 3>> intervals;
   int64_t numElements = 0;
   llvm::SmallVector<int64_t> copies, replicaCopies;
+  /// The `strided` integers of `copies` (empty when not strided).
+  llvm::SmallVector<int64_t> copyStrides;
   int64_t numPrimaries = 0;
 };
 

@@ -162,7 +162,7 @@ private:
 /// A view reads source elements offset + sum idx[d] * strides[d] over the
 /// dest's index box; the extremes of that affine form must be in range.
 static LogicalResult verifyView(ExchangeOp op) {
-  if (op.getCopies())
+  if (op.getCopies() || op.getStrided())
     return op.emitOpError("has both copies and a view");
   if (!op.getViewOffset())
     return op.emitOpError("view needs an offset");
@@ -198,6 +198,12 @@ LogicalResult ExchangeOp::verify() {
                        "count, elements, src element, src stride, dst "
                        "element, dst stride), got ")
            << getCopyRuns().size() << " integers";
+  if (isStrided() && getStrided()->size() != getNumRuns() * kStridedSize)
+    return emitOpError("strided comes in fives (chunk, src chunk stride, dst "
+                       "chunk stride, src tile step, dst tile step), one per "
+                       "copy run: expected ")
+           << getNumRuns() * kStridedSize << " integers, got "
+           << getStrided()->size();
   MappingAttr srcMapping = mappingOf(getSource()),
               dstMapping = mappingOf(getDest());
   if (!srcMapping || !dstMapping)
@@ -212,19 +218,41 @@ LogicalResult ExchangeOp::verify() {
     if (r.count <= 0 || r.elements <= 0 || r.srcTile < 0 || r.dstTile < 0 ||
         r.srcElement < 0 || r.dstElement < 0)
       return emitOpError("copy run ") << i << " is empty or negative";
+    if (r.chunk <= 0 || r.elements % r.chunk != 0 || r.srcChunkStride < 0 ||
+        r.dstChunkStride < 0)
+      return emitOpError("copy run ")
+             << i << " has chunks of " << r.chunk << " that do not divide its "
+             << r.elements << " elements, or a negative chunk stride";
+    if (r.srcTileStep < 0 || r.srcTileStep > 1 || r.dstTileStep < 0 ||
+        r.dstTileStep > 1)
+      return emitOpError("copy run ")
+             << i << " has tile steps " << r.srcTileStep << ", "
+             << r.dstTileStep << "; each must be 0 or 1";
+    // Chunk j of tile pair k; a span covering all chunks that the tile
+    // holds whole settles them at once.
+    int64_t last = r.numChunks() - 1;
+    auto check = [&](const TileIntervals &side, int64_t tile, int64_t begin,
+                     int64_t stride, StringRef what,
+                     StringRef whose) -> LogicalResult {
+      if (side.holds(tile, begin, begin + last * stride + r.chunk))
+        return success();
+      for (int64_t j = 0; j <= last; ++j) {
+        int64_t b = begin + j * stride;
+        if (!side.holds(tile, b, b + r.chunk))
+          return emitOpError("copy run ")
+                 << i << " " << what << " elements [" << b << ", "
+                 << b + r.chunk << ") " << whose << tile
+                 << ", which does not hold them";
+      }
+      return success();
+    };
     for (int64_t k = 0; k < r.count; ++k) {
-      int64_t sb = r.srcElement + k * r.srcStride;
-      int64_t db = r.dstElement + k * r.dstStride;
-      if (!src.holds(r.srcTile + k, sb, sb + r.elements))
-        return emitOpError("copy run ")
-               << i << " reads elements [" << sb << ", " << sb + r.elements
-               << ") of the source from tile " << r.srcTile + k
-               << ", which does not hold them";
-      if (!dst.holds(r.dstTile + k, db, db + r.elements))
-        return emitOpError("copy run ")
-               << i << " writes elements [" << db << ", " << db + r.elements
-               << ") of the dest on tile " << r.dstTile + k
-               << ", which does not hold them";
+      if (failed(check(src, r.srcTileOf(k), r.srcElement + k * r.srcStride,
+                       r.srcChunkStride, "reads",
+                       "of the source from tile ")) ||
+          failed(check(dst, r.dstTileOf(k), r.dstElement + k * r.dstStride,
+                       r.dstChunkStride, "writes", "of the dest on tile ")))
+        return failure();
     }
   }
   return success();

@@ -154,6 +154,25 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
         : !tile.buffer<256xf32>, !tile.buffer<80xf32>
     ```
 
+    Runs may be strided: the optional `strided` lists, per run, five more
+    integers (chunk, src chunk stride, dst chunk stride, src tile step, dst
+    tile step). Copy k then goes from tile `src tile + k * src tile step` to
+    tile `dst tile + k * dst tile step`, and its `elements` move as
+    `elements / chunk` contiguous chunks: chunk j is read from `src element
+    + k * src stride + j * src chunk stride` and stored from `dst element +
+    k * dst stride + j * dst chunk stride`. An ordinary run is (elements, 0,
+    0, 1, 1). So a block of columns between one pair of tiles (a
+    convolution's weight block split by input feature, an embedding table
+    split by columns) is one run, and so are the copies from many tiles
+    into one (tile step 0), which a diagonal fold cannot join.
+
+    ```mlir
+    // Tiles 0 and 1 each send two columns (a 2-element chunk from each of
+    // their two 8-element rows) to tile 3, one after the other.
+    tile.exchange "cols" %a -> %b copies [0, 3, 2, 4, 0, 16, 0, 4]
+        strided [2, 8, 2, 1, 0] : !tile.buffer<32xf32>, !tile.buffer<8xf32>
+    ```
+
     A re-layout whose copies are many but regular (a transpose or broadcast
     between two linear mappings over a thousand tiles needs a copy per tile
     pair and element group) is written as a *view* instead: every element
@@ -172,10 +191,11 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
                        Arg<Tile_BufferType, "read", [MemRead]>:$source,
                        Arg<Tile_BufferType, "written", [MemWrite]>:$dest,
                        OptionalAttr<DenseI64ArrayAttr>:$copies,
+                       OptionalAttr<DenseI64ArrayAttr>:$strided,
                        OptionalAttr<DenseI64ArrayAttr>:$view_strides,
                        OptionalAttr<I64Attr>:$view_offset);
   let assemblyFormat = [{
-    $name $source `->` $dest (`copies` $copies^)?
+    $name $source `->` $dest (`copies` $copies^)? (`strided` $strided^)?
     (`view` $view_strides^ `offset` $view_offset)? attr-dict `:`
     qualified(type($source)) `,` qualified(type($dest))
   }];
@@ -184,8 +204,15 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
     struct Run {
       int64_t srcTile, dstTile, count, elements, srcElement, srcStride,
           dstElement, dstStride;
+      /// Contiguous elements per chunk (elements when not strided), the
+      /// chunk strides within one copy, and the tile steps between copies.
+      int64_t chunk, srcChunkStride, dstChunkStride, srcTileStep, dstTileStep;
+      int64_t numChunks() const { return elements / chunk; }
+      int64_t srcTileOf(int64_t k) const { return srcTile + k * srcTileStep; }
+      int64_t dstTileOf(int64_t k) const { return dstTile + k * dstTileStep; }
     };
     static constexpr size_t kRunSize = 8;
+    static constexpr size_t kStridedSize = 5;
     /// Whether the copies are implied by a view rather than listed.
     bool isView() { return getViewStrides().has_value(); }
     /// The listed copy runs (none for a view).
@@ -193,9 +220,20 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
       return getCopies() ? *getCopies() : llvm::ArrayRef<int64_t>();
     }
     size_t getNumRuns() { return getCopyRuns().size() / kRunSize; }
+    /// Whether the runs are listed with strides (the op has `strided`).
+    bool isStrided() { return getStrided().has_value(); }
     Run getRun(size_t i) {
       auto c = getCopyRuns().slice(kRunSize * i, kRunSize);
-      return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+      Run r{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[3], 0, 0, 1, 1};
+      if (isStrided()) {
+        auto h = getStrided()->slice(kStridedSize * i, kStridedSize);
+        r.chunk = h[0];
+        r.srcChunkStride = h[1];
+        r.dstChunkStride = h[2];
+        r.srcTileStep = h[3];
+        r.dstTileStep = h[4];
+      }
+      return r;
     }
     /// Elements moved in all (each element counted once per copy; a view
     /// writes every dest element once).
