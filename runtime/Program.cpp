@@ -210,36 +210,50 @@ Error Program::loadBuffers() {
       if (!same)
         return fail(what + ": aliases " + storage.describe() +
                     " but its elements are laid out differently");
-      if (b.placements_size() != 0)
+      if (b.placement_runs_size() != 0)
         return fail(what + ": an alias has no placements of its own");
       layout.shares = storage.shares;
       continue;
     }
 
-    // Placements: one per share, in tile order, inside the arena.
-    if (b.placements_size() != static_cast<int>(layout.shares.size()))
-      return fail(what + ": " + Twine(b.placements_size()) +
-                  " placements for " + Twine(layout.shares.size()) +
-                  " tiles holding elements");
-    for (size_t s = 0; s < layout.shares.size(); ++s) {
-      const exe::TilePlacement &p = b.placements(static_cast<int>(s));
-      TileShare &share = layout.shares[s];
-      if (p.tile() != share.tile)
-        return fail(what + ": placement " + Twine(s) + " is for tile " +
-                    Twine(p.tile()) + ", expected tile " + Twine(share.tile));
-      if (p.offset() < 0 || p.offset() % layout.elementBytes != 0 ||
-          p.offset() > (int64_t(1) << 40))
-        return fail(what + ": offset " + Twine(p.offset()) + " on tile " +
-                    Twine(p.tile()) + " is negative, misaligned or too large");
-      share.offset = p.offset();
-      // Private storage: after everything already on the tile, so no other
-      // buffer ever overwrites it.
-      if (privateStorage)
-        share.offset = llvm::alignTo(arenaSize[share.tile], 8);
-      arenaSize[share.tile] =
-          std::max(arenaSize[share.tile],
-                   share.offset + share.elements * layout.elementBytes);
+    // Placements: runs of (first tile, tiles, offset), one placement per
+    // share, in tile order, inside the arena. Runs are checked as they are
+    // read, so a run claiming a billion tiles is not expanded first.
+    if (b.placement_runs_size() % 3 != 0)
+      return fail(what + ": " + Twine(b.placement_runs_size()) +
+                  " placement integers, not runs of three");
+    size_t s = 0;
+    for (int r = 0; r < b.placement_runs_size(); r += 3) {
+      int64_t first = b.placement_runs(r), count = b.placement_runs(r + 1),
+              offset = b.placement_runs(r + 2);
+      if (count < 1 || count > int64_t(layout.shares.size() - s))
+        return fail(what + ": placement run " + Twine(r / 3) + " covers " +
+                    Twine(count) + " tiles, but " +
+                    Twine(layout.shares.size() - s) +
+                    " tiles holding elements remain");
+      for (int64_t k = 0; k < count; ++k, ++s) {
+        TileShare &share = layout.shares[s];
+        int64_t tile = first + k;
+        if (tile != share.tile)
+          return fail(what + ": placement " + Twine(s) + " is for tile " +
+                      Twine(tile) + ", expected tile " + Twine(share.tile));
+        if (offset < 0 || offset % layout.elementBytes != 0 ||
+            offset > (int64_t(1) << 40))
+          return fail(what + ": offset " + Twine(offset) + " on tile " +
+                      Twine(tile) + " is negative, misaligned or too large");
+        share.offset = offset;
+        // Private storage: after everything already on the tile, so no
+        // other buffer ever overwrites it.
+        if (privateStorage)
+          share.offset = llvm::alignTo(arenaSize[share.tile], 8);
+        arenaSize[share.tile] =
+            std::max(arenaSize[share.tile],
+                     share.offset + share.elements * layout.elementBytes);
+      }
     }
+    if (s != layout.shares.size())
+      return fail(what + ": placements for " + Twine(s) + " of the " +
+                  Twine(layout.shares.size()) + " tiles holding elements");
     // An elided constant has no data: the runner fills it (seeded) before
     // the first run.
     if (b.category() == exe::CATEGORY_CONSTANT && !b.elided() &&

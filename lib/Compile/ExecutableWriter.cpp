@@ -221,9 +221,16 @@ llvm::Error Writer::addBuffers(tile::ProgramOp program,
       b.set_alias_of_plus_one(buffer.aliasOf + 1);
     else
       for (auto [tile, offset] : placements[i]) {
-        exe::TilePlacement &p = *b.add_placements();
-        p.set_tile(tile);
-        p.set_offset(offset);
+        // Extends the last run when the tile follows it at its offset.
+        int n = b.placement_runs_size();
+        if (n && b.placement_runs(n - 1) == offset &&
+            b.placement_runs(n - 3) + b.placement_runs(n - 2) == tile) {
+          b.set_placement_runs(n - 2, b.placement_runs(n - 2) + 1);
+          continue;
+        }
+        b.add_placement_runs(tile);
+        b.add_placement_runs(1);
+        b.add_placement_runs(offset);
       }
     if (std::optional<StringRef> hlo = var.getHlo())
       b.set_hlo(hlo->str());
