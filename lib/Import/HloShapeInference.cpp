@@ -4,8 +4,8 @@
 // text leave the shape out of (the windowed and indexed ones are in
 // HloShapeRules.cpp); opcodes whose shape XLA's parser always wants
 // written (slice, reshape, convert, constant, async ops, ...) are refused
-// with its reason, and the few it infers that are not inferred here
-// (ragged-dot, scan) are refused with a request to write the shape.
+// with its reason, and the one it infers that is not inferred here
+// (ragged-dot) is refused with a request to write the shape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -545,6 +545,57 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     Shape stats = arrayShape(ops[0]->dtype, {ops[0]->dims[f]}, instr.opcodeLoc);
     out.kind = Shape::Kind::Tuple;
     out.elements = {*ops[0], stats, stats};
+  } else if (op == "scan") {
+    // scan(inputs..., carries...): the to_apply root's outputs, each but
+    // the carries (the last num_carries) stacked along the scanned
+    // dimension, as XLA's parser infers it.
+    SmallVector<int64_t, 1> dim;
+    int64_t carries;
+    const Attr *nc = instr.findAttr("num_carries");
+    if (!intList("dimensions", dim))
+      return false;
+    if (!nc)
+      return missingAttribute(instr, "num_carries", diags);
+    if (!parseIntValue(*nc, diags, carries))
+      return false;
+    if (dim.size() != 1)
+      return fail("dimensions= must name one dimension");
+    if (carries < 0 || carries >= static_cast<int64_t>(ops.size()))
+      return fail("a scan of " + Twine(ops.size()) + " operands with " +
+                  Twine(carries) + " carries has no inputs");
+    if (!arrayOp(0))
+      return false;
+    int64_t d = dim[0];
+    if (d < 0 || d >= static_cast<int64_t>(ops[0]->dims.size()))
+      return fail("dimension " + Twine(d) + " is out of range");
+    const Shape *root = calleeRoot(instr, "to_apply", depth);
+    if (!root)
+      return false;
+    auto stacked = [&](const Shape &s, Shape &r) {
+      if (s.kind != Shape::Kind::Array || s.isDynamic() ||
+          d > static_cast<int64_t>(s.dims.size()))
+        return fail("the scanned output " + shapeString(s) +
+                    " cannot take dimension " + Twine(d));
+      r = arrayShape(s.dtype, s.dims, instr.opcodeLoc);
+      r.dims.insert(r.dims.begin() + d, ops[0]->dims[d]);
+      return true;
+    };
+    if (root->kind != Shape::Kind::Tuple) {
+      if (carries > 0)
+        out = *root;
+      else if (!stacked(*root, out))
+        return false;
+    } else {
+      out.kind = Shape::Kind::Tuple;
+      size_t n = root->elements.size();
+      for (size_t i = 0; i < n; ++i) {
+        Shape e = root->elements[i];
+        if (static_cast<int64_t>(i) + carries < static_cast<int64_t>(n) &&
+            !stacked(root->elements[i], e))
+          return false;
+        out.elements.push_back(std::move(e));
+      }
+    }
   } else if (op == "domain") {
     if (!needOperands(1))
       return false;
@@ -553,7 +604,7 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     if (!rule(ShapeRule{instr, ops, diags}, out))
       return false;
   } else {
-    // ragged-dot, scan (XLA infers these; its printer always writes them).
+    // ragged-dot (XLA infers it; its printer always writes the shape).
     return error(instr.opcodeLoc,
                  "the importer cannot infer the shape of '" + op +
                      "'; write the result shape before the opcode");
