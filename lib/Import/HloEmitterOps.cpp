@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HloEmitOps.h"
+#include "HloOpcodeAttrs.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -131,10 +132,11 @@ bool arity(InstrEmit &e, size_t n) {
 }
 
 const Attr *required(InstrEmit &e, StringRef name) {
+  // The parser checks XLA's required attributes already; this is the
+  // same message for the forms it leaves to the emitter.
   const Attr *a = e.attrs.take(name);
   if (!a)
-    e.error(e.instr.opcodeLoc,
-            "'" + e.instr.opcode + "' needs the attribute '" + name + "'");
+    missingAttribute(e.instr, name, e.diags());
   return a;
 }
 

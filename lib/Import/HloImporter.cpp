@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Import/HloImporter.h"
+#include "HloAsync.h"
 #include "HloEmitter.h"
 #include "HloModuleChecks.h"
 #include "HloParser.h"
@@ -123,5 +124,7 @@ OwningOpRef<ModuleOp> tessera::importHloText(llvm::SourceMgr &sourceMgr,
       !hlo::checkModuleHeader(module, diags) ||
       !hlo::checkInstructions(module, diags))
     return nullptr;
+  // Async chains become the operation they run (HloAsync.h).
+  hlo::fuseAsyncPairs(module);
   return hlo::emitModule(module, sourceMgr, bufferId, context, diags);
 }

@@ -13,17 +13,17 @@
 // The importer keeps the text (tgraph.input_output_alias) and checks it
 // the same way.
 //
-// Async wrappers (async-start / async-update / async-done with calls=)
-// are kept as tgraph.unknown, but checked first as XLA's parser and
-// verifier check them: the start's shape is ((operands), outputs,
-// state...), matching its operands and its computation's root; an update
-// or done takes the op before it in the chain, an update keeps its
-// operand's shape, a done has the outputs' shape.
+// Async chains are checked in HloAsync.cpp; the checks here that need
+// every operand's shape are the custom call's options and the attributes
+// an opcode needs depending on its operands (broadcast, conditional).
 //
 //===----------------------------------------------------------------------===//
 
 #include "HloModuleChecks.h"
+#include "HloAsync.h"
 #include "HloAttrs.h"
+#include "HloOpcodeAttrs.h"
+#include "HloShapeRules.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -38,6 +38,17 @@
 using namespace llvm;
 
 namespace tessera::hlo {
+
+bool sameShapeIgnoringLayout(const Shape &a, const Shape &b) {
+  if (a.kind != b.kind || a.dtype != b.dtype || a.dims != b.dims ||
+      a.elements.size() != b.elements.size())
+    return false;
+  for (size_t i = 0; i < a.elements.size(); ++i)
+    if (!sameShapeIgnoringLayout(a.elements[i], b.elements[i]))
+      return false;
+  return true;
+}
+
 namespace {
 
 using ShapeIndex = SmallVector<int64_t, 2>;
@@ -62,15 +73,8 @@ const Shape *subshape(const Shape &shape, ArrayRef<int64_t> index) {
   return s;
 }
 
-/// The same shape, layouts aside (tuples element by element).
 bool sameArray(const Shape &a, const Shape &b) {
-  if (a.kind != b.kind || a.dtype != b.dtype || a.dims != b.dims ||
-      a.elements.size() != b.elements.size())
-    return false;
-  for (size_t i = 0; i < a.elements.size(); ++i)
-    if (!sameArray(a.elements[i], b.elements[i]))
-      return false;
-  return true;
+  return sameShapeIgnoringLayout(a, b);
 }
 
 /// The cursor's position past any space: where the next item starts.
@@ -199,108 +203,6 @@ bool HeaderChecker::donor(const Attr &attr) {
   return c.atEnd() || c.error("unexpected text after the buffer donors");
 }
 
-/// An async-update or async-done's start, through any updates between.
-const Instruction *asyncStart(const Computation &comp,
-                              const StringMap<size_t> &index,
-                              const Instruction &instr) {
-  const Instruction *at = &instr;
-  // Each step goes to an operand defined in the same computation; a chain
-  // longer than the computation is a cycle, which the emitter reports.
-  for (size_t steps = 0; steps <= comp.instructions.size(); ++steps) {
-    if (at->opcode == "async-start")
-      return at;
-    if (at->operands.size() != 1)
-      return nullptr;
-    auto it = index.find(at->operands[0].name);
-    if (it == index.end())
-      return nullptr;
-    at = &comp.instructions[it->second];
-    if (at->opcode != "async-start" && at->opcode != "async-update")
-      return nullptr;
-  }
-  return nullptr;
-}
-
-bool checkAsync(const Module &module, const Computation &comp,
-                const StringMap<size_t> &index, const Instruction &instr,
-                DiagnosticSink &diags) {
-  auto fail = [&](const Twine &why) {
-    diags.error(instr.opcodeLoc, why);
-    return false;
-  };
-  const Attr *calls = instr.findAttr("calls");
-  StringRef callee;
-  SMLoc calleeLoc;
-  if (calls && !parseComputationRef(*calls, diags, callee, calleeLoc))
-    return false;
-  if (instr.opcode == "async-start") {
-    // XLA: ((async operands), async outputs, state...).
-    const Shape &s = instr.shape;
-    if (s.kind != Shape::Kind::Tuple || s.elements.size() < 2 ||
-        s.elements[0].kind != Shape::Kind::Tuple)
-      return fail("'async-start' needs the shape ((operands), outputs, "
-                  "state...), as XLA does");
-    if (!calls)
-      return fail("'async-start' needs calls= (the computation it runs)");
-    const Computation *called = nullptr;
-    for (const Computation &c : module.computations)
-      if (c.name == callee)
-        called = &c;
-    if (!called) {
-      diags.error(calleeLoc, "unknown computation '" + callee + "'");
-      return false;
-    }
-    const std::vector<Shape> &operandShapes = s.elements[0].elements;
-    if (operandShapes.size() != instr.operands.size())
-      return fail("'async-start' has " + Twine(instr.operands.size()) +
-                  " operands, its shape lists " + Twine(operandShapes.size()));
-    for (auto [i, ref] : llvm::enumerate(instr.operands)) {
-      auto it = index.find(ref.name);
-      if (it != index.end() &&
-          !sameArray(comp.instructions[it->second].shape, operandShapes[i]))
-        return fail("operand " + Twine(i) +
-                    " of 'async-start' does not "
-                    "have the shape its result lists for it");
-    }
-    const Shape &result = called->instructions[called->rootIndex].shape;
-    if (!sameArray(result, s.elements[1]))
-      return fail("'async-start' lists its outputs with another shape than "
-                  "the root of '" +
-                  callee + "'");
-    return true;
-  }
-  // async-update and async-done take the op before them in the chain.
-  const Instruction *start = asyncStart(comp, index, instr);
-  if (instr.operands.size() != 1 || !start)
-    return fail("'" + instr.opcode +
-                "' needs a single async-start or async-update operand, as "
-                "XLA does");
-  if (calls && start->findAttr("calls")) {
-    StringRef started;
-    SMLoc loc;
-    if (parseComputationRef(*start->findAttr("calls"), diags, started, loc) &&
-        started != callee) {
-      diags.error(calleeLoc, "calls='" + callee +
-                                 "' but the async-start "
-                                 "runs '" +
-                                 started + "'");
-      return false;
-    }
-  }
-  const Shape &startShape = start->shape;
-  if (startShape.kind != Shape::Kind::Tuple || startShape.elements.size() < 2)
-    return true; // reported at the start
-  const Instruction &operand =
-      comp.instructions[index.find(instr.operands[0].name)->second];
-  if (instr.opcode == "async-update" && !sameArray(instr.shape, operand.shape))
-    return fail("'async-update' needs the shape of its operand, as XLA does");
-  if (instr.opcode == "async-done" &&
-      !sameArray(instr.shape, startShape.elements[1]))
-    return fail("'async-done' has another shape than the outputs its "
-                "async-start lists");
-  return true;
-}
-
 /// The top-level items of `{a, (b, c), d}` (commas inside brackets or
 /// strings do not split).
 SmallVector<StringRef, 4> splitList(StringRef text) {
@@ -398,6 +300,51 @@ bool checkCustomCall(const Computation &comp, const StringMap<size_t> &index,
   return true;
 }
 
+/// The attributes XLA's parser needs depending on the operands: a
+/// broadcast's dimensions= unless its operand is a scalar; a
+/// conditional's true_computation= and false_computation= for a pred
+/// index, branch_computations= for an s32 one (and not the others).
+bool checkOperandDependentAttributes(const Computation &comp,
+                                     const StringMap<size_t> &index,
+                                     const Instruction &instr,
+                                     DiagnosticSink &diags) {
+  if ((instr.opcode != "broadcast" && instr.opcode != "conditional") ||
+      instr.operands.empty())
+    return true;
+  auto it = index.find(instr.operands[0].name);
+  if (it == index.end())
+    return true; // reported by the emitter
+  const Shape &first = comp.instructions[it->second].shape;
+  bool scalar = first.kind == Shape::Kind::Array && first.dims.empty();
+  if (instr.opcode == "broadcast") {
+    if (!scalar && !instr.findAttr("dimensions"))
+      return missingAttribute(instr, "dimensions", diags);
+    return true;
+  }
+  if (!scalar || (first.dtype != "pred" && first.dtype != "s32")) {
+    diags.error(instr.operands[0].loc,
+                "the first operand of 'conditional' must be a scalar of "
+                "pred or s32, not " +
+                    shapeString(first));
+    return false;
+  }
+  bool byPred = first.dtype == "pred";
+  for (StringRef name :
+       {"true_computation", "false_computation", "branch_computations"}) {
+    bool wanted = byPred != (name == "branch_computations");
+    const Attr *a = instr.findAttr(name);
+    if (wanted && !a)
+      return missingAttribute(instr, name, diags);
+    if (!wanted && a) {
+      diags.error(a->nameLoc, "unexpected attribute \"" + name +
+                                  "\" for 'conditional' on a" +
+                                  (byPred ? " pred" : "n s32") + " index");
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 bool checkInstructions(const Module &module, DiagnosticSink &diags) {
@@ -406,8 +353,8 @@ bool checkInstructions(const Module &module, DiagnosticSink &diags) {
     for (auto [i, instr] : llvm::enumerate(comp.instructions))
       index.try_emplace(instr.name, i);
     for (const Instruction &instr : comp.instructions) {
-      if (instr.opcode.starts_with("async-") &&
-          !checkAsync(module, comp, index, instr, diags))
+      if (!checkAsyncChain(module, comp, index, instr, diags) ||
+          !checkOperandDependentAttributes(comp, index, instr, diags))
         return false;
       if (instr.opcode == "custom-call" &&
           !checkCustomCall(comp, index, instr, diags))

@@ -15,12 +15,16 @@ namespace tessera::hlo {
 bool checkModuleHeader(const Module &module, DiagnosticSink &diags);
 
 /// Fails, located, on what XLA's parser (or verifier) refuses across an
-/// instruction and its operands: an async-start / async-update /
-/// async-done with the wrong shape, operand or calls=, a custom call with
-/// an unknown API version or schedule, both to_apply= and
-/// called_computations=, or operand_layout_constraints that do not match
-/// its operands. Run after inferShapes.
+/// instruction and its operands: an async chain that does not hold
+/// together (HloAsync.h), a custom call with an unknown API version or
+/// schedule, both to_apply= and called_computations=, or
+/// operand_layout_constraints that do not match its operands, a missing
+/// attribute that only the operands make necessary (a broadcast's
+/// dimensions=, a conditional's computations). Run after inferShapes.
 bool checkInstructions(const Module &module, DiagnosticSink &diags);
+
+/// The same shape, layouts aside (tuples element by element).
+bool sameShapeIgnoringLayout(const Shape &a, const Shape &b);
 
 } // namespace tessera::hlo
 

@@ -1,11 +1,19 @@
 //===- HloOpcodeAttrs.cpp - which attributes each opcode takes ------------===//
 //
-// XLA's parser refuses an attribute its opcode does not take
-// (`unexpected attribute "calls"`): `add(x, y), calls=c` is not HLO, and
-// a typo (`dimension=` for `dimensions=`) would otherwise be carried along
-// unnoticed. The lists are XLA's; an opcode not listed here (one the
-// importer keeps as tgraph.unknown, or whose options XLA reads as a proto
+// XLA's parser refuses an opcode it does not know (`expects opcode but
+// sees: foo`), an attribute its opcode does not take (`unexpected
+// attribute "calls"`): `add(x, y), calls=c` is not HLO, and a typo
+// (`dimension=` for `dimensions=`) would otherwise be carried along
+// unnoticed, and an instruction without an attribute its opcode needs
+// (`attribute dimensions is expected but not seen`). The lists are XLA's;
+// an opcode without a list (one whose options XLA reads as a proto
 // message, as triangular-solve's) takes any attribute.
+//
+// XLA also reads `<opcode>-start`, `-update` and `-done` for any opcode
+// without such a form of its own as the short form of an async wrapper:
+// `reduce-scatter-start(x), dimensions={0}, to_apply=add` is an
+// async-start running a reduce-scatter, and takes that opcode's
+// attributes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +23,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <initializer_list>
 #include <vector>
@@ -38,6 +47,93 @@ void add(StringMap<Names> &table, std::initializer_list<StringRef> opcodes,
          const Names &names) {
   for (StringRef op : opcodes)
     table[op] = names;
+}
+
+/// XLA's opcode names (hlo_opcode.h), and names older XLA printed or the
+/// importer has always read (`clz`, `optimization-barrier`,
+/// `cross-replica-sum`, ...), so old dumps still import.
+bool isKnownOpcode(StringRef opcode) {
+  static const StringSet<> kOpcodes = {
+      "abs", "acos", "acosh", "add", "add-dependency", "after-all",
+      "all-gather", "all-gather-done", "all-gather-start", "all-reduce",
+      "all-reduce-done", "all-reduce-start", "all-to-all", "and", "asin",
+      "asinh", "async-done", "async-start", "async-update", "atan", "atan2",
+      "atanh", "batch-norm-grad", "batch-norm-inference", "batch-norm-training",
+      "bitcast", "bitcast-convert", "broadcast", "call", "cbrt", "ceil",
+      "cholesky", "clamp", "count-leading-zeros", "collective-broadcast",
+      "collective-permute", "collective-permute-done",
+      "collective-permute-start", "collective-reduce", "compare", "complex",
+      "concatenate", "conditional", "constant", "convert", "convolution",
+      "copy", "copy-done", "copy-start", "cosine", "cosh", "custom-call",
+      "divide", "domain", "dot", "dynamic-reshape", "dynamic-slice",
+      "dynamic-update-slice", "erf", "exponential", "exponential-minus-one",
+      "fft", "floor", "fusion", "gather", "get-dimension-size",
+      "get-tuple-element", "imag", "infeed", "iota", "is-finite", "log",
+      "log-plus-one", "logistic", "map", "maximum", "minimum", "mulhi",
+      "multiply", "negate", "not", "opt-barrier", "or", "outfeed", "pad",
+      "parameter", "partition-id", "popcnt", "power", "ragged-all-to-all",
+      "ragged-dot", "real", "recv", "recv-done", "reduce", "reduce-precision",
+      "reduce-scatter", "reduce-window", "remainder", "replica-id", "reshape",
+      "reverse", "rng", "rng-bit-generator", "rng-get-and-update-state",
+      "round-nearest-afz", "round-nearest-even", "rsqrt", "scaled-dot", "scan",
+      "scatter", "select", "select-and-scatter", "send", "send-done",
+      "set-dimension-size", "shift-left", "shift-right-arithmetic",
+      "shift-right-logical", "shuffle", "sign", "sine", "sinh", "slice", "sort",
+      "sqrt", "stochastic-convert", "subtract", "tan", "tanh", "topk",
+      "transpose", "triangular-solve", "tuple", "while", "xor",
+      // Older spellings.
+      "clz", "optimization-barrier", "cross-replica-sum", "generate-token",
+      "trace", "tuple-select"};
+  return kOpcodes.contains(opcode);
+}
+
+/// Attributes each opcode cannot do without, as XLA's parser requires
+/// them. Those that depend on the operands (broadcast's dimensions=
+/// unless its operand is a scalar, conditional's computations by the
+/// index type) are checked once shapes are known (HloModuleChecks).
+const StringMap<Names> &requiredAttributes() {
+  static const StringMap<Names> table = [] {
+    StringMap<Names> t;
+    add(t, {"iota"}, {"iota_dimension"});
+    add(t, {"topk"}, {"k"});
+    add(t,
+        {"all-gather", "all-gather-start", "concatenate", "reverse",
+         "transpose", "get-dimension-size", "set-dimension-size"},
+        {"dimensions"});
+    add(t, {"all-reduce", "all-reduce-start", "call", "map", "reduce-window"},
+        {"to_apply"});
+    add(t, {"reduce-scatter", "sort", "reduce"}, {"dimensions", "to_apply"});
+    add(t, {"collective-permute", "collective-permute-start"},
+        {"source_target_pairs"});
+    add(t, {"while"}, {"condition", "body"});
+    add(t, {"get-tuple-element"}, {"index"});
+    add(t, {"convolution"}, {"dim_labels"});
+    add(t, {"fft"}, {"fft_type", "fft_length"});
+    add(t, {"compare"}, {"direction"});
+    add(t, {"scan"}, {"to_apply", "dimensions", "num_carries"});
+    add(t, {"select-and-scatter"}, {"select", "scatter"});
+    add(t, {"slice"}, {"slice"});
+    add(t, {"dynamic-slice"}, {"dynamic_slice_sizes"});
+    add(t, {"batch-norm-training", "batch-norm-inference", "batch-norm-grad"},
+        {"epsilon", "feature_index"});
+    add(t, {"pad"}, {"padding"});
+    add(t, {"fusion"}, {"calls", "kind"});
+    add(t, {"rng"}, {"distribution"});
+    add(t, {"rng-get-and-update-state"}, {"delta"});
+    add(t, {"rng-bit-generator"}, {"algorithm"});
+    add(t, {"reduce-precision"}, {"exponent_bits", "mantissa_bits"});
+    add(t, {"custom-call"}, {"custom_call_target"});
+    add(t, {"gather"},
+        {"offset_dims", "collapsed_slice_dims", "start_index_map",
+         "index_vector_dim", "slice_sizes"});
+    add(t, {"scatter"},
+        {"update_window_dims", "inserted_window_dims",
+         "scatter_dims_to_operand_dims", "index_vector_dim", "to_apply"});
+    add(t, {"domain"}, {"domain"});
+    add(t, {"async-start"}, {"calls"});
+    return t;
+  }();
+  return table;
 }
 
 const StringMap<Names> &opcodeAttributes() {
@@ -255,24 +351,84 @@ bool checkResultAccuracy(const Attr &attr, DiagnosticSink &diags) {
   return c.atEnd() || c.error("unexpected text after the accuracy");
 }
 
+bool asyncShortForm(StringRef opcode, StringRef &wrapped, StringRef &kind) {
+  if (isKnownOpcode(opcode))
+    return false;
+  for (StringRef suffix : {"-start", "-update", "-done"}) {
+    if (opcode.ends_with(suffix)) {
+      wrapped = opcode.drop_back(suffix.size());
+      kind = suffix.drop_front();
+      return true;
+    }
+  }
+  return false;
+}
+
 } // namespace
 
+bool isAsyncShortForm(StringRef opcode, StringRef &wrapped, StringRef &kind) {
+  return asyncShortForm(opcode, wrapped, kind) && isKnownOpcode(wrapped);
+}
+
+bool missingAttribute(const Instruction &instr, StringRef name,
+                      DiagnosticSink &diags) {
+  diags.error(instr.opcodeLoc, "attribute " + name +
+                                   " is expected but not seen ('" +
+                                   instr.opcode + "' needs it)");
+  return false;
+}
+
 bool checkOpcodeAttributes(const Instruction &instr, DiagnosticSink &diags) {
+  StringRef opcode = instr.opcode, wrapped, kind;
+  if (asyncShortForm(opcode, wrapped, kind)) {
+    if (!isKnownOpcode(wrapped)) {
+      diags.error(instr.opcodeLoc, "expects async wrapped opcode but sees '" +
+                                       opcode + "' ('" + wrapped +
+                                       "' is not an HLO opcode)");
+      return false;
+    }
+  } else if (!isKnownOpcode(opcode)) {
+    diags.error(instr.opcodeLoc,
+                "expects opcode but sees '" + opcode + "' (not an HLO opcode)");
+    return false;
+  }
   if (const Attr *accuracy = instr.findAttr("result_accuracy"))
     if (!checkResultAccuracy(*accuracy, diags))
       return false;
+  // A short-form start takes its wrapped opcode's attributes; update and
+  // done take only the async ones (they inherit the rest from the start).
   const StringMap<Names> &table = opcodeAttributes();
-  auto it = table.find(instr.opcode);
-  if (it == table.end())
-    return true;
+  Names allowed;
+  bool anyAllowed = false;
+  if (!kind.empty()) {
+    allowed = {"async_execution_thread"};
+    if (kind == "start") {
+      auto it = table.find(wrapped);
+      anyAllowed = it == table.end();
+      if (!anyAllowed)
+        allowed.insert(allowed.end(), it->second.begin(), it->second.end());
+      allowed.push_back("output_to_operand_aliasing");
+    }
+  } else {
+    auto it = table.find(opcode);
+    anyAllowed = it == table.end();
+    if (!anyAllowed)
+      allowed = it->second;
+  }
   for (const Attr &attr : instr.attrs) {
-    if (isCommonAttribute(attr.name) ||
-        llvm::is_contained(it->second, attr.name))
+    if (anyAllowed || isCommonAttribute(attr.name) ||
+        llvm::is_contained(allowed, attr.name))
       continue;
     diags.error(attr.nameLoc, "unexpected attribute \"" + attr.name +
-                                  "\" for '" + instr.opcode + "'");
+                                  "\" for '" + opcode + "'");
     return false;
   }
+  StringRef requiredOf = kind.empty() ? opcode : kind == "start" ? wrapped : "";
+  auto it = requiredAttributes().find(requiredOf);
+  if (it != requiredAttributes().end())
+    for (StringRef name : it->second)
+      if (!instr.findAttr(name))
+        return missingAttribute(instr, name, diags);
   return true;
 }
 

@@ -538,7 +538,9 @@ bool Parser::parseNestedOperand(Instruction &user, Shape shape, bool hasShape) {
   ++nestedDepth;
   bool ok = parseOperands(nested);
   --nestedDepth;
-  if (!ok)
+  // XLA parses it without attributes: an opcode that needs one (compare's
+  // direction=) cannot be written nested.
+  if (!ok || !checkOpcodeAttributes(nested, diags))
     return false;
   OperandRef &ref = user.operands.emplace_back();
   ref.name = nested.name;

@@ -1,20 +1,24 @@
 //===- HloShapeInference.cpp - result shapes the text leaves out ----------===//
 //
 // The rules are XLA's shape inference for the opcodes its parser lets the
-// text leave the shape out of; opcodes whose shape XLA's parser always
-// wants written (slice, reshape, convert, constant, ...) are refused with
-// its reason, and the few it infers that are not inferred here (gather,
-// convolution, ...) are refused with a request to write the shape.
+// text leave the shape out of (the windowed and indexed ones are in
+// HloShapeRules.cpp); opcodes whose shape XLA's parser always wants
+// written (slice, reshape, convert, constant, async ops, ...) are refused
+// with its reason, and the one it infers that is not inferred here
+// (ragged-dot) is refused with a request to write the shape.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HloShapeInference.h"
 #include "HloAttrs.h"
+#include "HloOpcodeAttrs.h"
+#include "HloShapeRules.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <string>
@@ -28,6 +32,9 @@ namespace {
 /// Opcodes XLA's parser never infers a shape for: the shape carries what
 /// the operands do not (a target type, a slice, a literal's type).
 bool shapeMustBeWritten(StringRef opcode) {
+  StringRef wrapped, kind;
+  if (isAsyncShortForm(opcode, wrapped, kind))
+    return true;
   static const StringSet<> kWritten = {"bitcast",
                                        "bitcast-convert",
                                        "constant",
@@ -141,29 +148,20 @@ bool isBinary(StringRef op) {
   return kOps.contains(op);
 }
 
-Shape arrayShape(StringRef dtype, ArrayRef<int64_t> dims, SMLoc loc) {
-  Shape s;
-  s.kind = Shape::Kind::Array;
-  s.dtype = dtype;
-  s.dims.assign(dims.begin(), dims.end());
-  s.loc = loc;
-  return s;
-}
-
-std::string shapeString(const Shape &s) {
-  if (s.kind == Shape::Kind::Token)
-    return "token[]";
-  if (s.kind == Shape::Kind::Tuple) {
-    std::string out = "(";
-    for (size_t i = 0; i < s.elements.size(); ++i)
-      out += (i ? ", " : "") + shapeString(s.elements[i]);
-    return out + ")";
-  }
-  std::string out = s.dtype.str() + "[";
-  for (size_t i = 0; i < s.dims.size(); ++i)
-    out += (i ? "," : "") +
-           (s.dims[i] < 0 ? std::string("?") : std::to_string(s.dims[i]));
-  return out + "]";
+/// The rule of an opcode HloShapeRules.cpp infers, or null.
+using RuleFn = bool (*)(const ShapeRule &, Shape &);
+RuleFn windowedRule(StringRef op) {
+  return StringSwitch<RuleFn>(op)
+      .Case("broadcast", inferBroadcast)
+      .Case("gather", inferGather)
+      .Case("convolution", inferConvolution)
+      .Case("reduce-window", inferReduceWindow)
+      .Case("fft", inferFft)
+      .Case("topk", inferTopK)
+      .Case("cholesky", inferCholesky)
+      .Case("triangular-solve", inferTriangularSolve)
+      .Case("set-dimension-size", inferSetDimensionSize)
+      .Default(nullptr);
 }
 
 class Inferrer {
@@ -204,8 +202,7 @@ const Shape *Inferrer::calleeRoot(const Instruction &instr, StringRef attrName,
                                   unsigned depth) {
   const Attr *attr = instr.findAttr(attrName);
   if (!attr) {
-    error(instr.opcodeLoc, "cannot infer the shape of '" + instr.name + "': '" +
-                               instr.opcode + "' needs " + attrName + "=");
+    missingAttribute(instr, attrName, diags);
     return nullptr;
   }
   StringRef name;
@@ -268,7 +265,7 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
   auto intList = [&](StringRef name, SmallVectorImpl<int64_t> &out) {
     const Attr *a = instr.findAttr(name);
     if (!a)
-      return fail("'" + op + "' needs " + name + "=");
+      return missingAttribute(instr, name, diags);
     return parseIntList(*a, diags, out);
   };
   // An array operand's dimension list, which the rules below index.
@@ -320,7 +317,7 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     if (!needOperands(1))
       return false;
     if (!a)
-      return fail("'get-tuple-element' needs index=");
+      return missingAttribute(instr, "index", diags);
     if (!parseIntValue(*a, diags, index))
       return false;
     if (ops[0]->kind != Shape::Kind::Tuple || index < 0 ||
@@ -445,7 +442,7 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     if (!needOperands(2) || !arrayOp(0))
       return false;
     if (!a)
-      return fail("'pad' needs padding=");
+      return missingAttribute(instr, "padding", diags);
     if (!parsePadding(*a, diags, low, high, interior))
       return false;
     size_t rank = ops[0]->dims.size();
@@ -465,9 +462,11 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
         return fail("padding makes dimension " + Twine(d) + " negative");
       out.dims.push_back(size);
     }
-  } else if (op == "dot") {
+  } else if (op == "dot" || op == "scaled-dot") {
+    // scaled-dot(lhs, lhs_scale, rhs, rhs_scale) has the dot's shape.
     SmallVector<int64_t, 2> lb, rb, lc, rc;
-    if (!needOperands(2) || !arrayOp(0) || !arrayOp(1))
+    size_t rhsIdx = op == "dot" ? 1 : 2;
+    if (!needOperands(op == "dot" ? 2 : 4) || !arrayOp(0) || !arrayOp(rhsIdx))
       return false;
     auto optionalList = [&](StringRef name, SmallVectorImpl<int64_t> &v) {
       const Attr *a = instr.findAttr(name);
@@ -501,7 +500,8 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
         return fail("lhs batch dimension " + Twine(d) + " is out of range");
       out.dims.push_back(ops[0]->dims[d]);
     }
-    if (!rest(*ops[0], lb, lc, out.dims) || !rest(*ops[1], rb, rc, out.dims))
+    if (!rest(*ops[0], lb, lc, out.dims) ||
+        !rest(*ops[rhsIdx], rb, rc, out.dims))
       return false;
   } else if (op == "sort" || op == "scatter") {
     // sort(keys, values...) and scatter(operands..., indices, updates...):
@@ -537,7 +537,7 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     if (!needOperands(op == "batch-norm-training" ? 3 : 5) || !arrayOp(0))
       return false;
     if (!a)
-      return fail("'" + op + "' needs feature_index=");
+      return missingAttribute(instr, "feature_index", diags);
     if (!parseIntValue(*a, diags, f))
       return false;
     if (f < 0 || f >= static_cast<int64_t>(ops[0]->dims.size()))
@@ -545,9 +545,66 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     Shape stats = arrayShape(ops[0]->dtype, {ops[0]->dims[f]}, instr.opcodeLoc);
     out.kind = Shape::Kind::Tuple;
     out.elements = {*ops[0], stats, stats};
+  } else if (op == "scan") {
+    // scan(inputs..., carries...): the to_apply root's outputs, each but
+    // the carries (the last num_carries) stacked along the scanned
+    // dimension, as XLA's parser infers it.
+    SmallVector<int64_t, 1> dim;
+    int64_t carries;
+    const Attr *nc = instr.findAttr("num_carries");
+    if (!intList("dimensions", dim))
+      return false;
+    if (!nc)
+      return missingAttribute(instr, "num_carries", diags);
+    if (!parseIntValue(*nc, diags, carries))
+      return false;
+    if (dim.size() != 1)
+      return fail("dimensions= must name one dimension");
+    if (carries < 0 || carries >= static_cast<int64_t>(ops.size()))
+      return fail("a scan of " + Twine(ops.size()) + " operands with " +
+                  Twine(carries) + " carries has no inputs");
+    if (!arrayOp(0))
+      return false;
+    int64_t d = dim[0];
+    if (d < 0 || d >= static_cast<int64_t>(ops[0]->dims.size()))
+      return fail("dimension " + Twine(d) + " is out of range");
+    const Shape *root = calleeRoot(instr, "to_apply", depth);
+    if (!root)
+      return false;
+    auto stacked = [&](const Shape &s, Shape &r) {
+      if (s.kind != Shape::Kind::Array || s.isDynamic() ||
+          d > static_cast<int64_t>(s.dims.size()))
+        return fail("the scanned output " + shapeString(s) +
+                    " cannot take dimension " + Twine(d));
+      r = arrayShape(s.dtype, s.dims, instr.opcodeLoc);
+      r.dims.insert(r.dims.begin() + d, ops[0]->dims[d]);
+      return true;
+    };
+    if (root->kind != Shape::Kind::Tuple) {
+      if (carries > 0)
+        out = *root;
+      else if (!stacked(*root, out))
+        return false;
+    } else {
+      out.kind = Shape::Kind::Tuple;
+      size_t n = root->elements.size();
+      for (size_t i = 0; i < n; ++i) {
+        Shape e = root->elements[i];
+        if (static_cast<int64_t>(i) + carries < static_cast<int64_t>(n) &&
+            !stacked(root->elements[i], e))
+          return false;
+        out.elements.push_back(std::move(e));
+      }
+    }
+  } else if (op == "domain") {
+    if (!needOperands(1))
+      return false;
+    out = *ops[0];
+  } else if (auto rule = windowedRule(op)) {
+    if (!rule(ShapeRule{instr, ops, diags}, out))
+      return false;
   } else {
-    // broadcast, gather, convolution, reduce-window, fft, ... (XLA infers
-    // some of these; written shapes are what its printer always emits).
+    // ragged-dot (XLA infers it; its printer always writes the shape).
     return error(instr.opcodeLoc,
                  "the importer cannot infer the shape of '" + op +
                      "'; write the result shape before the opcode");
