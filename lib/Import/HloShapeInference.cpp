@@ -4,8 +4,7 @@
 // text leave the shape out of (the windowed and indexed ones are in
 // HloShapeRules.cpp); opcodes whose shape XLA's parser always wants
 // written (slice, reshape, convert, constant, async ops, ...) are refused
-// with its reason, and the one it infers that is not inferred here
-// (ragged-dot) is refused with a request to write the shape.
+// with its reason.
 //
 //===----------------------------------------------------------------------===//
 
@@ -462,11 +461,16 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
         return fail("padding makes dimension " + Twine(d) + " negative");
       out.dims.push_back(size);
     }
-  } else if (op == "dot" || op == "scaled-dot") {
-    // scaled-dot(lhs, lhs_scale, rhs, rhs_scale) has the dot's shape.
-    SmallVector<int64_t, 2> lb, rb, lc, rc;
-    size_t rhsIdx = op == "dot" ? 1 : 2;
-    if (!needOperands(op == "dot" ? 2 : 4) || !arrayOp(0) || !arrayOp(rhsIdx))
+  } else if (op == "dot" || op == "scaled-dot" || op == "ragged-dot") {
+    // scaled-dot(lhs, lhs_scale, rhs, rhs_scale) has the dot's shape;
+    // ragged-dot(lhs, rhs, group_sizes) too but for its groups (below).
+    SmallVector<int64_t, 2> lb, rb, lc, rc, ragged, group;
+    bool raggedDot = op == "ragged-dot";
+    size_t rhsIdx = op == "scaled-dot" ? 2 : 1;
+    if (!needOperands(op == "dot" ? 2
+                      : raggedDot ? 3
+                                  : 4) ||
+        !arrayOp(0) || !arrayOp(rhsIdx) || (raggedDot && !arrayOp(2)))
       return false;
     auto optionalList = [&](StringRef name, SmallVectorImpl<int64_t> &v) {
       const Attr *a = instr.findAttr(name);
@@ -475,8 +479,34 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     if (!optionalList("lhs_batch_dims", lb) ||
         !optionalList("rhs_batch_dims", rb) ||
         !optionalList("lhs_contracting_dims", lc) ||
-        !optionalList("rhs_contracting_dims", rc))
+        !optionalList("rhs_contracting_dims", rc) ||
+        !optionalList("lhs_ragged_dims", ragged) ||
+        !optionalList("rhs_group_dims", group))
       return false;
+    // ragged-dot: lhs dimension `ragged[0]` is cut into groups whose sizes
+    // are group_sizes' last dimension. Ragged in a free dimension, each
+    // group meets its own rhs slice along the rhs group dimension, which
+    // is gone from the result; ragged in a contracting dimension, each
+    // group makes its own result, stacked in front; ragged in a batch
+    // dimension, the result is the dot's.
+    bool raggedContracting = false;
+    if (raggedDot) {
+      if (ragged.size() != 1)
+        return fail("lhs_ragged_dims must name one dimension");
+      int64_t r = ragged[0];
+      if (r < 0 || r >= static_cast<int64_t>(ops[0]->dims.size()))
+        return fail("lhs ragged dimension " + Twine(r) + " is out of range");
+      raggedContracting = llvm::is_contained(lc, r);
+      bool raggedFree = !raggedContracting && !llvm::is_contained(lb, r);
+      if (raggedFree != (group.size() == 1) || group.size() > 1)
+        return fail(raggedFree ? "a ragged free dimension needs one "
+                                 "rhs_group_dims"
+                               : "rhs_group_dims is only for a ragged free "
+                                 "dimension");
+      if (ops[2]->dims.empty())
+        return fail("group_sizes " + shapeString(*ops[2]) +
+                    " has no group dimension");
+    }
     auto rest = [&](const Shape &s, ArrayRef<int64_t> batch,
                     ArrayRef<int64_t> contracting,
                     SmallVectorImpl<int64_t> &dims) {
@@ -495,13 +525,17 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     if (lb.size() != rb.size() || lc.size() != rc.size())
       return fail("the dot's lhs and rhs dimension lists differ in length");
     out = arrayShape(ops[0]->dtype, {}, instr.opcodeLoc);
+    if (raggedContracting)
+      out.dims.push_back(ops[2]->dims.back());
     for (int64_t d : lb) {
       if (d < 0 || d >= static_cast<int64_t>(ops[0]->dims.size()))
         return fail("lhs batch dimension " + Twine(d) + " is out of range");
       out.dims.push_back(ops[0]->dims[d]);
     }
+    SmallVector<int64_t, 4> rhsGone(rc.begin(), rc.end());
+    rhsGone.append(group.begin(), group.end());
     if (!rest(*ops[0], lb, lc, out.dims) ||
-        !rest(*ops[rhsIdx], rb, rc, out.dims))
+        !rest(*ops[rhsIdx], rb, rhsGone, out.dims))
       return false;
   } else if (op == "sort" || op == "scatter") {
     // sort(keys, values...) and scatter(operands..., indices, updates...):
@@ -604,7 +638,8 @@ bool Inferrer::instruction(Instruction &instr, ArrayRef<const Shape *> ops,
     if (!rule(ShapeRule{instr, ops, diags}, out))
       return false;
   } else {
-    // ragged-dot (XLA infers it; its printer always writes the shape).
+    // No opcode XLA's parser infers is left here; an opcode the list
+    // above misses is refused rather than guessed.
     return error(instr.opcodeLoc,
                  "the importer cannot infer the shape of '" + op +
                      "'; write the result shape before the opcode");
