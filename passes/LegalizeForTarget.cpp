@@ -9,6 +9,7 @@
 #include "PassTarget.h"
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/DotBatchFold.h"
+#include "tessera/Dialect/TGraph/IR/InstructionNames.h"
 #include "tessera/Passes.h"
 #include "tessera/Target/Presets.h"
 
@@ -29,18 +30,8 @@ namespace {
 /// `loc` with `.suffix` appended to its instruction name, so the ops a
 /// rewrite adds read as parts of the op they replace.
 Location suffixed(Location loc, StringRef suffix) {
-  MLIRContext *ctx = loc.getContext();
-  if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    SmallVector<Location> parts;
-    for (Location part : fused.getLocations())
-      parts.push_back(suffixed(part, suffix));
-    return FusedLoc::get(ctx, parts, fused.getMetadata());
-  }
-  if (auto named = dyn_cast<NameLoc>(loc))
-    return NameLoc::get(
-        StringAttr::get(ctx, named.getName().strref() + "." + suffix),
-        named.getChildLoc());
-  return loc;
+  return tgraph::renameInstruction(
+      loc, [&](StringRef name) { return (name + "." + suffix).str(); });
 }
 
 /// Applies a DotBatchFold to one dot_general.

@@ -10,6 +10,8 @@
 #include "HloEmitOps.h"
 #include "HloOpcodeAttrs.h"
 
+#include "tessera/Dialect/TGraph/IR/InstructionNames.h"
+
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -104,19 +106,8 @@ bool isSymbolComputationAttr(StringRef name) {
 // Attribute readers
 //===----------------------------------------------------------------------===//
 
-/// `loc` with its instruction name replaced by `name` (metadata locations
-/// fused with it are kept).
 Location renamed(Location loc, StringRef name) {
-  MLIRContext *ctx = loc.getContext();
-  if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    SmallVector<Location> parts;
-    for (Location part : fused.getLocations())
-      parts.push_back(renamed(part, name));
-    return FusedLoc::get(ctx, parts, fused.getMetadata());
-  }
-  if (auto named = dyn_cast<NameLoc>(loc))
-    return NameLoc::get(StringAttr::get(ctx, name), named.getChildLoc());
-  return loc;
+  return tgraph::renameInstruction(loc, [&](StringRef) { return name.str(); });
 }
 
 mlir::Location InstrEmit::helperLoc(llvm::StringRef suffix) const {

@@ -189,13 +189,23 @@ static DotGrid divisorGrid(const DotShape &s, const MatrixUnit &u,
 /// makes that many, and N blocks as small as the tiles left allow.
 /// Blocks that are unit multiples fit the matrix unit exactly but for the
 /// last one. Ties go to fewer tiles (less operand replication).
-static std::optional<DotGrid> raggedGrid(const DotShape &s, const DotCosts &c,
-                                         int64_t numTiles) {
-  const MatrixUnit &u = c.unit;
+/// The tiles each batch's blocks get on a ragged grid (one batch per
+/// block), or none when the batches cannot be split that way.
+static std::optional<int64_t> raggedTilesPerBatch(const DotShape &s,
+                                                  int64_t numTiles) {
   if (!(s.B == 1 || (s.splitB && s.B <= numTiles)))
     return std::nullopt;
+  return numTiles / s.B;
+}
+
+static std::optional<DotGrid> raggedGrid(const DotShape &s, const DotCosts &c,
+                                         int64_t numTiles) {
+  std::optional<int64_t> perBatch = raggedTilesPerBatch(s, numTiles);
+  if (!perBatch)
+    return std::nullopt;
+  const MatrixUnit &u = c.unit;
   int64_t um = std::max<int64_t>(u.m, 1), un = std::max<int64_t>(u.n, 1);
-  int64_t rem = numTiles / s.B;
+  int64_t rem = *perBatch;
   std::optional<DotGrid> best;
   int64_t lastPm = 0;
   for (int64_t want = 1; want <= (s.splitM ? std::min(s.M, rem) : 1); ++want) {
@@ -227,17 +237,16 @@ static std::optional<DotGrid> raggedGrid(const DotShape &s, const DotCosts &c,
 static std::optional<DotGrid> fittingGrid(const DotShape &s, const DotCosts &c,
                                           int64_t numTiles, int64_t budget,
                                           int64_t resultBytes) {
-  const MatrixUnit &u = c.unit;
-  if (!(s.B == 1 || (s.splitB && s.B <= numTiles)))
+  std::optional<int64_t> rem = raggedTilesPerBatch(s, numTiles);
+  if (!rem)
     return std::nullopt;
-  int64_t um = std::max<int64_t>(u.m, 1), un = std::max<int64_t>(u.n, 1);
-  int64_t rem = numTiles / s.B;
+  const MatrixUnit &u = c.unit;
   // The distinct block sizes along one side: unit multiples, largest
   // first, each making one more block than the last.
   auto blockSizes = [&](int64_t extent, int64_t unit, bool split) {
     SmallVector<int64_t> sizes;
     int64_t last = 0;
-    for (int64_t want = 1; want <= (split ? std::min(extent, rem) : 1);
+    for (int64_t want = 1; want <= (split ? std::min(extent, *rem) : 1);
          ++want) {
       int64_t b = std::min(extent, padTo(ceilDiv(extent, want), unit));
       if (ceilDiv(extent, b) != last)
@@ -259,15 +268,15 @@ static std::optional<DotGrid> fittingGrid(const DotShape &s, const DotCosts &c,
       return gb < bb;
     return std::make_pair(g.cost(c), gb) < std::make_pair(best->cost(c), bb);
   };
-  for (int64_t bm : blockSizes(s.M, um, s.splitM))
-    for (int64_t bn : blockSizes(s.N, un, s.splitN)) {
+  for (int64_t bm : blockSizes(s.M, std::max<int64_t>(u.m, 1), s.splitM))
+    for (int64_t bn : blockSizes(s.N, std::max<int64_t>(u.n, 1), s.splitN)) {
       DotGrid g;
       g.pb = s.B;
       g.bm = bm, g.pm = ceilDiv(s.M, bm), g.em = s.M - (g.pm - 1) * bm;
       g.bn = bn, g.pn = ceilDiv(s.N, bn), g.en = s.N - (g.pn - 1) * bn;
-      if (g.pm * g.pn > rem)
+      if (g.pm * g.pn > *rem)
         continue;
-      splitK(g, s, std::max<int64_t>(u.k, 1), rem);
+      splitK(g, s, std::max<int64_t>(u.k, 1), *rem);
       if (better(g))
         best = g;
     }
