@@ -274,7 +274,9 @@ int main(int argc, char **argv) {
          << (*program)->numTiles() << " tiles, " << exe.buffers_size()
          << " buffers, " << exe.steps_size() << " steps ("
          << formatMs(loadNs / 1e6) << ")\n";
-  if ((*program)->chips() > 1 && !exe.placement().empty())
+  // On a multi-chip target the sentence says why, one chip included
+  // (e.g. "no count up to the 16 chips holds it").
+  if (!exe.placement().empty())
     outs() << "  placed on " << exe.placement() << "\n";
   if ((*program)->replicas() > 1)
     outs() << "  " << (*program)->replicas() << " replicas, each on "
