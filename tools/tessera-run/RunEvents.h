@@ -65,6 +65,21 @@ public:
         ordinal);
   }
 
+  /// One run of device `ordinal`: its inputs' transfer and EXECUTE at
+  /// `startNs`, its outputs' transfer when it ended, `durationNs` later.
+  void run(int64_t startNs, int64_t durationNs,
+           const runtime::RunRecord &record, Execute execute,
+           int32_t ordinal = 0) {
+    transfer(TraceEvent::HOST_TO_DEVICE_TRANSFER, startNs, record.toDevice,
+             ordinal);
+    write(
+        TraceEvent::EXECUTE, startNs,
+        [&](TraceEvent &e) { *e.mutable_execute() = std::move(execute); },
+        ordinal);
+    transfer(TraceEvent::DEVICE_TO_HOST_TRANSFER, startNs + durationNs,
+             record.toHost, ordinal);
+  }
+
 private:
   std::unique_ptr<EventWriter> writer;
   std::string module;

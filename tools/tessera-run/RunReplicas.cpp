@@ -165,15 +165,8 @@ int tessera::run::runReplicas(const ReplicaRunArgs &args,
           fail(toString(std::move(err)));
         cycles[d] = profiles[d]->clock()->cycles();
       }
-      int32_t ordinal = static_cast<int32_t>(d);
-      events.transfer(TraceEvent::HOST_TO_DEVICE_TRANSFER, start,
-                      records[d].toDevice, ordinal);
-      events.write(
-          TraceEvent::EXECUTE, start,
-          [&](TraceEvent &e) { *e.mutable_execute() = std::move(execute); },
-          ordinal);
-      events.transfer(TraceEvent::DEVICE_TO_HOST_TRANSFER, start + replicaNs[d],
-                      records[d].toHost, ordinal);
+      events.run(start, replicaNs[d], records[d], std::move(execute),
+                 static_cast<int32_t>(d));
     }
     if (trace)
       trace->endRun(end, cycles);

@@ -390,13 +390,7 @@ int main(int argc, char **argv) {
         fail(toString(std::move(err)));
     if (trace)
       trace->endRun(start + ns, {profile->clock()->cycles()});
-    events.transfer(TraceEvent::HOST_TO_DEVICE_TRANSFER, start,
-                    record.toDevice);
-    events.write(TraceEvent::EXECUTE, start, [&](TraceEvent &e) {
-      *e.mutable_execute() = std::move(execute);
-    });
-    events.transfer(TraceEvent::DEVICE_TO_HOST_TRANSFER, start + ns,
-                    record.toHost);
+    events.run(start, ns, record, std::move(execute));
     outputs = std::move(*out);
     lastRecord = std::move(record);
   }
