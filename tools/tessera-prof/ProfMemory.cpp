@@ -260,8 +260,10 @@ int runTilesCommand(StringRef eventsPath, ArrayRef<std::string> args) {
   if (!summary.is_object() || !(*report)["tiles"].is_array())
     return fail("the memory report of '" + module +
                 "' has no summary or tiles section");
-  // The time per tile, when a run was profiled at tile level.
-  Expected<std::vector<ModuleRuns>> runs = readModuleRuns(eventsPath, module);
+  // The time per tile, when a run was profiled at tile level (the memory
+  // report is read already).
+  Expected<std::vector<ModuleRuns>> runs =
+      readModuleRuns(eventsPath, module, /*withMemory=*/false);
   if (!runs)
     return fail(toString(runs.takeError()));
   const runtime::ExecutionReport *exec =

@@ -135,7 +135,9 @@ int runPodCommand(StringRef eventsPath, ArrayRef<std::string> args) {
                 "' has no pod section: it was compiled for a target of one "
                 "chip");
   json pod = *it;
-  Expected<std::vector<ModuleRuns>> runs = readModuleRuns(eventsPath, module);
+  // The memory report is read already: the runs are what is wanted.
+  Expected<std::vector<ModuleRuns>> runs =
+      readModuleRuns(eventsPath, module, /*withMemory=*/false);
   if (!runs)
     return fail(toString(runs.takeError()));
   pod["measured"] = runs->empty() ? json::array() : measuredJson(runs->front());

@@ -64,8 +64,8 @@ static std::optional<ModuleRuns::Memory> memoryOf(const TraceEvent &e,
   return m;
 }
 
-Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
-                                                 StringRef module) {
+Expected<std::vector<ModuleRuns>>
+readModuleRuns(StringRef eventsPath, StringRef module, bool withMemory) {
   std::string baseDir = sys::path::parent_path(eventsPath).str();
   std::vector<ModuleRuns> out;
   auto find = [&](const std::string &name) -> ModuleRuns & {
@@ -90,8 +90,9 @@ Expected<std::vector<ModuleRuns>> readModuleRuns(StringRef eventsPath,
       ++m.compiles;
       m.compileNs += e.compile_end().duration_ns();
       m.passes += e.compile_end().pass_timeline_size();
-      if (std::optional<ModuleRuns::Memory> mem = memoryOf(e, baseDir))
-        m.memory = mem;
+      if (withMemory)
+        if (std::optional<ModuleRuns::Memory> mem = memoryOf(e, baseDir))
+          m.memory = mem;
       break;
     case TraceEvent::LOAD_ENGINE:
       ++m.loads;

@@ -94,8 +94,11 @@ readExecutionReport(const TraceEvent &event, llvm::StringRef baseDir);
 
 /// Reads `eventsPath` (reports stored by path are read from beside it).
 /// Modules in order of first appearance; `module` keeps only that one.
+/// `withMemory` false skips decoding the memory reports (ModuleRuns::memory
+/// stays empty) for a caller that has read the one it needs.
 llvm::Expected<std::vector<ModuleRuns>>
-readModuleRuns(llvm::StringRef eventsPath, llvm::StringRef module);
+readModuleRuns(llvm::StringRef eventsPath, llvm::StringRef module,
+               bool withMemory = true);
 
 /// mean, population standard deviation, min, max.
 struct Spread {
