@@ -152,8 +152,8 @@ std::string replicaLine(const ModuleRuns &m) {
           "step figures are device 0's",
           m.devices, m.devices - 1);
   int64_t lo = INT64_MAX, hi = 0, reported = 0;
-  for (const std::optional<ExecutionReport> &r : m.deviceReports)
-    if (r) {
+  for (int64_t d = 0; d < m.devices; ++d)
+    if (const ExecutionReport *r = m.deviceReport(d)) {
       lo = std::min(lo, r->cycles);
       hi = std::max(hi, r->cycles);
       ++reported;
@@ -311,8 +311,10 @@ json overviewJson(const ModuleRuns &m, int64_t top) {
            {"notes", m.notes}};
   if (m.devices > 1) {
     json cycles = json::array();
-    for (const std::optional<ExecutionReport> &d : m.deviceReports)
-      cycles.push_back(d ? json(d->cycles) : json(nullptr));
+    for (int64_t d = 0; d < m.devices; ++d) {
+      const ExecutionReport *r = m.deviceReport(d);
+      cycles.push_back(r ? json(r->cycles) : json(nullptr));
+    }
     out["device_cycles"] = std::move(cycles);
   }
   if (!m.report)

@@ -33,7 +33,8 @@ namespace {
 /// The measured side: each device's last profiled run of `module`.
 json measuredJson(const ModuleRuns &m) {
   json devices = json::array();
-  for (const auto &[d, report] : llvm::enumerate(m.deviceReports)) {
+  for (int64_t d = 0; d < m.devices; ++d) {
+    const runtime::ExecutionReport *report = m.deviceReport(d);
     if (!report)
       continue;
     const runtime::ExecutionReport &r = *report;

@@ -117,13 +117,12 @@ readModuleRuns(StringRef eventsPath, StringRef module, bool withMemory) {
         m.notes.push_back(toString(r.takeError()));
         break;
       }
-      if (size_t(device) >= m.deviceReports.size())
-        m.deviceReports.resize(device + 1);
       if (device != 0) {
+        if (size_t(device) >= m.deviceReports.size())
+          m.deviceReports.resize(device + 1);
         m.deviceReports[device] = std::move(*r);
         break;
       }
-      m.deviceReports[0] = *r;
       ++m.reports;
       m.report = std::move(*r);
       if (m.target.empty())

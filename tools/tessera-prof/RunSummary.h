@@ -39,10 +39,19 @@ struct ModuleRuns {
   /// every run of that process up to it.
   std::optional<runtime::ExecutionReport> report;
   int64_t reports = 0;
-  /// Devices the runs used (the largest EXECUTE ordinal + 1), and each
-  /// one's last execution report (the pod view's measured figures).
+  /// Devices the runs used (the largest EXECUTE ordinal + 1), and the last
+  /// execution report of each device after 0 (index d; device 0's is
+  /// `report`): the pod view's measured figures.
   int64_t devices = 1;
   std::vector<std::optional<runtime::ExecutionReport>> deviceReports;
+  /// Device d's last report, or null.
+  const runtime::ExecutionReport *deviceReport(int64_t d) const {
+    if (d == 0)
+      return report ? &*report : nullptr;
+    return d < static_cast<int64_t>(deviceReports.size()) && deviceReports[d]
+               ? &*deviceReports[d]
+               : nullptr;
+  }
   /// From the last compile's memory report: the most loaded tile and the
   /// mean used tile (bytes including gaps), tiles out of memory.
   struct Memory {
