@@ -2,6 +2,8 @@
 
 #include "tessera/Target/Target.h"
 
+#include "tessera/Target/Layout.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -87,28 +89,11 @@ int64_t TargetDescription::usableBytesPerTile() const {
 
 PaddedSize TargetDescription::paddedSize(llvm::ArrayRef<int64_t> shape,
                                          int64_t dtypeBytes) const {
-  // View the shape as [major..., rows, cols]: rank 0 is [1, 1] and rank 1 is
-  // [1, n], i.e. a vector lies along the minor (lane) dimension as it does
-  // in a [rows, cols] buffer.
-  llvm::SmallVector<int64_t, 6> dims;
-  for (int64_t d : shape)
-    dims.push_back(std::max<int64_t>(d, 0));
-  while (dims.size() < 2)
-    dims.insert(dims.begin(), 1);
-
-  int64_t major = 1;
-  for (int64_t d : llvm::ArrayRef<int64_t>(dims).drop_back(2))
-    major *= d;
-  int64_t rows = dims[dims.size() - 2];
-  int64_t cols = dims.back();
-  int64_t paddedRows = static_cast<int64_t>(
-      llvm::alignTo(rows, std::max<int64_t>(1, layoutTile.rows)));
-  int64_t paddedCols = static_cast<int64_t>(
-      llvm::alignTo(cols, std::max<int64_t>(1, layoutTile.cols)));
-
   PaddedSize size;
-  size.usefulElements = major * rows * cols;
-  size.paddedElements = major * paddedRows * paddedCols;
+  size.usefulElements = 1;
+  for (int64_t d : shape)
+    size.usefulElements *= std::max<int64_t>(d, 0);
+  size.paddedElements = layoutViewOf(shape, layoutTile).paddedElements;
   size.usefulBytes = size.usefulElements * dtypeBytes;
   size.paddedBytes = size.paddedElements * dtypeBytes;
   return size;

@@ -27,14 +27,15 @@ tile.program @chain target "core-8" tiles 8 {
   // A reshape shares t's storage: no bytes of its own.
   // CHECK-NEXT: r Temporary [3, 3] tiles 0 bytes 0 padded 0
   %r = tile.var "r" temporary mapping<[0, 1] x 512 from 0> aliases %t : !tile.buffer<8x128xf32> : !tile.buffer<1024xf32>
-  // Rank 1: [1, 512] pads to [8, 512] on each of tiles 2 and 3.
-  // CHECK-NEXT: u Temporary [3, 5] tiles 2 bytes 4096 padded 32768
+  // Rank 1: 512 elements fold into one [8, 128] layout tile (half used) on
+  // each of tiles 2 and 3.
+  // CHECK-NEXT: u Temporary [3, 5] tiles 2 bytes 4096 padded 8192
   %u = tile.var "u" temporary mapping<[2, 3] x 512 from 0> : !tile.buffer<1024xf32>
   tile.exchange "move" %r -> %u copies [0, 2, 2, 512, 0, 512, 0, 512]      // 3
       : !tile.buffer<1024xf32>, !tile.buffer<1024xf32>
   tile.sync                                                                // 4
   // An output stays until the end of the program.
-  // CHECK-NEXT: o Output [5, 7] tiles 2 bytes 4096 padded 32768
+  // CHECK-NEXT: o Output [5, 7] tiles 2 bytes 4096 padded 8192
   %o = tile.var "o" output mapping<[2, 3] x 512 from 0> : !tile.buffer<1024xf32>
   tile.compute_set "neg" kind "elementwise.negate" tiles [2, 3]            // 5
       ins(%u : !tile.buffer<1024xf32>) outs(%o : !tile.buffer<1024xf32>)
@@ -50,8 +51,8 @@ tile.program @chain target "core-8" tiles 8 {
   // CHECK-NEXT: tile 0: max live 12288 at point 1, always-live 1126784 (overheads 1118592)
   // CHECK-NEXT: tile 1: max live 12288 at point 1, always-live 1126784 (overheads 1118592)
   // Tiles 2, 3: u (16,384 each) meets o at point 5.
-  // CHECK-NEXT: tile 2: max live 32768 at point 5, always-live 1118592 (overheads 1118592)
-  // CHECK-NEXT: tile 3: max live 32768 at point 5, always-live 1118592 (overheads 1118592)
+  // CHECK-NEXT: tile 2: max live 8192 at point 5, always-live 1118592 (overheads 1118592)
+  // CHECK-NEXT: tile 3: max live 8192 at point 5, always-live 1118592 (overheads 1118592)
   // CHECK-NEXT: check: 12 points, 0 mismatches
 }
 

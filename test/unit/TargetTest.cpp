@@ -450,16 +450,18 @@ TEST(TargetPadding, WorkedExampleFromTheDesign) {
   EXPECT_NEAR(size.usefulFraction() * 100.0, 4.7, 0.05);
 }
 
-TEST(TargetPadding, MajorDimsMultiplyAndLowRanksAreRows) {
+TEST(TargetPadding, TheLeastPaddedViewAndFoldedVectors) {
   TargetDescription t;
   t.layoutTile = {8, 128};
-  // [2, 5, 9, 130]: each of the 10 [9,130] matrices becomes [16, 256].
+  // [2, 5, 9, 130]: stored as its own ten [9, 130] matrices it would take
+  // 10 x [16, 256]; the least-padded view puts the 130 in the rows and
+  // 2 x 5 x 9 = 90 in the columns: [136, 128].
   PaddedSize size = t.paddedSize({2, 5, 9, 130}, 2);
   EXPECT_EQ(size.usefulElements, 2 * 5 * 9 * 130);
-  EXPECT_EQ(size.paddedElements, 10 * 16 * 256);
-  EXPECT_EQ(size.paddedBytes, 10 * 16 * 256 * 2);
-  // Rank 1 is one row: [200] → [8, 256].
-  EXPECT_EQ(t.paddedSize({200}, 4).paddedElements, 8 * 256);
+  EXPECT_EQ(size.paddedElements, 136 * 128);
+  EXPECT_EQ(size.paddedBytes, 136 * 128 * 2);
+  // Rank 1 folds into whole layout tiles: [200] → one [8, 128].
+  EXPECT_EQ(t.paddedSize({200}, 4).paddedElements, 8 * 128);
   // Rank 0 is a scalar in one full layout tile.
   EXPECT_EQ(t.paddedSize({}, 4).paddedElements, 8 * 128);
   EXPECT_EQ(t.paddedSize({}, 4).usefulElements, 1);
@@ -475,7 +477,8 @@ TEST(TargetPadding, SmallLayoutTileWastesLittle) {
   llvm::Expected<TargetDescription> tile = loadPreset("tile-1472");
   ASSERT_TRUE(static_cast<bool>(tile));
   EXPECT_EQ(tile->paddedSize({3, 16}, 4).paddedElements, 48);
-  EXPECT_EQ(tile->paddedSize({3, 17}, 4).paddedElements, 3 * 20);
+  // One-row layout tiles: all dims in the columns, 51 → 52.
+  EXPECT_EQ(tile->paddedSize({3, 17}, 4).paddedElements, 52);
 }
 
 TEST(ResolveTarget, PresetByName) {

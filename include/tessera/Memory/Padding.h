@@ -3,16 +3,17 @@
 //
 // How much of a tile's memory and of its matrix unit does useful work. A
 // buffer's elements on a tile are stored in whole layout tiles (the
-// target's [rows, cols] blocks of its two minor dimensions), so a tile
-// holding a [3, 16] operand on core-8's [8, 128] layout tile stores 1,024
-// slots for 48 elements. A matmul block is rounded up to the matrix unit's
-// [M, N, K] the same way. See docs/memory.md.
+// target's [rows, cols]), so a tile holding a [3, 16] operand on core-8's
+// [8, 128] layout tile stores 1,024 slots for 48 elements. A matmul block is
+// rounded up to the matrix unit's [M, N, K] the same way. See
+// docs/memory.md.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TESSERA_MEMORY_PADDING_H
 #define TESSERA_MEMORY_PADDING_H
 
+#include "tessera/Target/Layout.h"
 #include "tessera/Target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -22,14 +23,10 @@
 
 namespace tessera::memory {
 
-/// Element slots a tile stores for the element intervals [begin, end) (in
-/// row-major order of `shape`) it holds: the number of distinct layout
-/// tiles they touch times rows × cols. Rank 0 and 1 shapes are [1, 1] and
-/// [1, n], as in TargetDescription::paddedSize. Intervals may come in any
-/// order and may be adjacent.
-int64_t
-paddedElementsOnTile(llvm::ArrayRef<int64_t> shape, LayoutTile layout,
-                     llvm::ArrayRef<std::pair<int64_t, int64_t>> intervals);
+// The layout rule (which slots a tile's part of a buffer takes) lives with
+// the target, where the lowering plans with it too.
+using tessera::paddedElementsOnTile;
+using tessera::paddedRunAsBoxes;
 
 // The matrix-unit fit moved to the target description (the runtime's
 // cycle clock counts with it too); the memory library keeps its names.

@@ -77,8 +77,8 @@ struct MatmulFit {
 MatmulFit matmulFit(int64_t batch, int64_t m, int64_t n, int64_t k,
                     const MatrixUnit &unit);
 
-/// The on-tile buffer layout tile: the two minor dimensions of every on-tile
-/// buffer are rounded up to a multiple of [rows, cols].
+/// The on-tile buffer layout tile: a tile stores each buffer block in whole
+/// [rows, cols] layout tiles (see LayoutView).
 struct LayoutTile {
   int64_t rows = 1;
   int64_t cols = 1;
@@ -190,9 +190,8 @@ struct TargetDescription {
     return totalTiles() * usableBytesPerTile();
   }
   /// Size of an on-tile buffer of `shape` with `dtypeBytes`-byte elements
-  /// after rounding its two minor dims up to the layout tile. Rank 0 and 1
-  /// shapes are treated as [1, 1] and [1, n]; negative (dynamic) dims count
-  /// as 0.
+  /// stored whole in its least-padded LayoutView (Layout.h); negative
+  /// (dynamic) dims count as 0.
   PaddedSize paddedSize(llvm::ArrayRef<int64_t> shape,
                         int64_t dtypeBytes) const;
   bool supportsDtype(llvm::StringRef dtype) const;

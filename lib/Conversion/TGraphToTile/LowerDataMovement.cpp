@@ -150,8 +150,8 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
         [&](int64_t i) { return sourceOf(i).second; }, 4 * numTiles);
   if (!plan)
     plan = planBalancedLinear(
-        n, kernelGrain(
-               op->getResult(0),
+        n, linearGrain(
+               op->getResult(0), outType.getShape(),
                mappingGrain(target, hloDtypeName(outType.getElementType()))));
   SmallVector<ArrayRef<int64_t>> srcRuns;
   for (Value s : srcs)

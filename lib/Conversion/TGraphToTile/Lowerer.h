@@ -147,6 +147,14 @@ private:
   /// only while it costs a tile at most twice its even share, or
   /// a 64th of its memory.
   int64_t kernelGrain(mlir::Value graphValue, int64_t grain) const;
+  /// kernelGrain's grain for a tensor of `shape`; unless that made it a
+  /// kernel's, on a target whose layout tile has several rows, whichever of
+  /// the vector grain and the whole sub-boxes prod(shape[d:]) (each tile
+  /// within a quarter above its even share) takes the fewest layout-tile
+  /// slots over the tiles (Layout.h): a part cut mid-row pays for whole
+  /// layout tiles, a block only for its remainder.
+  int64_t linearGrain(mlir::Value graphValue, mlir::ArrayRef<int64_t> shape,
+                      int64_t grain) const;
   /// planLinear, started where the chip is emptiest (`load`) when the
   /// tensor covers only part of it; tensors of one element count share
   /// their start, so elementwise ops between them move no data.

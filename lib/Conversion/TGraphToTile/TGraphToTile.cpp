@@ -32,6 +32,7 @@
 #include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 #include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
 #include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
+#include "tessera/Target/Layout.h"
 
 #include <limits>
 #include <numeric>
@@ -201,11 +202,50 @@ int64_t Lowerer::kernelGrain(Value graphValue, int64_t grain) const {
   return perTile <= 2 * even || small ? rowGrain : grain;
 }
 
+int64_t Lowerer::linearGrain(Value graphValue, ArrayRef<int64_t> shape,
+                             int64_t grain) const {
+  int64_t kernel = kernelGrain(graphValue, grain);
+  if (kernel != grain || target.layoutTile.rows <= 1 || shape.size() < 2 ||
+      llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
+    return kernel;
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  if (n <= kSingleTileMaxElements)
+    return grain;
+  // Slots the parts of planLinear(g) take, summed over the tiles.
+  auto slots = [&](int64_t g) {
+    PlannedMapping plan = planLinear(n, numTiles, g);
+    int64_t total = 0;
+    for (size_t r = 0; r + 3 < plan.runs.size(); r += 4)
+      for (int64_t t = plan.runs[r]; t < plan.runs[r + 1]; ++t) {
+        int64_t begin =
+            plan.runs[r + 3] + (t - plan.runs[r]) * plan.runs[r + 2];
+        total += paddedElementsOnTile(shape, target.layoutTile,
+                                      {{begin, begin + plan.runs[r + 2]}});
+      }
+    return total;
+  };
+  int64_t even = (n + numTiles - 1) / numTiles;
+  int64_t best = grain, bestSlots = slots(grain);
+  for (size_t d = 1; d < shape.size(); ++d) {
+    int64_t unit = 1;
+    for (int64_t e : shape.drop_front(d))
+      unit *= e;
+    if (unit > even || (even + unit - 1) / unit * unit > even + even / 4)
+      continue;
+    if (int64_t s = slots(unit); s < bestSlots)
+      best = unit, bestSlots = s;
+  }
+  return best;
+}
+
 Value Lowerer::makeLinearVar(Location loc, StringRef name,
                              tile::Category category, RankedTensorType type,
                              StringRef hlo, Value graphValue) {
-  int64_t grain = kernelGrain(
-      graphValue, mappingGrain(target, hloDtypeName(type.getElementType())));
+  int64_t grain =
+      linearGrain(graphValue, type.getShape(),
+                  mappingGrain(target, hloDtypeName(type.getElementType())));
   return makeVar(loc, name, category,
                  planBalancedLinear(type.getNumElements(), grain),
                  type.getShape(), type.getElementType(), hlo);
@@ -544,8 +584,8 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
     plan = planSameAs(runsOf(like), source);
   } else {
     plan = planBalancedLinear(
-        n, kernelGrain(
-               op->getResult(0),
+        n, linearGrain(
+               op->getResult(0), outType.getShape(),
                mappingGrain(target, hloDtypeName(outType.getElementType()))));
   }
   // Per operand: its re-layout copies; nullopt for a scalar, and for an
