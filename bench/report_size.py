@@ -112,11 +112,14 @@ def main():
                              ", ".join(f"{k} {b:,}" for k, b in sections)])
 
     flags = f" with `TESSERA_FLAGS={args.flags}`" if args.flags else ""
+    command = "python3 bench/report_size.py"
+    if args.flags:
+        command += " --flags " + repr(args.flags)
+    commit = common.machine()["commit"]
     lines = [
         "### Report size",
         "",
-        f"`python3 bench/report_size.py{' --flags ' + repr(args.flags) if args.flags else ''}` "
-        f"(commit {common.machine()['commit']}): every corpus model compiled as "
+        f"`{command}` (commit {commit}): every corpus model compiled as "
         "`tessera-compile MODEL --target T -o OUT --profiling "
         "--report_directory=DIR --compile_trace=FILE --events FILE`" + flags +
         ", into a fresh folder (no executable cache); the reports are the "

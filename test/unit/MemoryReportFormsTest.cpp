@@ -153,12 +153,13 @@ TEST(MemoryReportForms, TablesAndCurvesRoundTrip) {
     {"tile": 1, "a": 5, "by": {"x": 1, "y": [1, 2]}, "s": null},
     {"tile": 2, "a": 5, "by": {"x": 2, "y": [3]}, "s": "z"},
     {"tile": 3, "a": 5, "by": {"x": 2, "y": [3]}, "s": "z"}])");
+  forms::Budget budget;
   json table = forms::toTable(list);
   ASSERT_TRUE(table.contains("columns"));
   EXPECT_EQ(table["columns"],
             json::parse(R"(["tile", "a", "by.x", "by.y", "s"])"));
   EXPECT_EQ(table["values"][1], json::parse(R"({"runs": [[5, 4]]})"));
-  EXPECT_EQ(forms::fromTable(table), list);
+  EXPECT_EQ(forms::fromTable(table, budget), list);
   json ragged = json::parse(R"([{"a": 1}, {"b": 2}])");
   EXPECT_EQ(forms::toTable(ragged), ragged);
 
@@ -166,8 +167,39 @@ TEST(MemoryReportForms, TablesAndCurvesRoundTrip) {
   json unpadded = json::parse("[0, 0, 3, 3, 3, 2]");
   json changes = forms::changePoints(padded, unpadded);
   EXPECT_EQ(changes, json::parse("[[0, 1, 0], [2, 4, 3], [5, 2, 2]]"));
-  EXPECT_EQ(forms::curveAt(changes, 6, 1), padded);
-  EXPECT_EQ(forms::curveAt(changes, 6, 2), unpadded);
+  EXPECT_EQ(forms::curveAt(changes, 6, 1, budget), padded);
+  EXPECT_EQ(forms::curveAt(changes, 6, 2, budget), unpadded);
+}
+
+TEST(MemoryReportForms, DamagedReportsNeitherCrashNorExplode) {
+  // Reports come from event files. A run or a point count of a few bytes
+  // that would stand for billions of values is left compact, a column that
+  // clashes with an object's is dropped, a count of the wrong type is 0,
+  // and an index out of range stays an index.
+  json r = json::parse(R"({"format": "compact",
+    "tiles": {"columns": ["tile"], "values": [{"runs": [[0, 4000000000000]]}]},
+    "buffers": {"columns": ["a", "a.b"], "values": [[1], [2]]},
+    "memory_viewer": {"points": 1000000000000, "heap": [[0, 1, 1]],
+                      "tile_heaps": [{"tile": 0, "changes": [[0, 1, 1]]}],
+                      "buffers_at_peak_by_size": [7, -1, "x"]},
+    "out_of_memory": [{"tile": 0, "live_at_peak": [[9, 1, 0, 0, 0]]}]})");
+  json e = expandMemoryReport(r);
+  EXPECT_TRUE(e["tiles"].contains("columns"));
+  EXPECT_EQ(e["buffers"], json::parse(R"([{"a": 1}])"));
+  EXPECT_TRUE(e["memory_viewer"]["heap"].empty());
+  EXPECT_EQ(e["memory_viewer"]["buffers_at_peak_by_size"],
+            json::parse(R"([7, -1, "x"])"));
+  EXPECT_EQ(e["out_of_memory"][0]["live_at_peak"][0],
+            json::parse("[9, 1, 0, 0, 0]"));
+  r["memory_viewer"]["points"] = "many";
+  EXPECT_TRUE(expandMemoryReport(r)["memory_viewer"]["heap"].empty());
+  // A long string repeated by a run counts its bytes.
+  forms::Budget budget;
+  json run = json::array({json(std::string(1 << 20, 'x')), 4096});
+  json longRun = json::object();
+  longRun["columns"] = json::array({"s"});
+  longRun["values"] = json::array({json{{"runs", json::array({run})}}});
+  EXPECT_EQ(forms::fromTable(longRun, budget), longRun);
 }
 
 INSTANTIATE_TEST_SUITE_P(TileForms, MemoryReportFormsTest, ::testing::Bool());

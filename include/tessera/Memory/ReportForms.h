@@ -21,13 +21,38 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace tessera::memory {
 
 namespace forms {
+
+/// What one expandMemoryReport() may produce: reports come from event
+/// files, and a run or an index of a few bytes could otherwise stand for
+/// gigabytes. The largest real reports are far below it (a 10k-op
+/// program's complete report is 21 MB of JSON). Past it, the rest is left
+/// in its compact form (readers then find no list there).
+struct Budget {
+  int64_t values = int64_t(1) << 25;
+  int64_t bytes = int64_t(1) << 30; ///< of JSON text
+
+  /// Takes `n` copies of `v`; false (taking nothing) when they do not
+  /// fit in what is left.
+  template <typename Json> bool take(const Json &v, int64_t n = 1) {
+    int64_t each = v.is_string() || v.is_structured()
+                       ? static_cast<int64_t>(v.dump().size())
+                       : 8;
+    if (n < 0 || n > values || n > bytes / each)
+      return false;
+    values -= n;
+    bytes -= n * each;
+    return true;
+  }
+};
 
 /// The leading keys of a `buffers` entry that a buffer listed at the peak
 /// or on a tile out of memory repeats (MemoryReport.cpp's bufferBrief).
@@ -43,7 +68,7 @@ template <typename Json> Json brief(const Json &buffer) {
   return out;
 }
 
-template <typename Json> Json fromTable(const Json &table);
+template <typename Json> Json fromTable(const Json &table, Budget &budget);
 
 /// A tile-out-of-memory live buffer from its compact row [buffer,
 /// bytes_on_tile, first, last, offset] and the buffer's `buffers` entry.
@@ -107,11 +132,13 @@ template <typename Json> Json toTable(const Json &list) {
   Json table = {{"columns", columns}, {"values", std::move(values)}};
   // Only a table that gives back the list exactly replaces it (entries
   // with other keys or key orders stay a list).
-  return fromTable(table) == list ? table : list;
+  Budget budget;
+  return fromTable(table, budget) == list ? table : list;
 }
 
-/// The list a toTable() table stands for; any other value as it is.
-template <typename Json> Json fromTable(const Json &table) {
+/// The list a toTable() table stands for; any other value as it is. A
+/// malformed table gives an empty list, one past the budget stays as it is.
+template <typename Json> Json fromTable(const Json &table, Budget &budget) {
   if (!table.is_object() || !table.contains("columns") ||
       !table.contains("values"))
     return table;
@@ -126,11 +153,16 @@ template <typename Json> Json fromTable(const Json &table) {
     if (column.is_object() && column.contains("runs") &&
         column["runs"].is_array()) {
       for (const Json &run : column["runs"])
-        if (run.is_array() && run.size() == 2 && run[1].is_number_integer())
-          for (int64_t i = 0, n = run[1].template get<int64_t>();
-               i < n && list.size() < (1u << 24); ++i)
+        if (run.is_array() && run.size() == 2 && run[1].is_number_integer()) {
+          int64_t n = run[1].template get<int64_t>();
+          if (!budget.take(run[0], n))
+            return table;
+          for (int64_t i = 0; i < n; ++i)
             list.push_back(run[0]);
+        }
     } else if (column.is_array()) {
+      if (!budget.take(Json(0), int64_t(column.size())))
+        return table;
       list = column;
     }
     rows = plain.empty() ? list.size() : std::min(rows, list.size());
@@ -144,10 +176,15 @@ template <typename Json> Json fromTable(const Json &table) {
         continue;
       std::string name = columns[c].template get<std::string>();
       size_t dot = name.find('.');
-      if (dot == std::string::npos)
+      if (dot == std::string::npos) {
         entry[name] = plain[c][r];
-      else
-        entry[name.substr(0, dot)][name.substr(dot + 1)] = plain[c][r];
+        continue;
+      }
+      Json &outer = entry[name.substr(0, dot)];
+      if (outer.is_null())
+        outer = Json::object();
+      if (outer.is_object()) // else a malformed table: the column is lost
+        outer[name.substr(dot + 1)] = plain[c][r];
     }
     out.push_back(std::move(entry));
   }
@@ -166,9 +203,10 @@ Json changePoints(const Json &padded, const Json &unpadded) {
 
 /// changePoints() back to `points` values of column 1 (padded) or 2.
 template <typename Json>
-Json curveAt(const Json &changes, int64_t points, size_t column) {
+Json curveAt(const Json &changes, int64_t points, size_t column,
+             Budget &budget) {
   Json out = Json::array();
-  if (!changes.is_array())
+  if (!changes.is_array() || !budget.take(Json(0), points))
     return out;
   for (size_t i = 0; i < changes.size(); ++i) {
     const Json &c = changes[i];
@@ -189,10 +227,11 @@ Json curveAt(const Json &changes, int64_t points, size_t column) {
 /// table of each point's step (its entries' keys between "point" and
 /// "padded"), and the number of points.
 template <typename Json>
-Json expandHeap(const Json &changes, const Json &steps, int64_t points) {
-  Json padded = curveAt(changes, points, 1),
-       unpadded = curveAt(changes, points, 2);
-  Json labels = fromTable(steps);
+Json expandHeap(const Json &changes, const Json &steps, int64_t points,
+                Budget &budget) {
+  Json padded = curveAt(changes, points, 1, budget),
+       unpadded = curveAt(changes, points, 2, budget);
+  Json labels = fromTable(steps, budget);
   Json heap = Json::array();
   for (size_t p = 0; p < padded.size() && p < unpadded.size(); ++p) {
     Json entry = {{"point", p}};
@@ -260,7 +299,9 @@ template <typename Json> Json compactMemoryReport(Json r) {
       Json changes = forms::changePoints(padded, unpadded);
       Json steps = forms::toTable(labels);
       // Only a compact heap that gives back this one replaces it.
-      if (forms::expandHeap(changes, steps, padded.size()) == v["heap"]) {
+      forms::Budget budget;
+      if (forms::expandHeap(changes, steps, int64_t(padded.size()), budget) ==
+          v["heap"]) {
         v["points"] = padded.size();
         v["heap"] = std::move(changes);
         v["heap_steps"] = std::move(steps);
@@ -316,36 +357,41 @@ template <typename Json> Json expandMemoryReport(const Json &report) {
   if (!isCompactMemoryReport(report))
     return report;
   Json r = report;
+  forms::Budget budget;
   for (const char *key : {"tiles", "buffers"})
     if (r.contains(key))
-      r[key] = forms::fromTable(r[key]);
+      r[key] = forms::fromTable(r[key], budget);
   if (r.contains("cost") && r["cost"].is_object() && r["cost"].contains("ops"))
-    r["cost"]["ops"] = forms::fromTable(r["cost"]["ops"]);
+    r["cost"]["ops"] = forms::fromTable(r["cost"]["ops"], budget);
   const Json buffers = r.contains("buffers") && r["buffers"].is_array()
                            ? r["buffers"]
                            : Json::array();
+  // A buffer listed by index, if the budget holds its copy.
   auto buffer = [&](const Json &i) -> const Json * {
     if (!i.is_number_integer() || i.template get<int64_t>() < 0 ||
         i.template get<size_t>() >= buffers.size())
       return nullptr;
-    return &buffers[i.template get<size_t>()];
+    const Json &full = buffers[i.template get<size_t>()];
+    return budget.take(full) ? &full : nullptr;
   };
 
   if (r.contains("memory_viewer") && r["memory_viewer"].is_object()) {
     Json &v = r["memory_viewer"];
-    int64_t points = v.value("points", int64_t(0));
+    int64_t points = 0;
+    if (auto it = v.find("points"); it != v.end() && it->is_number_integer())
+      points = std::max<int64_t>(it->template get<int64_t>(), 0);
     if (v.contains("heap") && v.contains("points")) {
       v["heap"] = forms::expandHeap(
           v["heap"], v.contains("heap_steps") ? v["heap_steps"] : Json(),
-          points);
+          points, budget);
       v.erase("heap_steps");
     }
     v.erase("points");
     if (v.contains("tile_heaps") && v["tile_heaps"].is_array())
       for (Json &t : v["tile_heaps"])
         if (t.is_object() && t.contains("changes")) {
-          t["padded"] = forms::curveAt(t["changes"], points, 1);
-          t["unpadded"] = forms::curveAt(t["changes"], points, 2);
+          t["padded"] = forms::curveAt(t["changes"], points, 1, budget);
+          t["unpadded"] = forms::curveAt(t["changes"], points, 2, budget);
           t.erase("changes");
         }
     for (const char *key :
