@@ -217,9 +217,11 @@ def main():
                       f"{kb_per_op:.1f} KB", "≤ 4 KB"])
     if corpus_rows:
         w = worst(corpus_rows, 11)
+        # tile-1472 only here; bench/report_size.py measures both presets.
         goal_rows.append(["default reports' total bytes / input model text "
-                          "bytes, worst corpus model", f"{w[11]}× ({w[0]})",
-                          "≤ 10×"])
+                          "bytes, worst corpus model",
+                          f"{w[11]}× ({w[0]}, tile-1472; both presets: "
+                          "\"Report size\")", "≤ 10×"])
     lines += [common.table(["measure", "now", "goal"], goal_rows), ""]
     common.write_results(os.path.join(ROOT, "bench",
                                       "compile-goals-results.md"), lines)

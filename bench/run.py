@@ -496,8 +496,9 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
     # device's figures from bench/runtime.py, the execution profiles' from
     # bench/profile.py, tessera-prof's streaming from bench/prof_stream.py,
     # the tensor map's from bench/tensor_map.py, the multi-chip figures from
-    # bench/multichip.py.
-    for name in ["compile-goals-results.md", "runtime-results.md",
+    # bench/multichip.py, the report sizes from bench/report_size.py.
+    for name in ["compile-goals-results.md", "report-size-results.md",
+                 "runtime-results.md",
                  "profile-results.md", "prof-stream-results.md",
                  "tensor-map-results.md", "multichip-results.md"]:
         path = os.path.join(ROOT, "bench", name)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Tessera needs from Debian's packages. Idempotent and quiet:
 # when everything is present it only runs dpkg-query and returns.
-#   --fuzz  also clang-19 and its libFuzzer runtime, for scripts/fuzz.sh
+#   --fuzz     also clang-19 and its libFuzzer runtime, for scripts/fuzz.sh
+#   --profile  also heaptrack, for the peak-RSS profiles of BENCHMARKS.md
 set -euo pipefail
 
 PACKAGES=(
@@ -14,6 +15,9 @@ PACKAGES=(
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   PACKAGES+=(clang-19 libclang-rt-19-dev)
+fi
+if [[ "${1:-}" == "--profile" ]]; then
+  PACKAGES+=(heaptrack)
 fi
 
 # A name is present when a package of that name is installed, or when an

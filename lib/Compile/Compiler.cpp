@@ -12,6 +12,7 @@
 #include "tessera/Compile/Program.h"
 #include "tessera/Compile/Progress.h"
 #include "tessera/Memory/MemoryReport.h"
+#include "tessera/Memory/ReportForms.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
@@ -205,9 +206,12 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     analysis = std::move(kept);
   else
     analysis = memory::analyzeMemory(program, target);
-  if (sink.options().writesReports() || dumper.dumpingModule())
+  if (sink.options().writesReports() || dumper.dumpingModule()) {
     memory = memory::buildMemoryReport(*analysis,
                                        flags.memoryReportTileFormat != "tiles");
+    if (flags.memoryReportFormat != "complete")
+      memory = memory::compactMemoryReport(std::move(*memory));
+  }
   json compilation = buildCompilationReport(module, info.moduleName,
                                             info.moduleId, target, compat);
   if (sink.options().writesReports()) {

@@ -68,7 +68,7 @@ std::optional<bool> flagChangesExecutable(StringRef name) {
       "dump_large_constants", "profiling", "enable_events", "report_format",
       "profile_execution", "report_every_nth_execution", "max_report_size",
       "report_directory", "serialized_graph", "compile_trace",
-      "tensor_map_format", "memory_report_tile_format",
+      "tensor_map_format", "memory_report_tile_format", "memory_report_format",
       // The cache itself.
       "executable_cache_dir", "executable_cache_max_bytes",
       // tessera-run's, and side outputs of the compile.

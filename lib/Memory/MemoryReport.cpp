@@ -509,6 +509,8 @@ json ReportBuilder::build() {
   r["summary"] = summary(breakdowns, paddingReport);
   r["memory_viewer"] = viewer();
   r["tile_format"] = tileRuns ? "runs" : "tiles";
+  // compactMemoryReport() (ReportForms.h) turns this into "compact".
+  r["format"] = "complete";
   r["tiles"] = tileRuns ? compactTileRuns(tiles) : std::move(tiles);
   r["out_of_memory"] =
       tileRuns ? compactTileRuns(outOfMemory()) : outOfMemory();

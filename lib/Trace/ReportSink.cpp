@@ -75,6 +75,12 @@ static ReportFormat effectiveFormat(ReportKind kind, ReportFormat format) {
              : REPORT_FORMAT_JSON;
 }
 
+/// Reports whose size grows with the model's ops, tensors and tiles.
+static bool growsWithModel(ReportKind kind) {
+  return kind == ReportKind::TensorMap || kind == ReportKind::InstructionInfo ||
+         kind == ReportKind::Compatibility || kind == ReportKind::Memory;
+}
+
 std::string encodeReport(const NamedReport &report, ReportFormat format) {
   switch (effectiveFormat(report.kind, format)) {
   case REPORT_FORMAT_CBOR: {
@@ -91,8 +97,12 @@ std::string encodeReport(const NamedReport &report, ReportFormat format) {
     [[fallthrough]];
   default:
     // Names in reports come from user input: replace invalid UTF-8 rather
-    // than let nlohmann throw (which aborts without exceptions).
-    return report.json.dump(2, ' ', false, json::error_handler_t::replace) +
+    // than let nlohmann throw (which aborts without exceptions). The
+    // reports that grow with the model are not indented: indentation was
+    // half their bytes, and readers parse them. The compilation and
+    // execution reports are summaries people read as they are.
+    return report.json.dump(growsWithModel(report.kind) ? -1 : 2, ' ', false,
+                            json::error_handler_t::replace) +
            "\n";
   }
 }

@@ -23,7 +23,7 @@ __all__ = [
     "EventFile", "Report", "read_events", "decode_report", "report_roots",
     "extract_compile_reports", "extract_execute_reports",
     "extract_tensor_map", "extract_memory_reports", "tensor_tiles",
-    "tile_runs", "convert_tensor_map", "pb",
+    "tile_runs", "convert_tensor_map", "expand_memory_report", "pb",
 ]
 
 MAGIC = b"TESSEVT"
@@ -157,9 +157,134 @@ def extract_compile_reports(events, module=None):
     return _compile_field(events, "compilation_report", module)
 
 
-def extract_memory_reports(events, module=None):
-    """The memory report (docs/memory.md) of every COMPILE_END."""
-    return _compile_field(events, "memory_report", module)
+def extract_memory_reports(events, module=None, expand=True):
+    """The memory report (docs/memory.md) of every COMPILE_END: in the
+    complete form (``expand_memory_report``) unless ``expand`` is False,
+    which gives it as written."""
+    reports = _compile_field(events, "memory_report", module)
+    if not expand:
+        return reports
+    return [r._replace(data=expand_memory_report(r.data)) for r in reports]
+
+
+# At most this many values come out of one expand_memory_report(): reports
+# come from event files, and a run of a few bytes could stand for billions.
+_MAX_EXPANDED = 1 << 25
+
+
+def _take(budget, n):
+    """Takes n values from budget ([values left]); ValueError past it."""
+    if n < 0 or n > budget[0]:
+        raise ValueError("memory report: a table or curve expands to more "
+                         "than %d values; the report is damaged"
+                         % _MAX_EXPANDED)
+    budget[0] -= n
+
+
+# The keys of a `buffers` entry that a buffer listed again repeats.
+_BRIEF_KEYS = ("name", "hlo", "op_name", "shape", "dtype", "category",
+               "size", "unpadded_size", "expansion", "extra", "live_range")
+
+
+def _from_table(table, budget):
+    """A column table {"columns", "values"} back to its list of objects (a
+    column of repeating values is {"runs": [[value, count], ...]}; a column
+    "a.b" is key b of object a)."""
+    if not isinstance(table, dict) or "columns" not in table:
+        return table
+    columns = []
+    for column in table["values"]:
+        if isinstance(column, dict):
+            _take(budget, sum(n for _, n in column["runs"]))
+            column = [v for v, n in column["runs"] for _ in range(n)]
+        columns.append(column)
+    rows = min((len(c) for c in columns), default=0)
+    out = []
+    for r in range(rows):
+        entry = {}
+        for name, column in zip(table["columns"], columns):
+            outer, dot, inner = name.partition(".")
+            if dot:
+                entry.setdefault(outer, {})[inner] = column[r]
+            else:
+                entry[name] = column[r]
+        out.append(entry)
+    return out
+
+
+def _curve(changes, points, column, budget):
+    """[[point, padded, unpadded], ...] where a curve changes, back to its
+    value at each of ``points`` points (column 1 padded, 2 unpadded)."""
+    _take(budget, points)
+    out = []
+    for i, change in enumerate(changes):
+        end = changes[i + 1][0] if i + 1 < len(changes) else points
+        out += [change[column]] * max(0, min(end, points) - change[0])
+    return out
+
+
+def expand_memory_report(report):
+    """A memory report in the complete form, whichever form it was written
+    in (docs/memory.md, "Compact and complete reports"): a compact one
+    (``format`` "compact", tessera-compile's default) gets its tables as
+    lists, its heap curves at every point and its buffers listed again in
+    full. What compact leaves out stays out: ``cost.steps`` (``cost.ops``
+    is its sum per op). Other values come back as they are. A damaged
+    report that would expand past ``_MAX_EXPANDED`` values raises
+    ValueError."""
+    if not isinstance(report, dict) or report.get("format") != "compact":
+        return report
+    budget = [_MAX_EXPANDED]
+    r = dict(report)
+    for key in ("tiles", "buffers"):
+        if key in r:
+            r[key] = _from_table(r[key], budget)
+    if isinstance(r.get("cost"), dict) and "ops" in r["cost"]:
+        r["cost"] = dict(r["cost"],
+                         ops=_from_table(r["cost"]["ops"], budget))
+    buffers = r.get("buffers") or []
+
+    def brief(i):
+        return {k: buffers[i][k] for k in _BRIEF_KEYS if k in buffers[i]}
+
+    viewer = r.get("memory_viewer")
+    if isinstance(viewer, dict):
+        v = dict(viewer)
+        points = v.pop("points", 0)
+        if "heap" in v and "points" in viewer:
+            padded = _curve(v["heap"], points, 1, budget)
+            unpadded = _curve(v["heap"], points, 2, budget)
+            steps = _from_table(v.pop("heap_steps", []), budget)
+            v["heap"] = [
+                dict({"point": p}, **(steps[p] if p < len(steps) else {}),
+                     padded=a, unpadded=b)
+                for p, (a, b) in enumerate(zip(padded, unpadded))]
+        if "tile_heaps" in v:
+            v["tile_heaps"] = [
+                {"tile": t["tile"],
+                 "padded": _curve(t["changes"], points, 1, budget),
+                 "unpadded": _curve(t["changes"], points, 2, budget)}
+                if "changes" in t else t for t in v["tile_heaps"]]
+        for key in ("buffers_at_peak_by_program_order",
+                    "buffers_at_peak_by_size"):
+            if key in v:
+                v[key] = [brief(b) if isinstance(b, int) else b
+                          for b in v[key]]
+        r["memory_viewer"] = v
+
+    def live(b):
+        if not isinstance(b, list):
+            return b
+        e = brief(b[0])
+        e.update(bytes_on_tile=b[1], live_range_on_tile=[b[2], b[3]],
+                 offset=b[4], written_by=buffers[b[0]].get("written_by", []))
+        return e
+
+    if "out_of_memory" in r:
+        r["out_of_memory"] = [
+            dict(o, live_at_peak=[live(b) for b in o["live_at_peak"]])
+            if "live_at_peak" in o else o for o in r["out_of_memory"]]
+    return r
 
 
 def extract_tensor_map(events, module=None, tile_format=None):

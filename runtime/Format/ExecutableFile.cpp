@@ -18,29 +18,33 @@ namespace tessera::runtime {
 static constexpr char kMagic[8] = {'T', 'S', 'R', 'A', 'E', 'X', 'E', '\n'};
 
 Expected<std::string> encodeExecutable(const exe::Executable &executable) {
-  // Deterministic: protobuf writes map entries (vertex parameters) in hash
-  // order, which differs between processes, so the same compile would give
-  // different bytes -- and the executable cache promises identical ones.
-  std::string payload;
-  {
-    google::protobuf::io::StringOutputStream stream(&payload);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    if (!executable.SerializeToCodedStream(&coded) || coded.HadError())
-      return createStringError("cannot serialize the executable");
-  }
-  if (payload.size() > kMaxExecutablePayload)
-    return createStringError("the executable is " +
-                             std::to_string(payload.size()) +
+  size_t size = executable.ByteSizeLong();
+  if (size > kMaxExecutablePayload)
+    return createStringError("the executable is " + std::to_string(size) +
                              " bytes; the format holds at most " +
                              std::to_string(kMaxExecutablePayload));
-  std::string out(kExecutableHeaderSize, '\0');
+  // Serialized once, straight behind the header: a growing string and a
+  // copy of it were two more payloads at the compile's peak RSS.
+  std::string out(kExecutableHeaderSize + size, '\0');
+  char *payload = out.data() + kExecutableHeaderSize;
+  {
+    google::protobuf::io::ArrayOutputStream stream(payload, int(size));
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    // Deterministic: protobuf writes map entries (vertex parameters) in
+    // hash order, which differs between processes, so the same compile
+    // would give different bytes -- and the executable cache promises
+    // identical ones.
+    coded.SetSerializationDeterministic(true);
+    executable.SerializeWithCachedSizes(&coded);
+    if (coded.HadError() || size_t(coded.ByteCount()) != size)
+      return createStringError("cannot serialize the executable");
+  }
   std::memcpy(out.data(), kMagic, sizeof(kMagic));
   support::endian::write32le(out.data() + 8, kExecutableFormatVersion);
   support::endian::write32le(out.data() + 12, kExecutableHeaderSize);
-  support::endian::write64le(out.data() + 16, payload.size());
-  support::endian::write64le(out.data() + 24, xxh3_64bits(payload));
-  out += payload;
+  support::endian::write64le(out.data() + 16, size);
+  support::endian::write64le(out.data() + 24,
+                             xxh3_64bits(StringRef(payload, size)));
   return out;
 }
 

@@ -53,7 +53,8 @@ Expected<Side> readSide(StringRef path, StringRef module) {
           if (!bytes)
             return bytes.takeError();
           if (r->format() != REPORT_FORMAT_TEXT) {
-            json j = parseReportBytes<json>(*bytes, r->format());
+            json j = memory::expandMemoryReport(
+                parseReportBytes<json>(*bytes, r->format()));
             if (j.is_object()) {
               side.memory = std::move(j);
               side.module = e.module_name();

@@ -218,8 +218,8 @@ private:
       warnings.push_back(toString(bytes.takeError()));
       return Error::success();
     }
-    nlohmann::json j =
-        parseReportBytes<nlohmann::json>(*bytes, report->format());
+    nlohmann::json j = memory::expandMemoryReport(
+        parseReportBytes<nlohmann::json>(*bytes, report->format()));
     auto list = j.is_object() ? j.find("buffers") : j.end();
     if (!j.is_object() || list == j.end() || !list->is_array()) {
       warnings.push_back(e.module_name() +

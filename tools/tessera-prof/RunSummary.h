@@ -11,6 +11,7 @@
 #ifndef TESSERA_TOOLS_PROF_RUNSUMMARY_H
 #define TESSERA_TOOLS_PROF_RUNSUMMARY_H
 
+#include "tessera/Memory/ReportForms.h"
 #include "tessera/Runtime/ExecutionReport.h"
 #include "tessera/Trace/EventQuery.h"
 
@@ -93,6 +94,9 @@ llvm::Expected<Json> decodeReport(const TraceEvent &event, ExtractKind kind,
     return llvm::createStringError(extractKindName(kind) + " of '" +
                                    event.module_name() +
                                    "' is not a valid report");
+  // Every view reads the memory report's complete form.
+  if (kind == ExtractKind::MemoryReport)
+    return memory::expandMemoryReport(j);
   return j;
 }
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Memory/MemorySummary.h"
+#include "tessera/Memory/ReportForms.h"
 #include "tessera/Support/JsonFields.h"
 #include "tessera/Support/TextReport.h"
 
@@ -25,8 +26,18 @@ using json = nlohmann::ordered_json;
 // version: fields are read through JsonFields.h.
 using namespace tessera::json_fields;
 
-void tessera::memory::writeMemorySummary(const json &report,
+/// `report` in the complete form: a compact one expanded into `storage`.
+static const json &completeForm(const json &report, json &storage) {
+  if (!isCompactMemoryReport(report))
+    return report;
+  storage = expandMemoryReport(report);
+  return storage;
+}
+
+void tessera::memory::writeMemorySummary(const json &input,
                                          llvm::raw_ostream &os) {
+  json storage;
+  const json &report = completeForm(input, storage);
   const json &target = field(report, "target");
   const json &graph = field(report, "graph");
   const json &s = field(report, "summary");
@@ -230,8 +241,10 @@ void tessera::memory::writeTileDetail(const json &d, llvm::raw_ostream &os) {
   }
 }
 
-void tessera::memory::writeTileHeatmapSvg(const json &report,
+void tessera::memory::writeTileHeatmapSvg(const json &input,
                                           llvm::raw_ostream &os) {
+  json storage;
+  const json &report = completeForm(input, storage);
   const json tiles = expandTileRuns(listAt(report, "tiles"));
   int64_t n = tiles.size();
   int64_t perTile = intAt(field(report, "target"), "bytes_per_tile");
