@@ -28,16 +28,21 @@ using namespace tessera;
 namespace {
 
 /// "3 chips (stages by bytes): <why>. chip 0: 'a'..'b', 12 ops, 1.2 MB; ..."
+/// `asked`: the placement option named the mode rather than left it auto.
 std::string describePlacement(func::FuncOp entry, int64_t chips, bool spread,
-                              const std::string &why) {
+                              bool asked, const std::string &why) {
   ChipPlacement placement = placeOnChips(entry, chips, spread);
   std::string text =
       std::to_string(chips) + (chips == 1 ? " chip" : " chips") + " (" +
       (placement.mode == "annotations" ? "sharding annotations"
-       : placement.mode == "stages"    ? "pipeline stages by bytes"
-       : placement.spread() ? "spread: every tensor split over the chips, as "
-                              "an op with its operands fills over half a chip"
-                            : "one chip") +
+       : placement.mode == "stages"
+           ? std::string("pipeline stages by bytes") +
+                 (asked ? ", as asked (placement=stages)" : "")
+       : placement.spread()
+           ? std::string("spread: every tensor split over the chips, ") +
+                 (asked ? "as asked (placement=spread)"
+                        : "as an op with its operands fills over half a chip")
+           : "one chip") +
       "): " + why + ".";
   if (chips > 1 && !placement.spread())
     for (const ChipStage &s : placement.stages)
@@ -105,8 +110,15 @@ struct TGraphToTilePass
              << devices << " replicas";
     // An op whose operands and result fill half a chip cannot be placed
     // whole on one: such models are spread, every tensor over all chips.
+    // placement=stages|spread overrides the choice (to compare the two).
+    if (placementMode != "auto" && placementMode != "stages" &&
+        placementMode != "spread")
+      return module.emitError("tgraph-to-tile: placement=")
+             << placementMode << " is not auto, stages or spread";
     int64_t largest = largestOpBytes(entry);
     auto spreadFor = [&](int64_t k) {
+      if (placementMode != "auto")
+        return k > 1 && placementMode == "spread";
       return k > 1 && 2 * largest > chipBytes;
     };
     options.spread = spreadFor(options.chips);
@@ -189,8 +201,8 @@ struct TGraphToTilePass
       }
     }
     if (target.chips > 1)
-      program().setPlacement(
-          describePlacement(entry, options.chips, options.spread, why));
+      program().setPlacement(describePlacement(
+          entry, options.chips, options.spread, placementMode != "auto", why));
     if (last && keep)
       keep(program(), std::move(*last));
     return success();
