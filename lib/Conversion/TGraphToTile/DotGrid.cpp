@@ -236,12 +236,13 @@ DotGrid tessera::chooseDotGrid(const DotShape &s, const DotCosts &costs,
 static constexpr int64_t kMaxDotPasses = 256;
 
 /// The bytes a pass holds on its fullest tile: its operand blocks and
-/// partials (at their larger phase), plus the running sum it adds to and
-/// the new sum (the pass's own sum is the grid's result block).
+/// partials at their larger phase, the sum it adds to among them (a pass
+/// without a K split accumulates its product into the sum in place; one
+/// with a K split reduces its product beside the sum, then adds it).
 static int64_t passBytes(const DotGrid &g, int64_t elementBytes,
                          int64_t partialBytes) {
-  return g.bytesPerTile(elementBytes, partialBytes) +
-         2 * g.bb * g.bm * g.bn * partialBytes;
+  int64_t bytes = g.bytesPerTile(elementBytes, partialBytes);
+  return g.pk == 1 ? bytes : bytes + g.bb * g.bm * g.bn * partialBytes;
 }
 
 std::optional<DotPasses>

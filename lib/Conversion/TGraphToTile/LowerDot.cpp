@@ -269,7 +269,7 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   Type pt = partialsType(elt);
   int64_t passes = 1;
   int64_t onePass = g.bytesPerTile(costs.elementBytes, resultBytes);
-  if (onePass > target.usableBytesPerTile() && lc.size() == 1)
+  if (onePass > budget && lc.size() == 1)
     if (std::optional<DotPasses> p = chooseDotPasses(
             s, costs, numTiles, budget, bytesOfElement(pt), onePass)) {
       passes = p->passes;
@@ -277,7 +277,7 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
       fitted = "; K in " + std::to_string(passes) + " passes of " +
                std::to_string(s.K / passes) +
                " on the same tiles: " + std::to_string(p->bytes) +
-               " bytes on the fullest tile with the running sums, against " +
+               " bytes on the fullest tile with the running sum, against " +
                std::to_string(onePass) + " in one pass (budget " +
                std::to_string(budget) + ")";
       if (!p->fitted.empty())
@@ -335,7 +335,6 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   // in the order a single pass uses them) and the sum of the passes so far.
   Value out, sum;
   for (int64_t t = 0; t < passes; ++t) {
-    // One pass writes the result; several write their partial sums.
     std::string pass =
         passes == 1 ? name.str() : (name + ".pass" + Twine(t)).str();
     Value lhsBlocks =
@@ -348,70 +347,71 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
       out = makeVar(loc, name, resultCategory(dot.getResult()), outPlan,
                     outType.getShape(), elt, name);
       buffers[dot.getResult()] = {out};
+      // Passes sum into the result in place, or into an f32 sum when the
+      // result is 16-bit (rounded once, at the end).
+      sum = passes == 1 || pt == elt
+                ? out
+                : makeVar(loc, (name + ".sum").str(), tile::Category::Partials,
+                          {layout.outRuns, "the running sum of the " +
+                                               std::to_string(passes) +
+                                               " passes over K"},
+                          outType.getShape(), pt, name);
     }
-    Value result =
-        passes == 1
-            ? out
-            : makeVar(loc, pass, tile::Category::Partials,
-                      {layout.outRuns, "pass " + std::to_string(t) + " of " +
-                                           std::to_string(passes) +
-                                           ": its slice of K's "
-                                           "product, in the "
-                                           "result's blocks"},
-                      outType.getShape(), pt, name);
     emitViewExchange(loc, pass + ".lhs", lhs, lhsBlocks, t * lhsStep,
                      layout.lhs.strides);
     emitViewExchange(loc, pass + ".rhs", rhs, rhsBlocks, t * rhsStep,
                      layout.rhs.strides);
     if (g.pk == 1) {
-      emitComputeSet(loc, pass, "matmul-partial",
-                     ValueRange{lhsBlocks, rhsBlocks}, result, attrs);
-    } else {
-      // K split: each owner gathers the pk partial blocks of its result
-      // block and sums them.
-      Value partials = makeVar(
-          loc, pass + ".partials", tile::Category::Partials,
-          {layout.partialsRuns, "matmul partial products, one block per tile"},
-          layout.partialsShape, pt, name);
-      Value gathered =
-          makeVar(loc, pass + ".gathered", tile::Category::Partials,
-                  {layout.gatheredRuns,
-                   "the " + std::to_string(g.pk) +
-                       " K-slice partials of each block on its owning tile"},
-                  layout.gatheredShape, pt, name);
-      emitComputeSet(loc, pass + ".partial", "matmul-partial",
-                     ValueRange{lhsBlocks, rhsBlocks}, partials, attrs);
-      if (layout.gatherCopies.empty())
-        emitViewExchange(loc, pass + ".gather", partials, gathered, 0,
-                         layout.gatherStrides);
-      else
-        emitExchange(loc, pass + ".gather", partials, gathered,
-                     layout.gatherCopies);
-      emitComputeSet(loc, pass, "reduce.add", gathered, result,
-                     builder.getNamedAttr("partials_per_output",
-                                          builder.getI64IntegerAttr(g.pk)));
-    }
-    if (passes == 1)
-      return true;
-    if (t == 0) {
-      sum = result;
+      // Later passes add their product to the sum as they make it.
+      if (t == 0) {
+        emitComputeSet(loc, pass, "matmul-partial",
+                       ValueRange{lhsBlocks, rhsBlocks}, sum, attrs);
+      } else {
+        SmallVector<NamedAttribute> acc(attrs);
+        acc.push_back(
+            builder.getNamedAttr("accumulate", builder.getUnitAttr()));
+        emitComputeSet(loc, pass, "matmul-partial",
+                       ValueRange{lhsBlocks, rhsBlocks, sum}, sum, acc);
+      }
       continue;
     }
-    // Sums stay in the partials' type; the last is the result when that is
-    // the result's type.
-    bool last = t + 1 == passes;
-    Value next = last && pt == elt
-                     ? out
-                     : makeVar(loc, pass + ".sum", tile::Category::Partials,
-                               {layout.outRuns, "the sum of passes 0.." +
-                                                    std::to_string(t) + " of " +
-                                                    std::to_string(passes)},
-                               outType.getShape(), pt, name);
-    emitComputeSet(loc, next == out ? name.str() : pass + ".sum",
-                   "elementwise.add", ValueRange{sum, result}, next);
-    sum = next;
+    // K split: each owner gathers the pk partial blocks of its result block
+    // and sums them (after the first pass, into the pass's own product,
+    // then added to the sum).
+    Value result =
+        t == 0 ? sum
+               : makeVar(loc, pass, tile::Category::Partials,
+                         {layout.outRuns, "pass " + std::to_string(t) + " of " +
+                                              std::to_string(passes) +
+                                              ": its slice of K's product, in "
+                                              "the result's blocks"},
+                         outType.getShape(), pt, name);
+    Value partials = makeVar(
+        loc, pass + ".partials", tile::Category::Partials,
+        {layout.partialsRuns, "matmul partial products, one block per tile"},
+        layout.partialsShape, pt, name);
+    Value gathered =
+        makeVar(loc, pass + ".gathered", tile::Category::Partials,
+                {layout.gatheredRuns,
+                 "the " + std::to_string(g.pk) +
+                     " K-slice partials of each block on its owning tile"},
+                layout.gatheredShape, pt, name);
+    emitComputeSet(loc, pass + ".partial", "matmul-partial",
+                   ValueRange{lhsBlocks, rhsBlocks}, partials, attrs);
+    if (layout.gatherCopies.empty())
+      emitViewExchange(loc, pass + ".gather", partials, gathered, 0,
+                       layout.gatherStrides);
+    else
+      emitExchange(loc, pass + ".gather", partials, gathered,
+                   layout.gatherCopies);
+    emitComputeSet(loc, pass, "reduce.add", gathered, result,
+                   builder.getNamedAttr("partials_per_output",
+                                        builder.getI64IntegerAttr(g.pk)));
+    if (t > 0)
+      emitComputeSet(loc, pass + ".sum", "elementwise.add",
+                     ValueRange{sum, result}, sum);
   }
-  // 16-bit results: the f32 sum rounded once.
+  // A 16-bit result: the f32 sum rounded once.
   if (sum != out)
     emitComputeSet(loc, name, "elementwise.convert", sum, out);
   return true;

@@ -86,7 +86,7 @@ DotGrid chooseDotGrid(const DotShape &s, const DotCosts &costs,
 /// column over K / pk, and pk is bounded by the tiles), K cut into passes
 /// that run one after another on the same tiles: the fewest (an exact
 /// divisor of K, at most 256: each pass costs four steps or more) whose grid,
-/// with the running sums
+/// with the running sum
 /// (`partialBytes` an element), fits `budget`, else the count with the
 /// fewest bytes if that is below one pass's. None when K cannot be split.
 std::optional<DotPasses>
