@@ -128,6 +128,7 @@ struct TGraphToTilePass
     // tiles overflow. The best is kept.
     struct Try {
       int64_t chips, bytesOver, tilesOver;
+      bool spread;
     };
     std::vector<Try> tries;
     auto program = [&] {
@@ -136,18 +137,28 @@ struct TGraphToTilePass
     };
     // The last try's analysis: the program's, when that try is kept.
     std::optional<memory::MemoryAnalysis> last;
-    while (true) {
+    auto tryOnce = [&]() -> std::optional<Try> {
       stats = TileLoweringStats();
       if (failed(lowerEntryToTile(module, target, &stats, options)))
-        return failure();
+        return std::nullopt;
       if (!search)
-        break;
+        return Try{options.chips, 0, 0, options.spread};
       memory::MemoryAnalysis &analysis =
           last.emplace(memory::analyzeMemory(program(), target));
-      Try t{options.chips, 0, analysis.tilesOutOfMemory()};
+      Try t{options.chips, 0, analysis.tilesOutOfMemory(), options.spread};
       for (const memory::TileAllocation &tile : analysis.tiles)
         t.bytesOver += tile.overBy();
       tries.push_back(t);
+      return t;
+    };
+    while (true) {
+      std::optional<Try> tried = tryOnce();
+      if (!tried)
+        return failure();
+      if (!search)
+        break;
+      memory::MemoryAnalysis &analysis = *last;
+      const Try &t = *tried;
       // More chips are worth a try only while they help: a tile that
       // overflows because one tensor crowds it stays full on any count.
       bool helped =
@@ -169,6 +180,21 @@ struct TGraphToTilePass
       last.reset();
       program().erase();
     }
+    // Spreading over more chips spreads every exchange over every tile
+    // too, so each tile keeps the code of all of them; when no spread try
+    // fits, pipeline stages on all of a replica's chips (each chip runs
+    // its stage's exchanges only) get a try as well.
+    bool spreadTried =
+        llvm::any_of(tries, [](const Try &t) { return t.spread; });
+    if (search && placementMode == "auto" && spreadTried &&
+        llvm::all_of(tries, [](const Try &t) { return t.bytesOver > 0; })) {
+      last.reset();
+      program().erase();
+      options.chips = available;
+      options.spread = false;
+      if (!tryOnce())
+        return failure();
+    }
     if (search) {
       // The try with the fewest bytes over, then the fewest chips.
       auto best = std::min_element(
@@ -177,9 +203,15 @@ struct TGraphToTilePass
                    std::make_pair(b.bytesOver, b.chips);
           });
       std::vector<std::string> said;
+      bool mixed = spreadTried && llvm::any_of(tries, [](const Try &t) {
+                     return !t.spread && t.chips > 1;
+                   });
       for (const Try &t : tries)
         said.push_back(
-            std::to_string(t.chips) + (t.chips == 1 ? " chip: " : " chips: ") +
+            std::to_string(t.chips) + (t.chips == 1 ? " chip" : " chips") +
+            (mixed && t.chips > 1 ? (t.spread ? " spread" : " in stages")
+                                  : "") +
+            ": " +
             (t.tilesOver == 0
                  ? std::string("fits")
                  : std::to_string(t.tilesOver) + " tiles out of memory by " +
@@ -190,11 +222,11 @@ struct TGraphToTilePass
                  ? "No count up to the " + std::to_string(available) +
                        " chips a replica has holds it; the fewest bytes over"
                  : "More chips did not help; the fewest bytes over");
-      if (best->chips != options.chips) {
+      if (best->chips != options.chips || best->spread != options.spread) {
         last.reset();
         program().erase();
         options.chips = best->chips;
-        options.spread = spreadFor(options.chips);
+        options.spread = best->spread;
         stats = TileLoweringStats();
         if (failed(lowerEntryToTile(module, target, &stats, options)))
           return failure();
