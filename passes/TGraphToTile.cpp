@@ -186,6 +186,7 @@ struct TGraphToTilePass
     // its stage's exchanges only) get a try as well.
     bool spreadTried =
         llvm::any_of(tries, [](const Try &t) { return t.spread; });
+    bool stagesTried = false;
     if (search && placementMode == "auto" && spreadTried &&
         llvm::all_of(tries, [](const Try &t) { return t.bytesOver > 0; })) {
       last.reset();
@@ -194,6 +195,7 @@ struct TGraphToTilePass
       options.spread = false;
       if (!tryOnce())
         return failure();
+      stagesTried = true;
     }
     if (search) {
       // The try with the fewest bytes over, then the fewest chips.
@@ -216,8 +218,14 @@ struct TGraphToTilePass
                  ? std::string("fits")
                  : std::to_string(t.tilesOver) + " tiles out of memory by " +
                        std::to_string(t.bytesOver) + " bytes"));
+      // The stages try is on every chip: fewer in stages were not tried.
+      bool stagesKept = stagesTried && &*best == &tries.back();
       why = "tried " + llvm::join(said, "; ") + ". " +
-            (best->bytesOver == 0 ? "The fewest chips that hold it"
+            (best->bytesOver == 0 && stagesKept
+                 ? "No spread try holds it, pipeline stages on all " +
+                       std::to_string(available) +
+                       " chips do (fewer in stages were not tried)"
+             : best->bytesOver == 0 ? "The fewest chips that hold it"
              : tries.back().chips >= available
                  ? "No count up to the " + std::to_string(available) +
                        " chips a replica has holds it; the fewest bytes over"
