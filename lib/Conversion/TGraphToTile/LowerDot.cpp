@@ -263,9 +263,9 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   int64_t budget = target.usableBytesPerTile() / 2;
   std::string fitted;
   DotGrid g = chooseDotGrid(s, costs, numTiles, budget, resultBytes, fitted);
-  // Operands too long for any grid of one pass to fit a tile at all: K in
-  // passes over time. (A grid over the budget but within the tile is kept:
-  // passes cost steps, and the budget is only a share of the tile.)
+  // No grid of one pass within the budget (each tile holds a block row
+  // and column over K / pk): K in passes over time, which reuse the
+  // tiles' memory for each pass's blocks.
   Type pt = partialsType(elt);
   int64_t passes = 1;
   int64_t onePass = g.bytesPerTile(costs.elementBytes, resultBytes);
