@@ -296,7 +296,11 @@ def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
     Option<"chips", "chips", "int64_t", /*default=*/"0",
            "Chips the program spans (model parallel); 0: the sharding "
            "annotations' chips, else the fewest of a replica's chips whose "
-           "tiles hold the program (docs/multichip.md)">
+           "tiles hold the program (docs/multichip.md)">,
+    Option<"placementMode", "placement", "std::string", /*default=*/"\"auto\"",
+           "How ops go to a replica's chips when no sharding annotation "
+           "places them: auto (spread when an op with its operands fills "
+           "over half a chip, else pipeline stages), stages or spread">
   ];
 }
 

@@ -28,16 +28,21 @@ using namespace tessera;
 namespace {
 
 /// "3 chips (stages by bytes): <why>. chip 0: 'a'..'b', 12 ops, 1.2 MB; ..."
+/// `asked`: the placement option named the mode rather than left it auto.
 std::string describePlacement(func::FuncOp entry, int64_t chips, bool spread,
-                              const std::string &why) {
+                              bool asked, const std::string &why) {
   ChipPlacement placement = placeOnChips(entry, chips, spread);
   std::string text =
       std::to_string(chips) + (chips == 1 ? " chip" : " chips") + " (" +
       (placement.mode == "annotations" ? "sharding annotations"
-       : placement.mode == "stages"    ? "pipeline stages by bytes"
-       : placement.spread() ? "spread: every tensor split over the chips, as "
-                              "an op with its operands fills over half a chip"
-                            : "one chip") +
+       : placement.mode == "stages"
+           ? std::string("pipeline stages by bytes") +
+                 (asked ? ", as asked (placement=stages)" : "")
+       : placement.spread()
+           ? std::string("spread: every tensor split over the chips, ") +
+                 (asked ? "as asked (placement=spread)"
+                        : "as an op with its operands fills over half a chip")
+           : "one chip") +
       "): " + why + ".";
   if (chips > 1 && !placement.spread())
     for (const ChipStage &s : placement.stages)
@@ -105,8 +110,15 @@ struct TGraphToTilePass
              << devices << " replicas";
     // An op whose operands and result fill half a chip cannot be placed
     // whole on one: such models are spread, every tensor over all chips.
+    // placement=stages|spread overrides the choice (to compare the two).
+    if (placementMode != "auto" && placementMode != "stages" &&
+        placementMode != "spread")
+      return module.emitError("tgraph-to-tile: placement=")
+             << placementMode << " is not auto, stages or spread";
     int64_t largest = largestOpBytes(entry);
     auto spreadFor = [&](int64_t k) {
+      if (placementMode != "auto")
+        return k > 1 && placementMode == "spread";
       return k > 1 && 2 * largest > chipBytes;
     };
     options.spread = spreadFor(options.chips);
@@ -116,6 +128,7 @@ struct TGraphToTilePass
     // tiles overflow. The best is kept.
     struct Try {
       int64_t chips, bytesOver, tilesOver;
+      bool spread;
     };
     std::vector<Try> tries;
     auto program = [&] {
@@ -124,18 +137,28 @@ struct TGraphToTilePass
     };
     // The last try's analysis: the program's, when that try is kept.
     std::optional<memory::MemoryAnalysis> last;
-    while (true) {
+    auto tryOnce = [&]() -> std::optional<Try> {
       stats = TileLoweringStats();
       if (failed(lowerEntryToTile(module, target, &stats, options)))
-        return failure();
+        return std::nullopt;
       if (!search)
-        break;
+        return Try{options.chips, 0, 0, options.spread};
       memory::MemoryAnalysis &analysis =
           last.emplace(memory::analyzeMemory(program(), target));
-      Try t{options.chips, 0, analysis.tilesOutOfMemory()};
+      Try t{options.chips, 0, analysis.tilesOutOfMemory(), options.spread};
       for (const memory::TileAllocation &tile : analysis.tiles)
         t.bytesOver += tile.overBy();
       tries.push_back(t);
+      return t;
+    };
+    while (true) {
+      std::optional<Try> tried = tryOnce();
+      if (!tried)
+        return failure();
+      if (!search)
+        break;
+      memory::MemoryAnalysis &analysis = *last;
+      const Try &t = *tried;
       // More chips are worth a try only while they help: a tile that
       // overflows because one tensor crowds it stays full on any count.
       bool helped =
@@ -157,6 +180,23 @@ struct TGraphToTilePass
       last.reset();
       program().erase();
     }
+    // Spreading over more chips spreads every exchange over every tile
+    // too, so each tile keeps the code of all of them; when no spread try
+    // fits, pipeline stages on all of a replica's chips (each chip runs
+    // its stage's exchanges only) get a try as well.
+    bool spreadTried =
+        llvm::any_of(tries, [](const Try &t) { return t.spread; });
+    bool stagesTried = false;
+    if (search && placementMode == "auto" && spreadTried &&
+        llvm::all_of(tries, [](const Try &t) { return t.bytesOver > 0; })) {
+      last.reset();
+      program().erase();
+      options.chips = available;
+      options.spread = false;
+      if (!tryOnce())
+        return failure();
+      stagesTried = true;
+    }
     if (search) {
       // The try with the fewest bytes over, then the fewest chips.
       auto best = std::min_element(
@@ -165,32 +205,44 @@ struct TGraphToTilePass
                    std::make_pair(b.bytesOver, b.chips);
           });
       std::vector<std::string> said;
+      bool mixed = spreadTried && llvm::any_of(tries, [](const Try &t) {
+                     return !t.spread && t.chips > 1;
+                   });
       for (const Try &t : tries)
         said.push_back(
-            std::to_string(t.chips) + (t.chips == 1 ? " chip: " : " chips: ") +
+            std::to_string(t.chips) + (t.chips == 1 ? " chip" : " chips") +
+            (mixed && t.chips > 1 ? (t.spread ? " spread" : " in stages")
+                                  : "") +
+            ": " +
             (t.tilesOver == 0
                  ? std::string("fits")
                  : std::to_string(t.tilesOver) + " tiles out of memory by " +
                        std::to_string(t.bytesOver) + " bytes"));
+      // The stages try is on every chip: fewer in stages were not tried.
+      bool stagesKept = stagesTried && &*best == &tries.back();
       why = "tried " + llvm::join(said, "; ") + ". " +
-            (best->bytesOver == 0 ? "The fewest chips that hold it"
+            (best->bytesOver == 0 && stagesKept
+                 ? "No spread try holds it, pipeline stages on all " +
+                       std::to_string(available) +
+                       " chips do (fewer in stages were not tried)"
+             : best->bytesOver == 0 ? "The fewest chips that hold it"
              : tries.back().chips >= available
                  ? "No count up to the " + std::to_string(available) +
                        " chips a replica has holds it; the fewest bytes over"
                  : "More chips did not help; the fewest bytes over");
-      if (best->chips != options.chips) {
+      if (best->chips != options.chips || best->spread != options.spread) {
         last.reset();
         program().erase();
         options.chips = best->chips;
-        options.spread = spreadFor(options.chips);
+        options.spread = best->spread;
         stats = TileLoweringStats();
         if (failed(lowerEntryToTile(module, target, &stats, options)))
           return failure();
       }
     }
     if (target.chips > 1)
-      program().setPlacement(
-          describePlacement(entry, options.chips, options.spread, why));
+      program().setPlacement(describePlacement(
+          entry, options.chips, options.spread, placementMode != "auto", why));
     if (last && keep)
       keep(program(), std::move(*last));
     return success();

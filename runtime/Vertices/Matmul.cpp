@@ -8,7 +8,10 @@
 // lhs holds em rows' elements, en columns likewise, and its rhs block is
 // [bn, bk] (`rhs_transposed`). Float blocks use Eigen's GEMM (16-bit floats
 // through a float copy, rounded once on store, or not at all into f32
-// partials); integer blocks wrap as HLO's dot does.
+// partials); integer blocks wrap as HLO's dot does. With `accumulate` a
+// third input, of the output's type and layout, is added to the product:
+// a contraction in passes sums each pass into its running sum in place
+// (the third input and the output are then the same buffer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +36,8 @@ public:
   /// The last block along m and n (a ragged grid), else bm and bn.
   int64_t em = 0, en = 0;
   bool rhsTransposed = false;
+  /// out = ins[2] + lhs x rhs (ins[2] may be the output itself).
+  bool accumulate = false;
 
   /// This tile's block: [bb, m, n, bk] with m in {bm, em} and n in {bn, en}
   /// as its operands hold, or an error naming the tile.
@@ -67,14 +72,21 @@ public:
     if (!mn)
       return mn.takeError();
     auto [m, n] = *mn;
+    if (accumulate && ins[2].elements() != outs[0].elements())
+      return createStringError("tile " + Twine(tile) + ": the accumulated " +
+                               "input has " + Twine(ins[2].elements()) +
+                               " elements, the output " +
+                               Twine(outs[0].elements()));
     return dispatchStorage(dtype, [&](auto t) {
       using T = decltype(t);
       if constexpr (!std::is_same_v<T, ComputeT<T>>)
         if (wideOut) {
+          accumulateFrom<float>(ins, outs);
           multiply<T, float>(m, n, ins[0].as<T>(), ins[1].as<T>(),
                              outs[0].as<float>());
           return Error::success();
         }
+      accumulateFrom<T>(ins, outs);
       multiply<T, T>(m, n, ins[0].as<T>(), ins[1].as<T>(), outs[0].as<T>());
       return Error::success();
     });
@@ -100,6 +112,15 @@ public:
   }
 
 private:
+  /// Accumulating into a buffer other than the output: start the output
+  /// as a copy of it (then the product is added as it is in place).
+  template <typename O>
+  void accumulateFrom(ArrayRef<TileOperand> ins,
+                      ArrayRef<TileOperand> outs) const {
+    if (accumulate && ins[2].as<O>() != outs[0].as<O>())
+      std::copy_n(ins[2].as<O>(), outs[0].elements(), outs[0].as<O>());
+  }
+
   template <typename T, typename O>
   void multiply(int64_t m, int64_t n, const T *lhs, const T *rhs,
                 O *out) const {
@@ -117,8 +138,12 @@ private:
       if constexpr (std::is_same_v<T, C> && std::is_floating_point_v<C>) {
         Eigen::Map<const Matrix> L(l, m, bk);
         Eigen::Map<Matrix> Out(o, m, n);
-        if (rhsTransposed)
+        if (rhsTransposed && accumulate)
+          Out.noalias() += L * Eigen::Map<const ColMatrix>(r, bk, n);
+        else if (rhsTransposed)
           Out.noalias() = L * Eigen::Map<const ColMatrix>(r, bk, n);
+        else if (accumulate)
+          Out.noalias() += L * Eigen::Map<const Matrix>(r, bk, n);
         else
           Out.noalias() = L * Eigen::Map<const Matrix>(r, bk, n);
       } else if constexpr (std::is_floating_point_v<C>) {
@@ -131,12 +156,14 @@ private:
             R(k, j) = static_cast<C>(r[k * rk + j * rj]);
         Matrix Out = L * R;
         for (int64_t i = 0; i < m * n; ++i)
-          o[i] = static_cast<O>(Out.data()[i]);
+          o[i] =
+              static_cast<O>(accumulate ? static_cast<C>(o[i]) + Out.data()[i]
+                                        : Out.data()[i]);
       } else {
         using U = std::make_unsigned_t<T>;
         for (int64_t i = 0; i < m; ++i)
           for (int64_t j = 0; j < n; ++j) {
-            U acc = 0;
+            U acc = accumulate ? U(o[i * n + j]) : U(0);
             for (int64_t k = 0; k < bk; ++k)
               acc += U(l[i * bk + k]) * U(r[k * rk + j * rj]);
             o[i * n + j] = T(acc);
@@ -149,9 +176,14 @@ private:
 } // namespace
 
 VertexResult createMatmulPartial(const VertexSpec &spec) {
-  if (Error err = spec.expectOperands(2, 1))
+  bool accumulate = spec.hasFlag("accumulate");
+  if (Error err = spec.expectOperands(accumulate ? 3 : 2, 1))
     return std::move(err);
-  Expected<bool> wide = expectPartialsOutput(spec);
+  if (accumulate && spec.in(2).dtype != spec.out(0).dtype)
+    return spec.error("the accumulated input " + spec.in(2).describe() +
+                      " is not of the output's type");
+  // (The accumulated input has the output's type, not the operands'.)
+  Expected<bool> wide = expectPartialsOutput(spec, 2);
   if (!wide)
     return wide.takeError();
   Expected<std::vector<int64_t>> block = spec.requireInts("block", 4);
@@ -168,6 +200,7 @@ VertexResult createMatmulPartial(const VertexSpec &spec) {
     v->em = (*edge)[0], v->en = (*edge)[1];
   }
   v->rhsTransposed = spec.hasFlag("rhs_transposed");
+  v->accumulate = accumulate;
   v->dtype = spec.in(0).dtype;
   v->wideOut = *wide;
   if (v->bb <= 0 || v->bm <= 0 || v->bn <= 0 || v->bk <= 0 ||

@@ -86,10 +86,10 @@ Error expectSameType(const VertexSpec &spec) {
   return Error::success();
 }
 
-Expected<bool> expectPartialsOutput(const VertexSpec &spec) {
+Expected<bool> expectPartialsOutput(const VertexSpec &spec, size_t operands) {
   DType in = spec.in(0).dtype, out = spec.out(0).dtype;
   bool wide = out == DType::F32 && (in == DType::F16 || in == DType::BF16);
-  for (size_t i = 1; i < spec.numIns(); ++i)
+  for (size_t i = 1; i < std::min(operands, spec.numIns()); ++i)
     if (spec.in(i).dtype != in)
       return spec.error("input " + Twine(i) + " " + spec.in(i).describe() +
                         " is not " + dtypeName(in));

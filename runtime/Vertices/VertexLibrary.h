@@ -10,6 +10,8 @@
 
 #include "tessera/Runtime/Vertex.h"
 
+#include <cstdint>
+
 namespace tessera::runtime {
 
 using VertexResult = llvm::Expected<std::unique_ptr<Vertex>>;
@@ -54,8 +56,10 @@ llvm::Error expectSameType(const VertexSpec &spec);
 /// Products summed into partials: the inputs share one type, and the
 /// output is that type or, for 16-bit floats, f32 (the lowering keeps the
 /// partials of a split contraction in f32 so the split does not round).
-/// Returns whether the output is the wider f32.
-llvm::Expected<bool> expectPartialsOutput(const VertexSpec &spec);
+/// Returns whether the output is the wider f32. Only the first `operands`
+/// inputs are the products' operands (an accumulated input follows them).
+llvm::Expected<bool> expectPartialsOutput(const VertexSpec &spec,
+                                          size_t operands = SIZE_MAX);
 
 /// The first slot of each output (n + 1 entries, n = output 0's elements)
 /// from `partials_per_output_runs` = [count, outputs, ...], checked to

@@ -11,6 +11,7 @@
 #include "Lowerer.h"
 
 #include "tessera/Analysis/Compat.h"
+#include "tessera/Conversion/TGraphToTile/DotGrid.h"
 
 #include <array>
 
@@ -28,27 +29,6 @@ static SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> a,
     if (!llvm::is_contained(a, d) && !llvm::is_contained(b, d))
       free.push_back(d);
   return free;
-}
-
-/// Smallest divisor of `x` above `p`, or 0 when `p >= x`.
-static int64_t nextDivisor(int64_t x, int64_t p) {
-  for (int64_t d = p + 1; d <= x; ++d)
-    if (x % d == 0)
-      return d;
-  return 0;
-}
-
-/// Largest divisor of `x` that is at most `limit` (at least 1).
-static int64_t largestDivisorAtMost(int64_t x, int64_t limit) {
-  for (int64_t d = std::min(x, limit); d > 1; --d)
-    if (x % d == 0)
-      return d;
-  return 1;
-}
-
-static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-static int64_t padTo(int64_t x, int64_t unit) {
-  return ceilDiv(x, unit) * unit;
 }
 
 namespace {
@@ -80,208 +60,7 @@ struct BlockView {
   }
 };
 
-/// The contraction as [B, M, K] x [B, K, N], and which sizes may be split.
-struct DotShape {
-  int64_t B, M, N, K;
-  bool splitB, splitM, splitN, splitK;
-};
-
-/// What a grid's cost counts with: the matrix unit, the exchange's bytes
-/// per cycle and the operands' element size.
-struct DotCosts {
-  const MatrixUnit &unit;
-  int64_t bandwidth, elementBytes;
-};
-
-/// A pk x pb x pm x pn grid of [bb, bm, bn, bk] blocks, except that the
-/// last block along M has `em` rows and the last along N `en` columns (a
-/// ragged grid; em == bm and en == bn when the grid is of exact divisors).
-/// K slices are outermost, so the tiles owning the result are the
-/// contiguous range [0, pb·pm·pn).
-struct DotGrid {
-  int64_t pk = 1, pb = 1, pm = 1, pn = 1;
-  int64_t bb = 1, bm = 1, bn = 1, bk = 1, em = 1, en = 1;
-  bool ragged() const { return em != bm || en != bn; }
-  int64_t owners() const { return pb * pm * pn; }
-  int64_t tiles() const { return pk * owners(); }
-  int64_t rows(int64_t i) const { return i + 1 < pm ? bm : em; }
-  int64_t cols(int64_t j) const { return j + 1 < pn ? bn : en; }
-  int64_t tileOf(int64_t kk, int64_t ib, int64_t i, int64_t j) const {
-    return ((kk * pb + ib) * pm + i) * pn + j;
-  }
-  /// The slowest tile's cycles, roughly: its (largest) block's MACs padded
-  /// to the matrix unit, plus receiving its operand blocks and, with a K
-  /// split, the partials of its result block (at least 4 bytes each: 16-bit
-  /// contractions keep f32 partials). Counting the exchange keeps blocks
-  /// square-ish (a thin block computes as fast but receives more) and K
-  /// splits where they save more than they gather.
-  int64_t cost(const DotCosts &c) const {
-    const MatrixUnit &u = c.unit;
-    int64_t macs = bb * padTo(bm, std::max<int64_t>(u.m, 1)) *
-                   padTo(bn, std::max<int64_t>(u.n, 1)) *
-                   padTo(bk, std::max<int64_t>(u.k, 1));
-    int64_t bytes = bb * bk * (bm + bn) * c.elementBytes;
-    if (pk > 1)
-      bytes += pk * bb * bm * bn * std::max<int64_t>(c.elementBytes, 4);
-    return macs / std::max<int64_t>(u.macsPerCycle(), 1) +
-           ceilDiv(bytes, c.bandwidth);
-  }
-  std::string describe() const {
-    return std::to_string(pk) + "x" + std::to_string(pb) + "x" +
-           std::to_string(pm) + "x" + std::to_string(pn);
-  }
-  /// The bytes the dot holds on its fullest tile (a result block's owner)
-  /// at the larger of its two phases: the operand blocks with the
-  /// partials they make, then (K split) the gathered partials with the
-  /// result block.
-  int64_t bytesPerTile(int64_t elementBytes, int64_t resultBytes) const {
-    int64_t block = bb * bm * bn;
-    int64_t partial = std::max<int64_t>(elementBytes, 4);
-    int64_t operands = bb * bk * (bm + bn) * elementBytes;
-    if (pk == 1)
-      return operands + block * resultBytes;
-    return std::max(operands + block * partial,
-                    pk * block * partial + block * resultBytes);
-  }
-};
 } // namespace
-
-/// K takes the tiles a grid leaves: as many slices as fit (an exact
-/// divisor, blocks at least the unit's k), when at least two would.
-static void splitK(DotGrid &g, const DotShape &s, int64_t uk, int64_t rem) {
-  g.pk = 1;
-  if (s.splitK && 2 * g.pm * g.pn <= rem)
-    g.pk = largestDivisorAtMost(
-        s.K, std::min(rem / (g.pm * g.pn), std::max<int64_t>(s.K / uk, 1)));
-  g.bk = s.K / g.pk;
-}
-
-/// Exact divisors: batches first, then M and N grown alternately (the
-/// larger block first) through their divisors while the blocks stay at
-/// least the matrix unit, then K with the tiles left. Every block has the
-/// same size, so each operand's blocks are a strided view of it.
-static DotGrid divisorGrid(const DotShape &s, const MatrixUnit &u,
-                           int64_t numTiles) {
-  int64_t um = std::max<int64_t>(u.m, 1), un = std::max<int64_t>(u.n, 1);
-  DotGrid g;
-  g.pb = s.splitB ? largestDivisorAtMost(s.B, numTiles) : 1;
-  int64_t rem = numTiles / g.pb;
-  while (true) {
-    int64_t nm = s.splitM ? nextDivisor(s.M, g.pm) : 0;
-    int64_t nn = s.splitN ? nextDivisor(s.N, g.pn) : 0;
-    bool growM = nm && s.M / nm >= std::min(um, s.M) && nm * g.pn <= rem;
-    bool growN = nn && s.N / nn >= std::min(un, s.N) && g.pm * nn <= rem;
-    if (!growM && !growN)
-      break;
-    if (growM && (!growN || s.M / g.pm >= s.N / g.pn))
-      g.pm = nm;
-    else
-      g.pn = nn;
-  }
-  splitK(g, s, std::max<int64_t>(u.k, 1), rem);
-  g.bb = s.B / g.pb, g.bm = g.em = s.M / g.pm, g.bn = g.en = s.N / g.pn;
-  return g;
-}
-
-/// The ragged grid with the fastest slowest tile, batches split whole (one
-/// batch per block, so each block's rows are contiguous in the blocks
-/// buffers): for each count of M blocks, the smallest unit multiple that
-/// makes that many, and N blocks as small as the tiles left allow.
-/// Blocks that are unit multiples fit the matrix unit exactly but for the
-/// last one. Ties go to fewer tiles (less operand replication).
-/// The tiles each batch's blocks get on a ragged grid (one batch per
-/// block), or none when the batches cannot be split that way.
-static std::optional<int64_t> raggedTilesPerBatch(const DotShape &s,
-                                                  int64_t numTiles) {
-  if (!(s.B == 1 || (s.splitB && s.B <= numTiles)))
-    return std::nullopt;
-  return numTiles / s.B;
-}
-
-static std::optional<DotGrid> raggedGrid(const DotShape &s, const DotCosts &c,
-                                         int64_t numTiles) {
-  std::optional<int64_t> perBatch = raggedTilesPerBatch(s, numTiles);
-  if (!perBatch)
-    return std::nullopt;
-  const MatrixUnit &u = c.unit;
-  int64_t um = std::max<int64_t>(u.m, 1), un = std::max<int64_t>(u.n, 1);
-  int64_t rem = *perBatch;
-  std::optional<DotGrid> best;
-  int64_t lastPm = 0;
-  for (int64_t want = 1; want <= (s.splitM ? std::min(s.M, rem) : 1); ++want) {
-    DotGrid g;
-    g.pb = s.B;
-    g.bm = std::min(s.M, padTo(ceilDiv(s.M, want), um));
-    g.pm = ceilDiv(s.M, g.bm);
-    if (g.pm == lastPm)
-      continue;
-    lastPm = g.pm;
-    g.em = s.M - (g.pm - 1) * g.bm;
-    int64_t maxPn = s.splitN ? std::min(s.N, rem / g.pm) : 1;
-    g.bn = std::min(s.N, padTo(ceilDiv(s.N, maxPn), un));
-    g.pn = ceilDiv(s.N, g.bn);
-    g.en = s.N - (g.pn - 1) * g.bn;
-    splitK(g, s, std::max<int64_t>(u.k, 1), rem);
-    if (!best || g.cost(c) < best->cost(c) ||
-        (g.cost(c) == best->cost(c) && g.tiles() < best->tiles()))
-      best = g;
-  }
-  return best;
-}
-
-/// When the fastest grid's blocks overflow a tile's budget: the ragged
-/// grid (any count of M and N blocks, K split over the tiles left) whose
-/// fullest tile holds the fewest bytes among the fastest that fit, or the
-/// fewest bytes of all when none fits. Fewer owners hold bigger result
-/// blocks but leave more tiles to split K, and so smaller operand blocks.
-static std::optional<DotGrid> fittingGrid(const DotShape &s, const DotCosts &c,
-                                          int64_t numTiles, int64_t budget,
-                                          int64_t resultBytes) {
-  std::optional<int64_t> rem = raggedTilesPerBatch(s, numTiles);
-  if (!rem)
-    return std::nullopt;
-  const MatrixUnit &u = c.unit;
-  // The distinct block sizes along one side: unit multiples, largest
-  // first, each making one more block than the last.
-  auto blockSizes = [&](int64_t extent, int64_t unit, bool split) {
-    SmallVector<int64_t> sizes;
-    int64_t last = 0;
-    for (int64_t want = 1; want <= (split ? std::min(extent, *rem) : 1);
-         ++want) {
-      int64_t b = std::min(extent, padTo(ceilDiv(extent, want), unit));
-      if (ceilDiv(extent, b) != last)
-        sizes.push_back(b);
-      last = ceilDiv(extent, b);
-    }
-    return sizes;
-  };
-  std::optional<DotGrid> best;
-  auto better = [&](const DotGrid &g) {
-    if (!best)
-      return true;
-    int64_t gb = g.bytesPerTile(c.elementBytes, resultBytes),
-            bb = best->bytesPerTile(c.elementBytes, resultBytes);
-    bool gFits = gb <= budget, bFits = bb <= budget;
-    if (gFits != bFits)
-      return gFits;
-    if (!gFits)
-      return gb < bb;
-    return std::make_pair(g.cost(c), gb) < std::make_pair(best->cost(c), bb);
-  };
-  for (int64_t bm : blockSizes(s.M, std::max<int64_t>(u.m, 1), s.splitM))
-    for (int64_t bn : blockSizes(s.N, std::max<int64_t>(u.n, 1), s.splitN)) {
-      DotGrid g;
-      g.pb = s.B;
-      g.bm = bm, g.pm = ceilDiv(s.M, bm), g.em = s.M - (g.pm - 1) * bm;
-      g.bn = bn, g.pn = ceilDiv(s.N, bn), g.en = s.N - (g.pn - 1) * bn;
-      if (g.pm * g.pn > *rem)
-        continue;
-      splitK(g, s, std::max<int64_t>(u.k, 1), *rem);
-      if (better(g))
-        best = g;
-    }
-  return best;
-}
 
 static int64_t strideOf(const Group &g, ArrayRef<int64_t> strides) {
   return g.dims.size() == 1 ? strides[g.dims[0]] : 0;
@@ -477,38 +256,40 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   s.splitN = rg[1].splittable();
   const MatrixUnit &mu = target.matrixUnit;
   Type elt = outType.getElementType();
-  // A ragged grid only where it makes the slowest tile faster: exact
-  // divisors keep every block the same and the layouts simplest.
   DotCosts costs{
       mu, std::max<int64_t>(target.exchange.bandwidthBytesPerCycle, 1),
       bytesOfElement(cast<tile::BufferType>(lhs.getType()).getElementType())};
-  DotGrid g = divisorGrid(s, mu, numTiles);
-  if (std::optional<DotGrid> r = raggedGrid(s, costs, numTiles))
-    if (r->cost(costs) < g.cost(costs))
-      g = *r;
-  // The fastest grid may hold more on a tile than the tile has room for
-  // beside the program's other tensors (a long contraction: each block
-  // row holds all of K): then the grid that fits, at some speed.
   int64_t resultBytes = bytesOfElement(elt);
   int64_t budget = target.usableBytesPerTile() / 2;
   std::string fitted;
-  if (g.bytesPerTile(costs.elementBytes, resultBytes) > budget)
-    if (std::optional<DotGrid> f =
-            fittingGrid(s, costs, numTiles, budget, resultBytes)) {
-      int64_t before = g.bytesPerTile(costs.elementBytes, resultBytes);
-      int64_t after = f->bytesPerTile(costs.elementBytes, resultBytes);
-      if (after < before) {
-        fitted = "; chosen for tile memory: " + std::to_string(after) +
-                 " bytes on the fullest tile, against " +
-                 std::to_string(before) + " on the fastest grid " +
-                 g.describe() + " (budget " + std::to_string(budget) + ")";
-        g = *f;
-      }
+  DotGrid g = chooseDotGrid(s, costs, numTiles, budget, resultBytes, fitted);
+  // No grid of one pass within the budget (each tile holds a block row
+  // and column over K / pk): K in passes over time, which reuse the
+  // tiles' memory for each pass's blocks.
+  Type pt = partialsType(elt);
+  int64_t passes = 1;
+  int64_t onePass = g.bytesPerTile(costs.elementBytes, resultBytes);
+  if (onePass > budget && lc.size() == 1)
+    if (std::optional<DotPasses> p = chooseDotPasses(
+            s, costs, numTiles, budget, bytesOfElement(pt), onePass)) {
+      passes = p->passes;
+      g = p->grid;
+      fitted = "; K in " + std::to_string(passes) + " passes of " +
+               std::to_string(s.K / passes) +
+               " on the same tiles: " + std::to_string(p->bytes) +
+               " bytes on the fullest tile with the running sum, against " +
+               std::to_string(onePass) + " in one pass (budget " +
+               std::to_string(budget) + ")";
+      if (!p->fitted.empty())
+        fitted += "; each pass's grid" + p->fitted.substr(1);
     }
+  // Each pass is a dot over its slice of K.
+  DotShape ps = s;
+  ps.K = s.K / passes;
   SmallVector<int64_t> lst = stridesOf(ls), rst = stridesOf(rs);
-  DotLayout layout = g.ragged() ? raggedLayout(g, s, lg, ls, lst, rg, rs, rst)
+  DotLayout layout = g.ragged() ? raggedLayout(g, ps, lg, ls, lst, rg, rs, rst)
                                 : uniformLayout(g, lg, ls, lst, rg, rs, rst);
-  layout.outRuns = resultRuns(g, s);
+  layout.outRuns = resultRuns(g, ps);
   std::string grid = g.describe();
   std::string ragged =
       (g.ragged() ? " (ragged: the last m block " + std::to_string(g.em) +
@@ -532,26 +313,13 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   Location loc = op->getLoc();
   auto lt = cast<tile::BufferType>(lhs.getType());
   auto rt = cast<tile::BufferType>(rhs.getType());
-  Value lhsBlocks =
-      makeVar(loc, (name + ".lhs").str(), tile::Category::Temporary, lhsPlan,
-              layout.lhs.shape, lt.getElementType(), name);
-  Value rhsBlocks =
-      makeVar(loc, (name + ".rhs").str(), tile::Category::Temporary, rhsPlan,
-              layout.rhs.shape, rt.getElementType(), name);
-  Value out = makeVar(loc, name, resultCategory(dot.getResult()), outPlan,
-                      outType.getShape(), elt, name);
-  buffers[dot.getResult()] = {out};
-  emitViewExchange(loc, (name + ".lhs").str(), lhs, lhsBlocks, 0,
-                   layout.lhs.strides);
-  emitViewExchange(loc, (name + ".rhs").str(), rhs, rhsBlocks, 0,
-                   layout.rhs.strides);
   SmallVector<NamedAttribute> attrs = {
       builder.getNamedAttr(
           "grid", builder.getDenseI64ArrayAttr({g.pk, g.pb, g.pm, g.pn})),
       builder.getNamedAttr(
           "block", builder.getDenseI64ArrayAttr({g.bb, g.bm, g.bn, g.bk})),
       builder.getNamedAttr(
-          "flops", builder.getI64IntegerAttr(2 * s.B * s.M * s.N * s.K))};
+          "flops", builder.getI64IntegerAttr(2 * s.B * s.M * s.N * ps.K))};
   if (g.ragged()) {
     // Each vertex tells its block from its operands' element counts: the
     // full block or, on the last row or column of the grid, the edge.
@@ -560,33 +328,91 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
     attrs.push_back(
         builder.getNamedAttr("rhs_transposed", builder.getUnitAttr()));
   }
-  if (g.pk == 1) {
-    emitComputeSet(loc, name, "matmul-partial",
-                   ValueRange{lhsBlocks, rhsBlocks}, out, attrs);
-    return true;
+  // Pass t's slice of K starts this many elements into each operand.
+  int64_t lhsStep = passes > 1 ? ps.K * lst[lc[0]] : 0;
+  int64_t rhsStep = passes > 1 ? ps.K * rst[rc[0]] : 0;
+  // The result (made after the first pass's blocks, as buffers are listed
+  // in the order a single pass uses them) and the sum of the passes so far.
+  Value out, sum;
+  for (int64_t t = 0; t < passes; ++t) {
+    std::string pass =
+        passes == 1 ? name.str() : (name + ".pass" + Twine(t)).str();
+    Value lhsBlocks =
+        makeVar(loc, pass + ".lhs", tile::Category::Temporary, lhsPlan,
+                layout.lhs.shape, lt.getElementType(), name);
+    Value rhsBlocks =
+        makeVar(loc, pass + ".rhs", tile::Category::Temporary, rhsPlan,
+                layout.rhs.shape, rt.getElementType(), name);
+    if (t == 0) {
+      out = makeVar(loc, name, resultCategory(dot.getResult()), outPlan,
+                    outType.getShape(), elt, name);
+      buffers[dot.getResult()] = {out};
+      // Passes sum into the result in place, or into an f32 sum when the
+      // result is 16-bit (rounded once, at the end).
+      sum = passes == 1 || pt == elt
+                ? out
+                : makeVar(loc, (name + ".sum").str(), tile::Category::Partials,
+                          {layout.outRuns, "the running sum of the " +
+                                               std::to_string(passes) +
+                                               " passes over K"},
+                          outType.getShape(), pt, name);
+    }
+    emitViewExchange(loc, pass + ".lhs", lhs, lhsBlocks, t * lhsStep,
+                     layout.lhs.strides);
+    emitViewExchange(loc, pass + ".rhs", rhs, rhsBlocks, t * rhsStep,
+                     layout.rhs.strides);
+    if (g.pk == 1) {
+      // Later passes add their product to the sum as they make it.
+      if (t == 0) {
+        emitComputeSet(loc, pass, "matmul-partial",
+                       ValueRange{lhsBlocks, rhsBlocks}, sum, attrs);
+      } else {
+        SmallVector<NamedAttribute> acc(attrs);
+        acc.push_back(
+            builder.getNamedAttr("accumulate", builder.getUnitAttr()));
+        emitComputeSet(loc, pass, "matmul-partial",
+                       ValueRange{lhsBlocks, rhsBlocks, sum}, sum, acc);
+      }
+      continue;
+    }
+    // K split: each owner gathers the pk partial blocks of its result block
+    // and sums them (after the first pass, into the pass's own product,
+    // then added to the sum).
+    Value result =
+        t == 0 ? sum
+               : makeVar(loc, pass, tile::Category::Partials,
+                         {layout.outRuns, "pass " + std::to_string(t) + " of " +
+                                              std::to_string(passes) +
+                                              ": its slice of K's product, in "
+                                              "the result's blocks"},
+                         outType.getShape(), pt, name);
+    Value partials = makeVar(
+        loc, pass + ".partials", tile::Category::Partials,
+        {layout.partialsRuns, "matmul partial products, one block per tile"},
+        layout.partialsShape, pt, name);
+    Value gathered =
+        makeVar(loc, pass + ".gathered", tile::Category::Partials,
+                {layout.gatheredRuns,
+                 "the " + std::to_string(g.pk) +
+                     " K-slice partials of each block on its owning tile"},
+                layout.gatheredShape, pt, name);
+    emitComputeSet(loc, pass + ".partial", "matmul-partial",
+                   ValueRange{lhsBlocks, rhsBlocks}, partials, attrs);
+    if (layout.gatherCopies.empty())
+      emitViewExchange(loc, pass + ".gather", partials, gathered, 0,
+                       layout.gatherStrides);
+    else
+      emitExchange(loc, pass + ".gather", partials, gathered,
+                   layout.gatherCopies);
+    emitComputeSet(loc, pass, "reduce.add", gathered, result,
+                   builder.getNamedAttr("partials_per_output",
+                                        builder.getI64IntegerAttr(g.pk)));
+    if (t > 0)
+      emitComputeSet(loc, pass + ".sum", "elementwise.add",
+                     ValueRange{sum, result}, sum);
   }
-  // K split: each owner gathers the pk partial blocks of its result block
-  // and sums them.
-  Value partials = makeVar(
-      loc, (name + ".partials").str(), tile::Category::Partials,
-      {layout.partialsRuns, "matmul partial products, one block per tile"},
-      layout.partialsShape, partialsType(elt), name);
-  Value gathered =
-      makeVar(loc, (name + ".gathered").str(), tile::Category::Partials,
-              {layout.gatheredRuns,
-               "the " + std::to_string(g.pk) +
-                   " K-slice partials of each block on its owning tile"},
-              layout.gatheredShape, partialsType(elt), name);
-  emitComputeSet(loc, (name + ".partial").str(), "matmul-partial",
-                 ValueRange{lhsBlocks, rhsBlocks}, partials, attrs);
-  if (layout.gatherCopies.empty())
-    emitViewExchange(loc, (name + ".gather").str(), partials, gathered, 0,
-                     layout.gatherStrides);
-  else
-    emitExchange(loc, (name + ".gather").str(), partials, gathered,
-                 layout.gatherCopies);
-  emitComputeSet(loc, name, "reduce.add", gathered, out,
-                 builder.getNamedAttr("partials_per_output",
-                                      builder.getI64IntegerAttr(g.pk)));
+  // A 16-bit result: the f32 sum rounded once.
+  if (sum != out)
+    emitComputeSet(loc, name, "elementwise.convert", sum, out);
   return true;
 }
