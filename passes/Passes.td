@@ -239,6 +239,51 @@ def TGraphNormalizePrecision
   ];
 }
 
+def TGraphRecompute : Pass<"tgraph-recompute", "mlir::ModuleOp"> {
+  let summary = "Recompute cheap values at their far uses instead of keeping "
+                "them live";
+  let description = [{
+    A memory-saving option (docs/memory.md, "Memory-saving options"), in the
+    spirit of Graphcore's recomputation: a cheap value — an elementwise op,
+    convert or broadcast_in_dim whose operands are all parameters or
+    constants, which stay live anyway — is computed again right before each
+    use that comes more than `distance` ops after the use before it, so the
+    value is not live in between. The copies read only always-live values,
+    so no other live range grows; each costs one more vertex run. A copy is
+    named after its original (`NAME.recompute1`, ...) and carries
+    `tgraph.recomputes = "NAME"`; the module records
+    `tgraph.recompute = {distance, values, copies}`, and the memory report's
+    `memory_options.recompute` says what it saved at the fullest tile's
+    peak. `distance = 0` (the default) does nothing. `tessera-compile` runs
+    it with `--recompute_distance=N`.
+
+    Before, with `distance=2`:
+    ```mlir
+    %b = tgraph.broadcast_in_dim %bias, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32> loc("bias.b")
+    %0 = tgraph.add %x, %b : tensor<8x4xf32>
+    %1 = tgraph.tanh %0 : tensor<8x4xf32>
+    %2 = tgraph.tanh %1 : tensor<8x4xf32>
+    %3 = tgraph.tanh %2 : tensor<8x4xf32>
+    %4 = tgraph.add %3, %b : tensor<8x4xf32>
+    ```
+    After:
+    ```mlir
+    %b = tgraph.broadcast_in_dim %bias, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32> loc("bias.b")
+    %0 = tgraph.add %x, %b : tensor<8x4xf32>
+    ...
+    %3 = tgraph.tanh %2 : tensor<8x4xf32>
+    %b1 = tgraph.broadcast_in_dim %bias, dims = [1] {tgraph.recomputes = "bias.b"}
+        : (tensor<4xf32>) -> tensor<8x4xf32> loc("bias.b.recompute1")
+    %4 = tgraph.add %3, %b1 : tensor<8x4xf32>
+    ```
+  }];
+  let options = [
+    Option<"distance", "distance", "int64_t", /*default=*/"0",
+           "Ops between two uses beyond which the later use recomputes the "
+           "value (0: off)">
+  ];
+}
+
 def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
   let summary = "Lower the entry function to a tile program over the chip";
   let description = [{

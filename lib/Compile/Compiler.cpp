@@ -129,7 +129,7 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     return failure();
   }
 
-  std::vector<PipelineStep> steps = compilePipeline();
+  std::vector<PipelineStep> steps = compilePipeline(options);
   std::vector<std::string> names;
   for (const PipelineStep &step : steps)
     names.push_back(step.name);

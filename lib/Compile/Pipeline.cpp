@@ -21,7 +21,7 @@
 
 namespace tessera {
 
-std::vector<PipelineStep> compilePipeline() {
+std::vector<PipelineStep> compilePipeline(const CompileOptions &options) {
   std::vector<PipelineStep> steps;
   // TOSA input (TFLite converter, torch-mlir) becomes tgraph first; on a
   // module without TOSA ops the pass changes nothing.
@@ -46,6 +46,15 @@ std::vector<PipelineStep> compilePipeline() {
          pass.targetName = options.target;
          return createTGraphLegalizeForTarget(pass);
        }});
+  // Recomputation is a memory-saving option: its copies are ordinary ops
+  // that the check and the lowering then see. Off, it is not a step (no
+  // dump, no line in the timeline).
+  if (options.recomputeDistance > 0)
+    steps.push_back({"tgraph-recompute", [](const CompileOptions &options) {
+                       TGraphRecomputeOptions pass;
+                       pass.distance = options.recomputeDistance;
+                       return createTGraphRecompute(pass);
+                     }});
   steps.push_back({"tgraph-check-compat", [](const CompileOptions &options) {
                      TGraphCheckCompatOptions pass;
                      pass.targetName = options.target;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Memory/MemoryReport.h"
+#include "tessera/Memory/MemoryOptions.h"
 #include "tessera/Memory/PaddingReport.h"
 #include "tessera/Memory/PodReport.h"
 
@@ -520,6 +521,14 @@ json ReportBuilder::build() {
   r["buffers"] = std::move(buffers);
   r["padding"] = padding(paddingReport);
   r["cost"] = costReportJson(a, computeCostReport(a));
+  if (std::optional<RecomputeSaving> saving = computeRecomputeSaving(a))
+    r["memory_options"] = {{"recompute",
+                            {{"distance", saving->distance},
+                             {"values", saving->values},
+                             {"copies", saving->copies},
+                             {"tile", saving->tile},
+                             {"point", saving->point},
+                             {"saved_bytes_at_peak", saving->savedBytes}}}};
   if (target.chips > 1)
     r["pod"] = pod();
   return r;

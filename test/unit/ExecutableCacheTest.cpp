@@ -54,6 +54,8 @@ TEST(ExecutableCacheKey, EveryInputChangesIt) {
       {"host ops", [](auto &in) { in.hostOps = "dot.*"; }},
       {"compat", [](auto &in) { in.compatFailOn = "incompatible"; }},
       {"precision", [](auto &in) { in.precisionPolicy = "keep"; }},
+      {"chips", [](auto &in) { in.chips = 2; }},
+      {"recompute", [](auto &in) { in.recomputeDistance = 8; }},
   };
   for (auto &[what, change] : changes) {
     ExecutableCacheKeyInputs in = baseInputs();

@@ -90,6 +90,13 @@ static cl::opt<PrecisionPolicy> precisionPolicy(
                clEnumValN(PrecisionPolicy::Bf16ToF16, "bf16-to-f16",
                           "f16 (lossy: f16's range is 6.5e4)")),
     cl::init(PrecisionPolicy::Bf16ToF32), cl::cat(driverCategory));
+static cl::opt<int64_t> recomputeDistance(
+    "recompute_distance",
+    cl::desc("recompute a cheap value (elementwise or broadcast of "
+             "parameters and constants) before each use more than N ops "
+             "after the one before, instead of keeping it live; 0: off "
+             "(docs/memory.md, \"Memory-saving options\")"),
+    cl::value_desc("N"), cl::init(0), cl::cat(driverCategory));
 static cl::opt<int64_t>
     chips("chips",
           cl::desc("chips a replica's program spans on a multi-chip target; 0: "
@@ -208,6 +215,10 @@ int main(int argc, char **argv) {
     fail("--chips needs a count of chips (0: automatic), got " +
          std::to_string(chips));
   compile.chips = chips;
+  if (recomputeDistance < 0)
+    fail("--recompute_distance needs a count of ops (0: off), got " +
+         std::to_string(recomputeDistance));
+  compile.recomputeDistance = recomputeDistance;
   // Several models share one event file and compile trace (one module id
   // each); their outputs are named after them.
   if (models.size() > 1 && !output.empty())
@@ -334,6 +345,7 @@ int main(int argc, char **argv) {
       key.compatFailOn = compile.compatFailOn;
       key.precisionPolicy = precisionPolicyName(compile.precisionPolicy);
       key.chips = compile.chips;
+      key.recomputeDistance = compile.recomputeDistance;
       key.flags = &flags;
       cacheKey = computeExecutableCacheKey(key);
     }

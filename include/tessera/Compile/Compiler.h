@@ -44,6 +44,8 @@ struct CompileOptions {
   PrecisionPolicy precisionPolicy = PrecisionPolicy::Bf16ToF32;
   /// --chips: chips a replica's program spans (0: automatic).
   int64_t chips = 0;
+  /// --recompute_distance: tgraph-recompute's distance (0: off).
+  int64_t recomputeDistance = 0;
   /// Takes the memory analysis tgraph-to-tile made of the program it kept
   /// (its search for the chips allocates each try), so the compile does
   /// not allocate the program twice. Set by the compiler for its own run.
@@ -62,9 +64,9 @@ struct PipelineStep {
   std::function<std::unique_ptr<mlir::Pass>(const CompileOptions &)> create;
 };
 
-/// The compile pipeline, in order. It grows with the lowering issues
-/// (partition, lower to tile, map tensors, schedule, liveness, ...).
-std::vector<PipelineStep> compilePipeline();
+/// The compile pipeline for `options`, in order: the steps that run (an
+/// option that is off, such as recomputation, adds none).
+std::vector<PipelineStep> compilePipeline(const CompileOptions &options);
 
 /// The name a module is known by in events, reports and dumps: the HLO
 /// module name the importer records (`tgraph.module_name`), else the

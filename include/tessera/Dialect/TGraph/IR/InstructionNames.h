@@ -11,6 +11,7 @@
 #ifndef TESSERA_DIALECT_TGRAPH_IR_INSTRUCTIONNAMES_H
 #define TESSERA_DIALECT_TGRAPH_IR_INSTRUCTIONNAMES_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
