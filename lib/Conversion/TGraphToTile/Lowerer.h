@@ -333,6 +333,10 @@ private:
   /// of another buffer: the var they are stored in. Steps write only
   /// storage vars, so a read of an alias waits for writes to its storage.
   mlir::DenseMap<mlir::Value, mlir::Value> aliasStorage;
+  /// The first var of each small constant value (and type) on each chip,
+  /// which later equal constants alias.
+  llvm::DenseMap<std::pair<int64_t, mlir::Attribute>, mlir::Value>
+      smallConstants;
   mlir::Value storageOf(mlir::Value buffer) const {
     mlir::Value s = aliasStorage.lookup(buffer);
     return s ? s : buffer;

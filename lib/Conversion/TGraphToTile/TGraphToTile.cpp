@@ -690,9 +690,37 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
     if (buffers.count(c.getResult()))
       return;
     if (RankedTensorType t = bufferableTensor(c.getType())) {
+      // A small constant equal to one already on this chip (models repeat
+      // 0, 1 and their epsilons hundreds of times) shares its storage, as
+      // XLA's CSE would merge them: on core-8 each would take a 4 KiB
+      // layout tile, all on the one tile small tensors start on.
+      Attribute value = c.getValueAttr();
+      if (value && t.getNumElements() <= kSingleTileMaxElements &&
+          !returned.contains(c.getResult())) {
+        auto [it, inserted] =
+            smallConstants.try_emplace({currentChip, value}, Value());
+        if (!inserted) {
+          Value first = it->second;
+          auto firstVar = first.getDefiningOp<tile::VarOp>();
+          Value out =
+              makeVar(loc, name, tile::Category::Constant,
+                      planSameAs(runsOf(first), "'" + firstVar.getName().str() +
+                                                    "' (the same constant)"),
+                      t.getShape(), t.getElementType(), name);
+          auto var = out.getDefiningOp<tile::VarOp>();
+          var.getAliasMutable().assign(first);
+          var.setValueAttr(c.getValueAttr());
+          aliasStorage[out] = storageOf(first);
+          buffers[c.getResult()] = {out};
+          return;
+        }
+      }
       // Always live and loaded with the program: no step writes it.
       buffers[c.getResult()] = {makeLinearVar(
           loc, name, tile::Category::Constant, t, name, c.getResult())};
+      if (value && t.getNumElements() <= kSingleTileMaxElements &&
+          !returned.contains(c.getResult()))
+        smallConstants[{currentChip, value}] = buffers[c.getResult()][0];
       // The tile program carries the constant's data: it is loaded with
       // the program, without the tgraph function. An elided constant has
       // none; the runtime finds it by its op id.
