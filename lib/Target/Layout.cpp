@@ -65,8 +65,8 @@ LayoutView tessera::layoutViewOf(llvm::ArrayRef<int64_t> shape,
     int64_t count = 1;
     for (size_t k = 0; k < big.size(); ++k)
       count *= 3;
-    // Counting down from "all columns" makes the shape's own minor dims
-    // the columns on a tie.
+    // Counting down from "all columns" breaks ties the same way every
+    // time, towards dims in the columns.
     for (int64_t code = count; code-- > 0;) {
       int64_t c = code;
       for (size_t k = big.size(); k-- > 0; c /= 3)

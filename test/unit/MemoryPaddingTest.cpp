@@ -74,8 +74,8 @@ TEST(MemoryPadding, LayoutViews) {
   EXPECT_EQ(vector.paddedElements, 1024);
   EXPECT_EQ(layoutViewOf({}, core8).paddedElements, 1024);
   EXPECT_EQ(layoutViewOf({1025}, core8).paddedElements, 2048);
-  // The worked example keeps its figure; on a tie the minor dims stay in
-  // the columns.
+  // The worked example keeps its figure; ties go towards dims in the
+  // columns.
   LayoutView example = layoutViewOf({3, 16}, core8);
   EXPECT_EQ(example.paddedElements, 1024);
   EXPECT_EQ(example.parts[1], LayoutView::Cols);

@@ -1,5 +1,4 @@
-//===- MemoryOptions.h - what the memory-saving options saved -----*- C++
-//-*-===//
+//===- MemoryOptions.h - what memory-saving options saved --*- C++ -*-===//
 //
 // The memory report's `memory_options` section: for each memory-saving
 // option the compile ran (docs/memory.md, "Memory-saving options"), what it

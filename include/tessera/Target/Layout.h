@@ -1,5 +1,4 @@
-//===- Layout.h - how a tile stores its part of a buffer ----------*- C++
-//-*-===//
+//===- Layout.h - how a tile stores its part of a buffer ---*- C++ -*-===//
 //
 // A tile keeps its part of a buffer densely, in whole layout tiles of the
 // target ([rows, cols]). This is the rule for how many element slots that
