@@ -103,8 +103,9 @@ struct TGraphRecompute : tessera::impl::TGraphRecomputeBase<TGraphRecompute> {
           served = at;
         }
         values += made > 0;
-        // Its first use was far too: the copies do all the work.
-        if (op->use_empty())
+        // Its first use was far too: the copies do all the work. (A value
+        // that had no uses is left as it was.)
+        if (made > 0 && op->use_empty())
           op->erase();
       }
     });
