@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 
@@ -23,6 +24,31 @@ static StringRef originalOf(StringRef name) {
   if (k.empty() || !llvm::all_of(k, [](char c) { return llvm::isDigit(c); }))
     return "";
   return name.take_front(dot);
+}
+
+std::vector<DotWithinBudget>
+tessera::memory::collectDotsWithinBudget(const MemoryAnalysis &a) {
+  std::vector<DotWithinBudget> fits;
+  if (a.liveness.buffers.empty())
+    return fits;
+  auto program =
+      a.liveness.buffers.front().var->getParentOfType<tile::ProgramOp>();
+  if (!program)
+    return fits;
+  // A dot in passes has a compute set per pass, each with the record.
+  llvm::StringSet<> seen;
+  program.walk([&](tile::ComputeSetOp cs) {
+    auto fit = cs->getAttrOfType<DenseI64ArrayAttr>("memory_fit");
+    if (!fit || fit.size() != 4 || cs.getOuts().empty())
+      return;
+    auto var = cs.getOuts().front().getDefiningOp<tile::VarOp>();
+    std::string op =
+        (var ? var.getHlo().value_or(var.getName()) : cs.getName()).str();
+    if (!seen.insert(op).second)
+      return;
+    fits.push_back({op, fit[0], fit[1], fit[2], fit[3]});
+  });
+  return fits;
 }
 
 std::optional<RecomputeSaving>

@@ -521,14 +521,27 @@ json ReportBuilder::build() {
   r["buffers"] = std::move(buffers);
   r["padding"] = padding(paddingReport);
   r["cost"] = costReportJson(a, computeCostReport(a));
+  json options = json::object();
+  std::vector<DotWithinBudget> dots = collectDotsWithinBudget(a);
+  if (!dots.empty()) {
+    json list = json::array();
+    for (const DotWithinBudget &d : dots)
+      list.push_back({{"op", d.op},
+                      {"fastest_grid_bytes", d.fastestBytes},
+                      {"bytes", d.bytes},
+                      {"passes", d.passes}});
+    options["matmul_budget"] = {{"budget_bytes", dots.front().budget},
+                                {"dots", std::move(list)}};
+  }
   if (std::optional<RecomputeSaving> saving = computeRecomputeSaving(a))
-    r["memory_options"] = {{"recompute",
-                            {{"distance", saving->distance},
-                             {"values", saving->values},
-                             {"copies", saving->copies},
-                             {"tile", saving->tile},
-                             {"point", saving->point},
-                             {"saved_bytes_at_peak", saving->savedBytes}}}};
+    options["recompute"] = {{"distance", saving->distance},
+                            {"values", saving->values},
+                            {"copies", saving->copies},
+                            {"tile", saving->tile},
+                            {"point", saving->point},
+                            {"saved_bytes_at_peak", saving->savedBytes}};
+  if (!options.empty())
+    r["memory_options"] = std::move(options);
   if (target.chips > 1)
     r["pod"] = pod();
   return r;

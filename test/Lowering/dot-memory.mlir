@@ -9,8 +9,12 @@
 //
 // RUN: tessera-opt %s --tgraph-check-compat=target=%S/Inputs/small-16.json --tgraph-to-tile=target=%S/Inputs/small-16.json | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: tessera-compile %s --target=%S/Inputs/small-16.json -o %t/dot.tessera
+// RUN: tessera-compile %s --target=%S/Inputs/small-16.json -o %t/dot.tessera --profiling --report_directory=%t/r > /dev/null
 // RUN: tessera-run %t/dot.tessera --check | FileCheck %s --check-prefix=DEVICE
+// The memory report's memory_options lists the dot with both figures
+// (docs/memory.md, "Memory-saving options").
+// RUN: cat %t/r/*/memory.json | FileCheck %s --check-prefix=REPORT
+// REPORT: "memory_options":{"matmul_budget":{"budget_bytes":32768,"dots":[{"op":"long_k","fastest_grid_bytes":33792,"bytes":26624,"passes":1}]}}
 //
 // 60x512 by 512x52: the grid that fits best in one pass (ragged, K split)
 // holds 34,304 bytes, over the budget, so K goes in two passes of 256
@@ -27,6 +31,6 @@ func.func @main(%a: tensor<64x256xf32> loc("a"), %b: tensor<256x64xf32> loc("b")
 }
 
 // CHECK: tile.var "long_k.lhs" temporary {{.*}}why = "matmul lhs blocks, one per tile of the 2x1x2x4 (k x batch x m x n) grid; chosen for tile memory: 26624 bytes on the fullest tile, against 33792 on the fastest grid 1x1x4x4 (budget 32768)"
-// CHECK: tile.compute_set "long_k.partial" kind "matmul-partial" tiles [0, 15] {{.*}}grid = array<i64: 2, 1, 2, 4>
+// CHECK: tile.compute_set "long_k.partial" kind "matmul-partial" tiles [0, 15] {{.*}}grid = array<i64: 2, 1, 2, 4>, memory_fit = array<i64: 33792, 26624, 32768, 1>
 // CHECK: tile.compute_set "long_k" kind "reduce.add" tiles [0, 7] {{.*}}partials_per_output = 2
 // DEVICE: check: PASS

@@ -12,7 +12,9 @@
 //
 // RUN: tessera-opt %s --tgraph-check-compat=target=%S/Inputs/small-16.json --tgraph-to-tile=target=%S/Inputs/small-16.json | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: tessera-compile %s --target=%S/Inputs/small-16.json -o %t/dot.tessera
+// RUN: tessera-compile %s --target=%S/Inputs/small-16.json -o %t/dot.tessera --profiling --report_directory=%t/r > /dev/null
+// RUN: cat %t/r/*/memory.json | FileCheck %s --check-prefix=REPORT
+// REPORT: "matmul_budget":{"budget_bytes":32768,"dots":[{"op":"passes","fastest_grid_bytes":102400,"bytes":28672,"passes":4}
 // RUN: tessera-run %t/dot.tessera --check | FileCheck %s --check-prefix=DEVICE
 //
 // A ragged grid in passes, contracting the rhs along its minor dimension:

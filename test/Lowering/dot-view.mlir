@@ -31,7 +31,7 @@ func.func @main(%a: tensor<2048x1024xf32> loc("a"), %b: tensor<1024x3072xf32> lo
 // T1472: tile.var "dot.1.pass0.rhs" temporary {{.*}} : !tile.buffer<1x1x32x3072x512xf32>
 // T1472: tile.exchange "dot.1.pass0.lhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 1024, 1] offset 0
 // T1472: tile.exchange "dot.1.pass0.rhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 1, 3072] offset 0
-// T1472: tile.compute_set "dot.1.pass0" kind "matmul-partial" tiles [0, 1471] {{.*}} {block = array<i64: 1, 64, 68, 512>, edge = array<i64: 64, 12>, flops = 6442450944 : i64, grid = array<i64: 1, 1, 32, 46>, rhs_transposed}
+// T1472: tile.compute_set "dot.1.pass0" kind "matmul-partial" tiles [0, 1471] {{.*}} {block = array<i64: 1, 64, 68, 512>, edge = array<i64: 64, 12>, flops = 6442450944 : i64, grid = array<i64: 1, 1, 32, 46>, memory_fit = array<i64: 558080, 287744, 290816, 2>, rhs_transposed}
 // T1472: tile.exchange "dot.1.pass1.lhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 1024, 1] offset 512
 // T1472: tile.exchange "dot.1.pass1.rhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 1, 3072] offset 1572864
 // T1472: tile.compute_set "dot.1.pass1" kind "matmul-partial" tiles [0, 1471] {{.*}} {accumulate, block = array<i64: 1, 64, 68, 512>
@@ -44,7 +44,7 @@ func.func @main(%a: tensor<2048x1024xf32> loc("a"), %b: tensor<1024x3072xf32> lo
 // C8: tile.var "dot.1.pass0.lhs" temporary mapping<[0, 7] x 524288 from 0> {hlo = "dot.1", why = "matmul lhs blocks, one per tile of the 1x1x2x4 (k x batch x m x n) grid; K in 2 passes of 512 on the same tiles: 6815744 bytes on the fullest tile with the running sum, against 10485760 in one pass (budget 7831552)"} : !tile.buffer<1x1x2x4x1024x512xf32>
 // C8: tile.exchange "dot.1.pass0.lhs" %{{.*}} -> %{{.*}} view [0, 0, 1048576, 0, 1024, 1] offset 0
 // C8: tile.exchange "dot.1.pass0.rhs" %{{.*}} -> %{{.*}} view [0, 0, 0, 768, 3072, 1] offset 0
-// C8: tile.compute_set "dot.1.pass0" kind "matmul-partial" tiles [0, 7] {{.*}} {block = array<i64: 1, 1024, 768, 512>, flops = 6442450944 : i64, grid = array<i64: 1, 1, 2, 4>}
+// C8: tile.compute_set "dot.1.pass0" kind "matmul-partial" tiles [0, 7] {{.*}} {block = array<i64: 1, 1024, 768, 512>, flops = 6442450944 : i64, grid = array<i64: 1, 1, 2, 4>, memory_fit = array<i64: 10485760, 6815744, 7831552, 2>}
 // C8: tile.compute_set "dot.1.pass1" kind "matmul-partial" tiles [0, 7] {{.*}} {accumulate, block = array<i64: 1, 1024, 768, 512>
 // The batch group [0, 1] is two dimensions: the block takes it whole.
 // C8: tile.var "scores.lhs" temporary mapping<[0, 0] x 768 from 0> {{.*}} : !tile.buffer<1x1x1x1x2x3x8x16xf32>

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace tessera::memory {
 
@@ -30,6 +32,17 @@ struct RecomputeSaving {
 /// The saving, or nullopt when the module the program is in was not
 /// recomputed (no `tgraph.recompute` attribute).
 std::optional<RecomputeSaving> computeRecomputeSaving(const MemoryAnalysis &a);
+
+/// A dot laid out within the matmul budget (half a tile's usable bytes)
+/// rather than on its fastest grid: a fitting grid or K in passes. From its
+/// compute sets' `memory_fit` (tgraph-to-tile, LowerDot.cpp).
+struct DotWithinBudget {
+  std::string op; ///< the dot's instruction
+  int64_t fastestBytes = 0, bytes = 0, budget = 0, passes = 1;
+};
+
+/// Every such dot of the program, in program order.
+std::vector<DotWithinBudget> collectDotsWithinBudget(const MemoryAnalysis &a);
 
 } // namespace tessera::memory
 

@@ -204,7 +204,8 @@ static std::optional<DotGrid> fittingGrid(const DotShape &s, const DotCosts &c,
 
 DotGrid tessera::chooseDotGrid(const DotShape &s, const DotCosts &costs,
                                int64_t numTiles, int64_t budget,
-                               int64_t resultBytes, std::string &fitted) {
+                               int64_t resultBytes, std::string &fitted,
+                               int64_t *fastestBytes) {
   // A ragged grid only where it makes the slowest tile faster: exact
   // divisors keep every block the same and the layouts simplest.
   DotGrid g = divisorGrid(s, costs.unit, numTiles);
@@ -216,6 +217,8 @@ DotGrid tessera::chooseDotGrid(const DotShape &s, const DotCosts &costs,
   // row holds all of K): then the grid that fits, at some speed.
   fitted.clear();
   int64_t before = g.bytesPerTile(costs.elementBytes, resultBytes);
+  if (fastestBytes)
+    *fastestBytes = before;
   if (before > budget)
     if (std::optional<DotGrid> f =
             fittingGrid(s, costs, numTiles, budget, resultBytes)) {

@@ -262,18 +262,22 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
   int64_t resultBytes = bytesOfElement(elt);
   int64_t budget = target.usableBytesPerTile() / 2;
   std::string fitted;
-  DotGrid g = chooseDotGrid(s, costs, numTiles, budget, resultBytes, fitted);
+  int64_t fastest = 0;
+  DotGrid g =
+      chooseDotGrid(s, costs, numTiles, budget, resultBytes, fitted, &fastest);
   // No grid of one pass within the budget (each tile holds a block row
   // and column over K / pk): K in passes over time, which reuse the
   // tiles' memory for each pass's blocks.
   Type pt = partialsType(elt);
   int64_t passes = 1;
   int64_t onePass = g.bytesPerTile(costs.elementBytes, resultBytes);
+  int64_t chosen = onePass;
   if (onePass > budget && lc.size() == 1)
     if (std::optional<DotPasses> p = chooseDotPasses(
             s, costs, numTiles, budget, bytesOfElement(pt), onePass)) {
       passes = p->passes;
       g = p->grid;
+      chosen = p->bytes;
       fitted = "; K in " + std::to_string(passes) + " passes of " +
                std::to_string(s.K / passes) +
                " on the same tiles: " + std::to_string(p->bytes) +
@@ -320,6 +324,13 @@ bool Lowerer::lowerDot(Operation *op, StringRef name, std::string &detail) {
           "block", builder.getDenseI64ArrayAttr({g.bb, g.bm, g.bn, g.bk})),
       builder.getNamedAttr(
           "flops", builder.getI64IntegerAttr(2 * s.B * s.M * s.N * ps.K))};
+  // What keeping within the budget saved, for the memory report's
+  // memory_options (docs/memory.md): the fastest grid's fullest tile, the
+  // chosen layout's, the budget and the passes.
+  if (chosen < fastest)
+    attrs.push_back(builder.getNamedAttr(
+        "memory_fit",
+        builder.getDenseI64ArrayAttr({fastest, chosen, budget, passes})));
   if (g.ragged()) {
     // Each vertex tells its block from its operands' element counts: the
     // full block or, on the last row or column of the grid, the edge.

@@ -76,10 +76,10 @@ struct DotPasses {
 /// The grid a dot of shape `s` gets on `numTiles` tiles: the fastest, exact
 /// or ragged, unless its fullest tile holds more than `budget` bytes; then
 /// the grid that fits, when it holds fewer (`fitted` says so, with both
-/// figures).
+/// figures). `fastestBytes`, if given, gets the fastest grid's fullest tile.
 DotGrid chooseDotGrid(const DotShape &s, const DotCosts &costs,
                       int64_t numTiles, int64_t budget, int64_t resultBytes,
-                      std::string &fitted);
+                      std::string &fitted, int64_t *fastestBytes = nullptr);
 
 /// When even the grid that fits best overflows a tile (`onePassBytes` on
 /// its fullest tile: every tile of a one-pass grid holds a block row and
