@@ -30,26 +30,30 @@ namespace {
 /// "3 chips (stages by bytes): <why>. chip 0: 'a'..'b', 12 ops, 1.2 MB; ..."
 /// `asked`: the placement option named the mode rather than left it auto.
 std::string describePlacement(func::FuncOp entry, int64_t chips, bool spread,
-                              bool asked, const std::string &why) {
-  ChipPlacement placement = placeOnChips(entry, chips, spread);
+                              bool asked, const std::string &why,
+                              int64_t chipBytes) {
+  ChipPlacement placement = placeOnChips(entry, chips, spread, chipBytes);
+  bool live = placement.cut == "live";
   std::string text =
       std::to_string(chips) + (chips == 1 ? " chip" : " chips") + " (" +
       (placement.mode == "annotations" ? "sharding annotations"
        : placement.mode == "stages"
-           ? std::string("pipeline stages by bytes") +
+           ? std::string(live ? "pipeline stages by live bytes"
+                              : "pipeline stages by bytes") +
                  (asked ? ", as asked (placement=stages)" : "")
        : placement.spread()
            ? std::string("spread: every tensor split over the chips, ") +
                  (asked ? "as asked (placement=spread)"
                         : "as an op with its operands fills over half a chip")
            : "one chip") +
-      "): " + why + ".";
+      "): " + why + "." + (live ? " The " + placement.cutWhy + "." : "");
   if (chips > 1 && !placement.spread())
     for (const ChipStage &s : placement.stages)
       text += " chip " + std::to_string(s.chip) + ": " + std::to_string(s.ops) +
               " ops" +
               (s.ops ? " '" + s.firstOp + "'..'" + s.lastOp + "'" : "") + ", " +
-              std::to_string(s.bytes) + " bytes;";
+              std::to_string(s.bytes) + " bytes" +
+              (live ? ", " + std::to_string(s.liveBytes) + " live" : "") + ";";
   for (const std::string &note : placement.notes)
     text += " " + note + ".";
   return text;
@@ -81,6 +85,7 @@ struct TGraphToTilePass
     int64_t annotated = annotatedChips(entry);
     int64_t chipBytes = target.tilesPerChip * target.usableBytesPerTile();
     TileLoweringOptions options;
+    options.chipBytes = chipBytes;
     std::string why = "the target has one chip";
     if (chips > 0) {
       options.chips = chips;
@@ -129,6 +134,10 @@ struct TGraphToTilePass
     struct Try {
       int64_t chips, bytesOver, tilesOver;
       bool spread;
+      /// The chip bytes the stage cut was given (0: cut by result bytes
+      /// only), and what the other cut gave when both were tried.
+      int64_t cutBytes = 0;
+      std::string other;
     };
     std::vector<Try> tries;
     auto program = [&] {
@@ -138,16 +147,61 @@ struct TGraphToTilePass
     // The last try's analysis: the program's, when that try is kept.
     std::optional<memory::MemoryAnalysis> last;
     auto tryOnce = [&]() -> std::optional<Try> {
+      options.chipBytes = chipBytes;
       stats = TileLoweringStats();
       if (failed(lowerEntryToTile(module, target, &stats, options)))
         return std::nullopt;
       if (!search)
-        return Try{options.chips, 0, 0, options.spread};
-      memory::MemoryAnalysis &analysis =
-          last.emplace(memory::analyzeMemory(program(), target));
-      Try t{options.chips, 0, analysis.tilesOutOfMemory(), options.spread};
-      for (const memory::TileAllocation &tile : analysis.tiles)
-        t.bytesOver += tile.overBy();
+        return Try{options.chips, 0, 0, options.spread, options.chipBytes};
+      auto allocate = [&] {
+        memory::MemoryAnalysis &analysis =
+            last.emplace(memory::analyzeMemory(program(), target));
+        Try t{options.chips, 0, analysis.tilesOutOfMemory(), options.spread,
+              options.chipBytes};
+        for (const memory::TileAllocation &tile : analysis.tiles)
+          t.bytesOver += tile.overBy();
+        return t;
+      };
+      Try t = allocate();
+      // The cut by live bytes is an estimate: it leaves out padding, code
+      // and host-exchange buffers. When its try is still over, the cut by
+      // result bytes gets a try too, and the one with fewer bytes over is
+      // kept (on the GNMT-size step the latter is: docs/multichip.md).
+      if (t.bytesOver > 0 && !options.spread && options.chips > 1 &&
+          options.chipBytes > 0 &&
+          placeOnChips(entry, options.chips, false, options.chipBytes).cut ==
+              "live") {
+        std::optional<memory::MemoryAnalysis> liveAnalysis = std::move(last);
+        last.reset();
+        program().erase();
+        options.chipBytes = 0;
+        stats = TileLoweringStats();
+        if (failed(lowerEntryToTile(module, target, &stats, options)))
+          return std::nullopt;
+        Try b = allocate();
+        auto said = [](const Try &x, const char *cut) {
+          return std::string("; cut by ") + cut + ": " +
+                 (x.tilesOver == 0
+                      ? std::string("fits")
+                      : std::to_string(x.tilesOver) +
+                            " tiles out of memory by " +
+                            std::to_string(x.bytesOver) + " bytes");
+        };
+        if (b.bytesOver < t.bytesOver) {
+          b.other = said(t, "live bytes");
+          t = b;
+        } else {
+          // Keep the live cut's program: lower it again.
+          t.other = said(b, "result bytes");
+          last.reset();
+          program().erase();
+          options.chipBytes = chipBytes;
+          stats = TileLoweringStats();
+          if (failed(lowerEntryToTile(module, target, &stats, options)))
+            return std::nullopt;
+          last = std::move(liveAnalysis);
+        }
+      }
       tries.push_back(t);
       return t;
     };
@@ -217,7 +271,8 @@ struct TGraphToTilePass
             (t.tilesOver == 0
                  ? std::string("fits")
                  : std::to_string(t.tilesOver) + " tiles out of memory by " +
-                       std::to_string(t.bytesOver) + " bytes"));
+                       std::to_string(t.bytesOver) + " bytes") +
+            t.other);
       // The stages try is on every chip: fewer in stages were not tried.
       bool stagesKept = stagesTried && &*best == &tries.back();
       why = "tried " + llvm::join(said, "; ") + ". " +
@@ -230,19 +285,24 @@ struct TGraphToTilePass
                  ? "No count up to the " + std::to_string(available) +
                        " chips a replica has holds it; the fewest bytes over"
                  : "More chips did not help; the fewest bytes over");
-      if (best->chips != options.chips || best->spread != options.spread) {
+      // The last try's program is the one its Try describes.
+      int64_t lastCut = tries.back().cutBytes;
+      if (best->chips != options.chips || best->spread != options.spread ||
+          best->cutBytes != lastCut) {
         last.reset();
         program().erase();
         options.chips = best->chips;
         options.spread = best->spread;
+        options.chipBytes = best->cutBytes;
         stats = TileLoweringStats();
         if (failed(lowerEntryToTile(module, target, &stats, options)))
           return failure();
       }
     }
     if (target.chips > 1)
-      program().setPlacement(describePlacement(
-          entry, options.chips, options.spread, placementMode != "auto", why));
+      program().setPlacement(
+          describePlacement(entry, options.chips, options.spread,
+                            placementMode != "auto", why, options.chipBytes));
     if (last && keep)
       keep(program(), std::move(*last));
     return success();

@@ -3,7 +3,11 @@
 // See ChipPlacement.h. The stage cut is a prefix split: op i goes to the
 // stage whose share of the total bytes its running sum falls in, so every
 // stage is a contiguous range of the entry in program order (a pipeline)
-// and the chips hold about the same bytes.
+// and the chips hold about the same bytes. That cut ignores liveness and
+// the copies a stage receives from other chips, so a chip can end up with
+// more live than it holds while others have room (docs/multichip.md, the
+// GNMT-size step); then the cut is made again by a live estimate
+// (LiveEstimate below), as evenly as the stages allow.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +18,8 @@
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
 #include "llvm/ADT/STLExtras.h"
+
+#include <queue>
 
 using namespace mlir;
 using namespace tessera;
@@ -73,8 +79,166 @@ int64_t tessera::largestOpBytes(func::FuncOp entry) {
   return largest;
 }
 
+namespace {
+/// Estimates the bytes each stage's chip holds live, in program order, for
+/// a cut given op by op. Every value (an op's result, a constant or a
+/// parameter; renaming ops are views of their operands) is live on its
+/// chip from where it is placed to its last use anywhere, as the chips
+/// after it copy it at their first use; a stage that reads a value from an
+/// earlier stage holds a copy from its first use there. Both end at the
+/// value's last use in the program (a copy's later users may be on later
+/// chips; the estimate errs high). Bytes are before padding.
+class LiveEstimate {
+public:
+  LiveEstimate(Block &block, ArrayRef<Operation *> ops,
+               llvm::function_ref<bool(Operation *)> placed,
+               llvm::function_ref<int64_t(Value)> firstUser);
+
+  /// Cuts the ops into stages: with `fixed`, where its stage changes;
+  /// otherwise a new stage starts at a placed op whose addition would take
+  /// the stage's live bytes over `budget`. Returns each op's stage and
+  /// each stage's peak (in `peaks`).
+  SmallVector<int64_t> cut(int64_t budget, ArrayRef<int64_t> fixed,
+                           SmallVectorImpl<int64_t> &peaks) const;
+
+private:
+  struct Item {
+    int64_t bytes = 0, def = 0, lastUse = 0;
+  };
+  std::vector<Item> items;
+  /// Per op: the items it places, and the items it reads.
+  std::vector<SmallVector<int64_t, 2>> defsAt, usesAt;
+  std::vector<bool> isPlaced;
+};
+} // namespace
+
+LiveEstimate::LiveEstimate(Block &block, ArrayRef<Operation *> ops,
+                           llvm::function_ref<bool(Operation *)> placed,
+                           llvm::function_ref<int64_t(Value)> firstUser) {
+  int64_t n = ops.size();
+  defsAt.resize(n);
+  usesAt.resize(n);
+  for (Operation *op : ops)
+    isPlaced.push_back(placed(op));
+  llvm::DenseMap<Operation *, int64_t> index;
+  for (auto [i, op] : llvm::enumerate(ops))
+    index[op] = i;
+  // The items each value stands for: a renaming op's result is its
+  // operands' items.
+  llvm::DenseMap<Value, SmallVector<int64_t, 1>> roots;
+  auto addItem = [&](Value v, int64_t def) {
+    if (def < 0)
+      return;
+    roots[v].push_back(items.size());
+    defsAt[def].push_back(items.size());
+    items.push_back({valueBytes(v.getType()), def, def});
+  };
+  for (BlockArgument arg : block.getArguments())
+    addItem(arg, firstUser(arg));
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (isa<tg::ConstantOp>(op)) {
+      addItem(op->getResult(0), firstUser(op->getResult(0)));
+    } else if (!placed(op)) {
+      SmallVector<int64_t, 1> r;
+      for (Value v : op->getOperands())
+        if (auto it = roots.find(v); it != roots.end())
+          r.append(it->second.begin(), it->second.end());
+      for (Value v : op->getResults())
+        roots[v] = r;
+    } else {
+      for (Value r : op->getResults())
+        addItem(r, i);
+    }
+  }
+  // Uses, by top-level op; a renaming op's users use its operands' items,
+  // and the terminator (the outputs) holds them to the end.
+  for (Operation *op : llvm::make_pointer_range(block)) {
+    Operation *top = op;
+    int64_t at = n;
+    if (!op->hasTrait<OpTrait::IsTerminator>()) {
+      if (!placed(op))
+        continue;
+      at = index.lookup(op);
+    }
+    llvm::SmallDenseSet<int64_t, 8> seen;
+    top->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        auto it = roots.find(v);
+        if (it == roots.end())
+          continue;
+        for (int64_t item : it->second)
+          if (seen.insert(item).second) {
+            items[item].lastUse = std::max(items[item].lastUse, at);
+            if (at < n && items[item].def != at)
+              usesAt[at].push_back(item);
+          }
+      }
+    });
+  }
+}
+
+SmallVector<int64_t> LiveEstimate::cut(int64_t budget, ArrayRef<int64_t> fixed,
+                                       SmallVectorImpl<int64_t> &peaks) const {
+  int64_t n = defsAt.size();
+  SmallVector<int64_t> stageOf(n, 0);
+  peaks.assign(1, 0);
+  int64_t stage = 0, live = 0, opsInStage = 0;
+  // The items live on the stage's chip, by last use, and which stage each
+  // was last brought onto (its own or a copy).
+  using Entry = std::pair<int64_t, int64_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> byEnd;
+  std::vector<int64_t> onStage(items.size(), -1);
+  auto startStage = [&] {
+    ++stage;
+    peaks.push_back(0);
+    byEnd = {};
+    live = 0;
+    opsInStage = 0;
+  };
+  auto adding = [&](int64_t i) {
+    int64_t bytes = 0;
+    for (int64_t item : defsAt[i])
+      bytes += items[item].bytes;
+    for (int64_t item : usesAt[i])
+      if (onStage[item] != stage)
+        bytes += items[item].bytes;
+    return bytes;
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    while (!byEnd.empty() && byEnd.top().first < i) {
+      live -= items[byEnd.top().second].bytes;
+      onStage[byEnd.top().second] = -1;
+      byEnd.pop();
+    }
+    if (isPlaced[i]) {
+      if (!fixed.empty())
+        while (fixed[i] > stage)
+          startStage();
+      else if (opsInStage > 0 && live + adding(i) > budget)
+        startStage();
+    }
+    for (int64_t item : defsAt[i])
+      if (onStage[item] != stage) {
+        onStage[item] = stage;
+        live += items[item].bytes;
+        byEnd.push({items[item].lastUse, item});
+      }
+    for (int64_t item : usesAt[i])
+      if (onStage[item] != stage) {
+        onStage[item] = stage;
+        live += items[item].bytes;
+        byEnd.push({items[item].lastUse, item});
+      }
+    if (isPlaced[i])
+      ++opsInStage;
+    stageOf[i] = stage;
+    peaks[stage] = std::max(peaks[stage], live);
+  }
+  return stageOf;
+}
+
 ChipPlacement tessera::placeOnChips(func::FuncOp entry, int64_t chips,
-                                    bool spread) {
+                                    bool spread, int64_t chipBytes) {
   ChipPlacement placement;
   placement.chips = std::max<int64_t>(chips, 1);
   placement.argChip.assign(entry.getNumArguments(), 0);
@@ -173,6 +337,48 @@ ChipPlacement tessera::placeOnChips(func::FuncOp entry, int64_t chips,
                             : 0;
     }
   }
+  // The cut by bytes ignores liveness and copies: when it leaves a chip
+  // with more live than it holds, cut again, by the live estimate, with
+  // the smallest budget that k stages meet, and keep that cut when its
+  // fullest chip is below the first's.
+  SmallVector<int64_t> peaks;
+  if (placement.mode == "stages" && chipBytes > 0) {
+    auto placed = [](Operation *op) {
+      return !isa<tg::ConstantOp>(op) && !followsOperand(op);
+    };
+    LiveEstimate estimate(block, ops, placed, firstUser);
+    estimate.cut(0, chipOf, peaks);
+    peaks.resize(placement.chips, 0);
+    int64_t fullest = *llvm::max_element(peaks);
+    auto over = llvm::find_if(peaks, [&](int64_t p) { return p > chipBytes; });
+    if (over != peaks.end()) {
+      int64_t lo = 0, hi = 1;
+      SmallVector<int64_t> tried;
+      while (estimate.cut(hi, {}, tried),
+             static_cast<int64_t>(tried.size()) > placement.chips)
+        hi *= 2;
+      while (lo + 1 < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        estimate.cut(mid, {}, tried);
+        (static_cast<int64_t>(tried.size()) <= placement.chips ? hi : lo) = mid;
+      }
+      SmallVector<int64_t> livePeaks;
+      SmallVector<int64_t> liveChip = estimate.cut(hi, {}, livePeaks);
+      livePeaks.resize(placement.chips, 0);
+      int64_t liveFullest = *llvm::max_element(livePeaks);
+      if (liveFullest < fullest) {
+        placement.cut = "live";
+        placement.cutWhy =
+            "cut by bytes, chip " + std::to_string(over - peaks.begin()) +
+            " would hold " + std::to_string(*over) +
+            " bytes live (copies from other chips included), over a chip's " +
+            std::to_string(chipBytes) + "; cut by live bytes, the fullest " +
+            "chip holds " + std::to_string(liveFullest);
+        chipOf = liveChip;
+        peaks = livePeaks;
+      }
+    }
+  }
   // Constants go with their first user, then renaming ops follow their
   // operand (in order, so a chain of them follows its head).
   for (auto [i, op] : llvm::enumerate(ops))
@@ -195,6 +401,8 @@ ChipPlacement tessera::placeOnChips(func::FuncOp entry, int64_t chips,
   for (auto [i, op] : llvm::enumerate(ops)) {
     placement.opChip[op] = chipOf[i];
     ChipStage &stage = placement.stages[chipOf[i]];
+    if (!peaks.empty())
+      stage.liveBytes = peaks[chipOf[i]];
     ++stage.ops;
     stage.bytes += weight[i];
     if (stage.firstOp.empty())

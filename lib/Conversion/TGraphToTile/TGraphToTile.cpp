@@ -1073,7 +1073,8 @@ LogicalResult tessera::lowerEntryToTile(ModuleOp module,
     return module.emitError("tgraph-to-tile: cannot place the program on ")
            << options.chips << " chips; target '" << target.name << "' has "
            << target.chips;
-  ChipPlacement placement = placeOnChips(entry, options.chips, options.spread);
+  ChipPlacement placement =
+      placeOnChips(entry, options.chips, options.spread, options.chipBytes);
   TileLoweringStats local;
   Lowerer lowerer(module, target, placement);
   if (failed(lowerer.run(entry, stats ? *stats : local)))

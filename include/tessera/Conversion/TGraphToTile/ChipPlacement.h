@@ -12,6 +12,10 @@
 //  - without annotations, a program over k chips is cut into k pipeline
 //    stages in op order, balanced by the bytes each op's results hold
 //    (constants and parameters count at their first user, where they go);
+//    when that cut leaves a chip with more bytes live than it holds (the
+//    estimate counts copies from other chips), the stages are cut instead
+//    so that the largest live estimate of any chip is as small as k
+//    stages allow;
 //  - ops that only rename buffers (tuples, reshapes) follow their operand,
 //    constants and parameters their first user;
 //  - or, when single ops are too large for one chip (an op, its operands
@@ -41,6 +45,9 @@ struct ChipStage {
   int64_t chip = 0;
   int64_t ops = 0;   ///< top-level ops placed on it
   int64_t bytes = 0; ///< their results' (and first-used inputs') bytes
+  /// The peak of the bytes the chip holds live (its values and the copies
+  /// it receives from other chips, before padding): an estimate.
+  int64_t liveBytes = 0;
   std::string firstOp, lastOp;
 };
 
@@ -55,6 +62,11 @@ struct ChipPlacement {
   std::string mode = "single";
   bool spread() const { return mode == "spread"; }
   std::vector<ChipStage> stages;
+  /// How stages were cut: "bytes" (balanced by result bytes) or "live"
+  /// (by the live estimate, as the cut by bytes overflowed a chip), with
+  /// the reason for the latter.
+  std::string cut = "bytes";
+  std::string cutWhy;
   /// Annotations that were read but not applied, and why.
   std::vector<std::string> notes;
 
@@ -73,10 +85,11 @@ int64_t annotatedChips(mlir::func::FuncOp entry);
 int64_t largestOpBytes(mlir::func::FuncOp entry);
 
 /// Places the ops of `entry` on `chips` chips: by the annotations when it
-/// has some, else spread when `spread`, else in balanced stages. `chips`
-/// must cover the annotations.
+/// has some, else spread when `spread`, else in balanced stages (cut by the
+/// live estimate when the balanced cut has a chip live over `chipBytes`, a
+/// chip's usable bytes; 0: never). `chips` must cover the annotations.
 ChipPlacement placeOnChips(mlir::func::FuncOp entry, int64_t chips,
-                           bool spread = false);
+                           bool spread = false, int64_t chipBytes = 0);
 
 } // namespace tessera
 

@@ -62,6 +62,9 @@ struct TileLoweringOptions {
   /// Spread every op over all the chips' tiles rather than placing each on
   /// one chip (ChipPlacement.h); ignored when the entry has annotations.
   bool spread = false;
+  /// A chip's usable bytes, for the stage cut's live estimate
+  /// (ChipPlacement.h); 0 keeps the cut by result bytes.
+  int64_t chipBytes = 0;
 };
 
 /// Lowers the entry function (findEntryFunction) of `module` into a
