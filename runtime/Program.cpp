@@ -368,27 +368,29 @@ Error Program::checkStep(const exe::Step &step) {
         const TileShare *to = dst.shareOn(dt + k * h.dstTileStep);
         // Each chunk of a copy must be one contiguous range held by its tile
         // (ascending local storage makes adjacent intervals contiguous).
-        auto holds = [](const TileShare *share, int64_t b, int64_t len) {
-          if (!share)
-            return false;
-          int64_t l0 = share->localOf(b), l1 = share->localOf(b + len - 1);
-          return l0 >= 0 && l1 == l0 + len - 1;
+        // "reads ... from tile" / "writes ... on tile": the one check, for
+        // either end of the copy.
+        auto check = [&](const TileShare *share, int64_t b, StringRef access,
+                         const BufferLayout &buffer, int64_t tile) -> Error {
+          if (share) {
+            int64_t l0 = share->localOf(b),
+                    l1 = share->localOf(b + h.chunk - 1);
+            if (l0 >= 0 && l1 == l0 + h.chunk - 1)
+              return Error::success();
+          }
+          return fail(where + ": copy run " + Twine(r / 8) + " " + access +
+                      " elements [" + Twine(b) + ", " + Twine(b + h.chunk) +
+                      ") of " + buffer.describe() +
+                      (access == "reads" ? " from tile " : " on tile ") +
+                      Twine(tile) + ", which does not hold them");
         };
         for (int64_t j = 0; j < chunks; ++j) {
-          int64_t s0 = se + k * ss + j * h.srcStride,
-                  d0 = de + k * ds + j * h.dstStride;
-          if (!holds(from, s0, h.chunk))
-            return fail(where + ": copy run " + Twine(r / 8) +
-                        " reads elements [" + Twine(s0) + ", " +
-                        Twine(s0 + h.chunk) + ") of " + src.describe() +
-                        " from tile " + Twine(st + k * h.srcTileStep) +
-                        ", which does not hold them");
-          if (!holds(to, d0, h.chunk))
-            return fail(where + ": copy run " + Twine(r / 8) +
-                        " writes elements [" + Twine(d0) + ", " +
-                        Twine(d0 + h.chunk) + ") of " + dst.describe() +
-                        " on tile " + Twine(dt + k * h.dstTileStep) +
-                        ", which does not hold them");
+          if (Error e = check(from, se + k * ss + j * h.srcStride, "reads", src,
+                              st + k * h.srcTileStep))
+            return e;
+          if (Error e = check(to, de + k * ds + j * h.dstStride, "writes", dst,
+                              dt + k * h.dstTileStep))
+            return e;
         }
       }
     }

@@ -196,6 +196,19 @@ TEST(RuntimeStridedExchange, RunsAndRejectsBadStrides) {
               x.set_strided(3, 2);
             }).find("has bad tiles, tile steps or counts"),
             std::string::npos);
+  // A run whose chunks start where their tile holds nothing, at either end.
+  std::string reads = loadError([](exe::Exchange &x) {
+    x.set_copies(4, x.copies(4) + (int64_t(1) << 20));
+  });
+  EXPECT_NE(reads.find("copy run 0 reads elements ["), std::string::npos)
+      << reads;
+  EXPECT_NE(reads.find(", which does not hold them"), std::string::npos);
+  std::string writes = loadError([](exe::Exchange &x) {
+    x.set_copies(6, x.copies(6) + (int64_t(1) << 20));
+  });
+  EXPECT_NE(writes.find("copy run 0 writes elements ["), std::string::npos)
+      << writes;
+  EXPECT_NE(writes.find(" on tile "), std::string::npos);
 }
 
 class RuntimeDevice : public ::testing::TestWithParam<const char *> {};

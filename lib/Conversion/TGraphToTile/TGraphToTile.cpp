@@ -695,8 +695,9 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
       // XLA's CSE would merge them: on core-8 each would take a 4 KiB
       // layout tile, all on the one tile small tensors start on.
       Attribute value = c.getValueAttr();
-      if (value && t.getNumElements() <= kSingleTileMaxElements &&
-          !returned.contains(c.getResult())) {
+      bool shareable = value && t.getNumElements() <= kSingleTileMaxElements &&
+                       !returned.contains(c.getResult());
+      if (shareable) {
         auto [it, inserted] =
             smallConstants.try_emplace({currentChip, value}, Value());
         if (!inserted) {
@@ -718,8 +719,7 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
       // Always live and loaded with the program: no step writes it.
       buffers[c.getResult()] = {makeLinearVar(
           loc, name, tile::Category::Constant, t, name, c.getResult())};
-      if (value && t.getNumElements() <= kSingleTileMaxElements &&
-          !returned.contains(c.getResult()))
+      if (shareable)
         smallConstants[{currentChip, value}] = buffers[c.getResult()][0];
       // The tile program carries the constant's data: it is loaded with
       // the program, without the tgraph function. An elided constant has
