@@ -110,9 +110,9 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
   const BufferLayout &dst = program.buffer(x.dest());
   int64_t eb = dst.elementBytes;
   DenseMap<int64_t, int64_t> sent, received;
-  // Copies between tiles of different chips go over the links (the
-  // compiler's cost model prices listed ones the same way; it counts a
-  // view's latency only).
+  // Copies between tiles of different chips go over the links. The
+  // compiler's cost model counts the same bytes (ExchangeTraffic.h), so
+  // the two agree on every exchange but a view too large for it to walk.
   std::map<std::pair<int64_t, int64_t>, int64_t> chipBytes;
   int64_t perChip = std::max<int64_t>(program.target().tilesPerChip, 1);
   if (!x.is_view()) {

@@ -209,8 +209,9 @@ ExecutionReport buildExecutionReport(const Program &program,
         op.why = "in a conditional: the estimate counts every branch, the "
                  "run took one";
       else if (viewOff[k] > workOff[k])
-        op.why = "view exchanges: the estimate counts their latency only, "
-                 "the device the bytes each tile sent and received";
+        op.why = "view exchanges: the estimate prices a view too large to "
+                 "walk by the bytes each tile receives only, the device the "
+                 "bytes each tile sent and received";
       else
         op.why = "the vertices' work differs from the estimate's (uneven "
                  "blocks, vector widths, sort comparisons)";

@@ -2,6 +2,8 @@
 
 #include "tessera/Memory/CostModel.h"
 
+#include "tessera/Memory/ExchangeTraffic.h"
+
 #include "tessera/Target/ChipRoutes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -152,41 +154,32 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
   StepCost cost;
   cost.unit = "exchange";
   cost.op = opOf(ex, ex.getDest(), ex.getName());
-  int64_t bytesPer = buffer(ex.getSource()).elementBytes;
-  llvm::DenseMap<int64_t, int64_t> sent, received;
-  // Bytes from chip to chip, for the links.
-  std::map<std::pair<int64_t, int64_t>, int64_t> chipBytes;
-  int64_t perChip = std::max<int64_t>(target.tilesPerChip, 1);
-  for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
-    tile::ExchangeOp::Run run = ex.getRun(i);
-    int64_t bytes = run.elements * bytesPer;
-    for (int64_t k = 0; k < run.count; ++k) {
-      sent[run.srcTileOf(k)] += bytes;
-      received[run.dstTileOf(k)] += bytes;
-      int64_t from = run.srcTileOf(k) / perChip,
-              to = run.dstTileOf(k) / perChip;
-      if (from != to) {
-        chipBytes[{from, to}] += bytes;
-        cost.interChipBytes += bytes;
-      }
-    }
-    cost.bytesMoved += run.count * bytes;
-  }
+  ExchangeTraffic traffic = exchangeTraffic(
+      ex, buffer(ex.getSource()).elementBytes, target.tilesPerChip);
+  cost.bytesMoved = traffic.bytesMoved;
+  // A view too large to walk is priced by what each tile receives (exact;
+  // the senders are unknown), a lower bound.
+  cost.partialTraffic = !traffic.complete;
   int64_t busiest = 0;
-  for (auto &[t, bytes] : sent)
+  for (auto &[t, bytes] : traffic.sent)
     busiest = std::max(busiest, bytes);
-  for (auto &[t, bytes] : received)
+  for (auto &[t, bytes] : traffic.received)
     busiest = std::max(busiest, bytes);
   cost.cycles =
       target.exchange.latencyCycles +
       ceilDiv(busiest,
               std::max<int64_t>(1, target.exchange.bandwidthBytesPerCycle));
-  if (chipBytes.empty())
+  if (traffic.chipBytes.empty())
     return cost;
   // Every chip pair's bytes go along its route; the busiest link direction
   // and the longest route's latency bound the step.
   cost.unit = "inter-chip";
-  cost.cycles = std::max(cost.cycles, routes.interChipCycles(chipBytes));
+  for (auto &[pair, bytes] : traffic.chipBytes) {
+    cost.interChipBytes += bytes;
+    cost.chipBytes.push_back({pair.first, pair.second, bytes});
+  }
+  cost.cycles =
+      std::max(cost.cycles, routes.interChipCycles(traffic.chipBytes));
   return cost;
 }
 

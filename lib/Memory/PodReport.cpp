@@ -96,21 +96,20 @@ PodReport tessera::memory::buildPodReport(const MemoryAnalysis &a) {
            c <= last; ++c)
         chips.insert(std::min<int64_t>(c, r.chips - 1));
     } else if (auto ex = dyn_cast<tile::ExchangeOp>(op)) {
-      const BufferLiveness *source = bufferOf.lookup(ex.getSource());
-      int64_t elementBytes = source ? source->elementBytes : 4;
       for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
         tile::ExchangeOp::Run run = ex.getRun(i);
         for (int64_t k = 0; k < run.count; ++k) {
-          int64_t from = run.srcTileOf(k) / T, to = run.dstTileOf(k) / T;
-          chips.insert(std::min<int64_t>(from, r.chips - 1));
-          chips.insert(std::min<int64_t>(to, r.chips - 1));
-          carry(from, to, run.elements * elementBytes);
+          chips.insert(std::min<int64_t>(run.srcTileOf(k) / T, r.chips - 1));
+          chips.insert(std::min<int64_t>(run.dstTileOf(k) / T, r.chips - 1));
         }
       }
       if (ex.isView()) {
         chipsOfBuffer(ex.getSource(), chips);
         chipsOfBuffer(ex.getDest(), chips);
       }
+      // The cost model's traffic, views included (ExchangeTraffic.h).
+      for (const StepCost::ChipPairBytes &p : cost.chipBytes)
+        carry(p.from, p.to, p.bytes);
     } else if (auto copy = dyn_cast<tile::HostCopyOp>(op)) {
       chipsOfBuffer(copy.getBuffer(), chips);
     } else {

@@ -5,7 +5,8 @@
 // target, padding included: a matmul vertex takes its padded block's MACs
 // over the matrix unit's MACs per cycle; a vector vertex its tile's
 // elements over the vector width (rounded up); an exchange its busiest
-// tile's bytes over the fabric bandwidth plus the latency, or when its
+// tile's bytes (sent or received, views included: ExchangeTraffic.h) over
+// the fabric bandwidth plus the latency, or when its
 // copies cross chips the busiest link's bytes over the link bandwidth plus
 // the route's latency (ChipRoutes.h), whichever is longer; a sync the
 // target's sync cycles; a host copy its bytes over the host link. The
@@ -33,6 +34,14 @@ struct StepCost {
   /// Of bytesMoved, what crosses between chips (an exchange's copies from a
   /// tile of one chip to a tile of another, over the links).
   int64_t interChipBytes = 0;
+  /// interChipBytes by (from chip, to chip), for the pod view's links.
+  struct ChipPairBytes {
+    int64_t from, to, bytes;
+  };
+  std::vector<ChipPairBytes> chipBytes;
+  /// An exchange through a view too large to walk: priced by the bytes
+  /// each tile receives alone, with no senders and no chip bytes.
+  bool partialTraffic = false;
   /// matrix, vector, exchange, inter-chip (an exchange with copies between
   /// chips), collective (ring algorithm over the replicas' chips, see
   /// ChipRoutes::ringCycles), sync, host, control

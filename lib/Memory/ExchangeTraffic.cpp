@@ -1,0 +1,306 @@
+//===- ExchangeTraffic.cpp - bytes each tile and chip pair moves ----------===//
+
+#include "tessera/Memory/ExchangeTraffic.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+
+namespace {
+
+/// A dimension of a box as the view reads it: `len` indices, `stride`
+/// source elements apart.
+struct Dim {
+  int64_t len, stride;
+};
+
+/// Source elements [begin, end) held by `owner` (a tile, or a chip).
+struct Owned {
+  int64_t begin, end, owner;
+};
+
+/// The dims of a box reduced to what decides which elements it reads and
+/// how often (the order they are read in does not matter): a broadcast dim
+/// (stride 0) reads the same elements len times, a negative stride the
+/// same elements as its reverse, and dims sorted by stride merge where
+/// one steps over exactly the other's range. Returns the multiplier;
+/// `base` moves to the lowest element read.
+int64_t reduceDims(SmallVectorImpl<Dim> &dims, int64_t &base) {
+  int64_t times = 1;
+  SmallVector<Dim, 8> kept;
+  for (Dim d : dims) {
+    if (d.len == 1)
+      continue;
+    if (d.stride == 0) {
+      times *= d.len;
+      continue;
+    }
+    if (d.stride < 0) {
+      base += (d.len - 1) * d.stride;
+      d.stride = -d.stride;
+    }
+    kept.push_back(d);
+  }
+  llvm::stable_sort(
+      kept, [](const Dim &a, const Dim &b) { return a.stride > b.stride; });
+  dims.clear();
+  for (Dim d : kept) {
+    if (!dims.empty() && dims.back().stride == d.stride * d.len)
+      dims.back() = {dims.back().len * d.len, d.stride};
+    else
+      dims.push_back(d);
+  }
+  return times;
+}
+
+/// Elements of {base + i * stride : 0 <= i < len} in [begin, end).
+int64_t countInRange(int64_t base, int64_t stride, int64_t len, int64_t begin,
+                     int64_t end) {
+  // The first i with base + i * stride >= x, for stride > 0.
+  auto firstAtOrAfter = [&](int64_t x) {
+    int64_t gap = x - base;
+    int64_t i = gap <= 0 ? 0 : (gap + stride - 1) / stride;
+    return std::min(i, len);
+  };
+  return std::max<int64_t>(0, firstAtOrAfter(end) - firstAtOrAfter(begin));
+}
+
+/// Walks a view's dest intervals and counts the elements each reads from
+/// each source owner, by boxes.
+class ViewWalker {
+public:
+  /// Called for every piece read; must outlive the walker.
+  using AddFn = llvm::function_ref<void(int64_t owner, int64_t dstTile,
+                                        int64_t elements)>;
+
+  ViewWalker(ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t offset,
+             std::vector<Owned> owners, int64_t maxSteps, AddFn add)
+      : shape(shape), strides(strides), offset(offset),
+        owners(std::move(owners)), maxSteps(maxSteps), add(add) {
+    inner.assign(shape.size(), 1);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+      inner[d] = inner[d + 1] * shape[d + 1];
+  }
+
+  /// Counts dest elements [begin, end) held by `dstTile`; false once the
+  /// walk has taken more than maxSteps steps.
+  bool walkInterval(int64_t dstTile, int64_t begin, int64_t end);
+
+private:
+  bool walkBox(int64_t dstTile, SmallVector<Dim, 8> dims, int64_t base);
+  /// The owner of source element x (the verifier keeps a view's reads
+  /// inside the source, and the mapping covers it).
+  const Owned &ownerOf(int64_t x) const {
+    return *std::prev(llvm::upper_bound(
+        owners, x, [](int64_t v, const Owned &o) { return v < o.begin; }));
+  }
+
+  ArrayRef<int64_t> shape, strides;
+  int64_t offset;
+  std::vector<Owned> owners; ///< by begin, disjoint
+  int64_t maxSteps, steps = 0;
+  AddFn add;
+  SmallVector<int64_t, 8> inner; ///< elements per index of each dim
+};
+
+} // namespace
+
+bool ViewWalker::walkInterval(int64_t dstTile, int64_t begin, int64_t end) {
+  int64_t rank = shape.size();
+  if (rank == 0)
+    return walkBox(dstTile, {}, offset);
+  // Cut [begin, end) into boxes: at b, the coarsest dim d whose index
+  // blocks b starts on takes as many whole blocks as fit; the dims before
+  // it are fixed, the ones after it whole. At most 2 * rank - 1 boxes.
+  SmallVector<int64_t, 8> idx(rank);
+  for (int64_t b = begin; b < end;) {
+    for (int64_t d = rank - 1, rest = b; d >= 0; --d) {
+      idx[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (b % inner[d] != 0)
+        continue;
+      int64_t count = std::min(shape[d] - idx[d], (end - b) / inner[d]);
+      if (count == 0)
+        continue;
+      int64_t base = offset;
+      for (int64_t j = 0; j <= d; ++j)
+        base += idx[j] * strides[j];
+      SmallVector<Dim, 8> dims{{count, strides[d]}};
+      for (int64_t j = d + 1; j < rank; ++j)
+        dims.push_back({shape[j], strides[j]});
+      if (!walkBox(dstTile, std::move(dims), base))
+        return false;
+      b += count * inner[d];
+      break;
+    }
+  }
+  return true;
+}
+
+bool ViewWalker::walkBox(int64_t dstTile, SmallVector<Dim, 8> dims,
+                         int64_t base) {
+  int64_t times = reduceDims(dims, base);
+  Dim last = dims.empty() ? Dim{1, 1} : dims.back();
+  if (!dims.empty())
+    dims.pop_back();
+  // An odometer over the outer dims; the innermost is stepped an owner's
+  // interval at a time.
+  SmallVector<int64_t, 8> at(dims.size(), 0);
+  for (;;) {
+    int64_t x = base;
+    for (auto [i, d] : llvm::enumerate(dims))
+      x += at[i] * d.stride;
+    for (int64_t left = last.len; left > 0;) {
+      if (++steps > maxSteps)
+        return false;
+      const Owned &o = ownerOf(x);
+      int64_t m = std::min(left, (o.end - x + last.stride - 1) / last.stride);
+      add(o.owner, dstTile, m * times);
+      x += m * last.stride;
+      left -= m;
+    }
+    int64_t i = static_cast<int64_t>(dims.size()) - 1;
+    for (; i >= 0; --i) {
+      if (++at[i] < dims[i].len)
+        break;
+      at[i] = 0;
+    }
+    if (i < 0)
+      return true;
+  }
+}
+
+/// The source's intervals by element, owned by their tile, or by their
+/// chip with neighbours on one chip joined.
+static std::vector<Owned> ownersOf(tile::MappingAttr mapping,
+                                   int64_t tilesPerChip) {
+  std::vector<Owned> owners;
+  mapping.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
+    if (begin < end)
+      owners.push_back({begin, end, tile / tilesPerChip});
+  });
+  llvm::sort(owners,
+             [](const Owned &a, const Owned &b) { return a.begin < b.begin; });
+  std::vector<Owned> joined;
+  for (const Owned &o : owners) {
+    if (!joined.empty() && joined.back().owner == o.owner &&
+        joined.back().end == o.begin)
+      joined.back().end = o.end;
+    else
+      joined.push_back(o);
+  }
+  return joined;
+}
+
+ExchangeTraffic tessera::memory::exchangeTraffic(tile::ExchangeOp exchange,
+                                                 int64_t elementBytes,
+                                                 int64_t tilesPerChip,
+                                                 int64_t maxSteps) {
+  ExchangeTraffic traffic;
+  int64_t perChip = std::max<int64_t>(tilesPerChip, 1);
+  if (!exchange.isView()) {
+    for (size_t i = 0, e = exchange.getNumRuns(); i < e; ++i) {
+      tile::ExchangeOp::Run run = exchange.getRun(i);
+      int64_t bytes = run.elements * elementBytes;
+      for (int64_t k = 0; k < run.count; ++k) {
+        int64_t src = run.srcTileOf(k), dst = run.dstTileOf(k);
+        traffic.sent[src] += bytes;
+        traffic.received[dst] += bytes;
+        if (src / perChip != dst / perChip)
+          traffic.chipBytes[{src / perChip, dst / perChip}] += bytes;
+      }
+      traffic.bytesMoved += run.count * bytes;
+    }
+    return traffic;
+  }
+  // A view writes every dest element once, from wherever its source
+  // element is (the same tile included, as the device counts it).
+  auto srcVar = exchange.getSource().getDefiningOp<tile::VarOp>();
+  auto dstVar = exchange.getDest().getDefiningOp<tile::VarOp>();
+  if (!srcVar || !dstVar) {
+    traffic.complete = false;
+    return traffic;
+  }
+  auto type = cast<tile::BufferType>(exchange.getDest().getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  ArrayRef<int64_t> strides = *exchange.getViewStrides();
+  int64_t offset = *exchange.getViewOffset();
+  tile::MappingAttr source = srcVar.getMapping();
+  std::set<int64_t> destChips;
+  dstVar.getMapping().forEachInterval(
+      [&](int64_t tile, int64_t begin, int64_t end) {
+        traffic.received[tile] += (end - begin) * elementBytes;
+        traffic.bytesMoved += (end - begin) * elementBytes;
+        if (begin < end)
+          destChips.insert(tile / perChip);
+      });
+  if (traffic.bytesMoved == 0)
+    return traffic;
+
+  // What each source tile sends. A view whose dims reduce to one
+  // arithmetic progression (a transpose or reshape reads every element
+  // once, a broadcast each the same number of times) is counted per
+  // source interval in closed form; any other is walked by boxes.
+  SmallVector<Dim, 8> whole;
+  for (auto [len, stride] : llvm::zip(shape, strides))
+    whole.push_back({len, stride});
+  int64_t base = offset;
+  int64_t times = reduceDims(whole, base);
+  bool complete = true;
+  if (whole.size() <= 1) {
+    Dim d = whole.empty() ? Dim{1, 1} : whole.front();
+    source.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
+      if (int64_t n = countInRange(base, d.stride, d.len, begin, end))
+        traffic.sent[tile] += n * times * elementBytes;
+    });
+  } else {
+    auto addSent = [&](int64_t tile, int64_t, int64_t elements) {
+      traffic.sent[tile] += elements * elementBytes;
+    };
+    ViewWalker walker(shape, strides, offset, ownersOf(source, 1), maxSteps,
+                      addSent);
+    dstVar.getMapping().forEachInterval(
+        [&](int64_t tile, int64_t begin, int64_t end) {
+          if (complete && begin < end)
+            complete = walker.walkInterval(tile, begin, end);
+        });
+  }
+
+  // What goes from chip to chip: walked by boxes against the source's
+  // chips, whose intervals are long, unless both sides are on one chip.
+  std::set<int64_t> chips = destChips;
+  for (size_t i = 0, e = source.getNumRuns(); i < e; ++i) {
+    tile::MappingAttr::Run r = source.getRun(i);
+    for (int64_t c = r.firstTile / perChip;
+         r.perTile > 0 && c <= (r.endTile - 1) / perChip; ++c)
+      chips.insert(c);
+  }
+  if (complete && chips.size() > 1) {
+    auto addChip = [&](int64_t chip, int64_t dstTile, int64_t elements) {
+      if (chip != dstTile / perChip)
+        traffic.chipBytes[{chip, dstTile / perChip}] += elements * elementBytes;
+    };
+    ViewWalker walker(shape, strides, offset, ownersOf(source, perChip),
+                      maxSteps, addChip);
+    dstVar.getMapping().forEachInterval(
+        [&](int64_t tile, int64_t begin, int64_t end) {
+          if (complete && begin < end)
+            complete = walker.walkInterval(tile, begin, end);
+        });
+  }
+  if (!complete) {
+    traffic.sent.clear();
+    traffic.chipBytes.clear();
+    traffic.complete = false;
+  }
+  return traffic;
+}
