@@ -43,6 +43,11 @@ inline constexpr uint64_t kMaxExecutablePayload = (uint64_t(1) << 31) - 1;
 /// Header + payload, ready to write.
 llvm::Expected<std::string> encodeExecutable(const exe::Executable &executable);
 
+/// Writes the header for `payload` into the kExecutableHeaderSize bytes at
+/// `header` (for a writer that produces the payload itself, piece by piece;
+/// the caller checks the payload's size against kMaxExecutablePayload).
+void writeExecutableHeader(char *header, llvm::StringRef payload);
+
 /// Checks the header (magic, versions, sizes) and the payload's checksum of
 /// `bytes`, without parsing, and returns the payload. Error messages start
 /// with `sourceName` (the file's path).
