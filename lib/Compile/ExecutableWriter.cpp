@@ -134,6 +134,8 @@ private:
   llvm::StringMap<Operation *> graphOpOf;
   /// Executable.ops index of each HLO instruction or step name.
   llvm::StringMap<int32_t> opIndex;
+  /// Executable.copy_lists index of each (copies, strided) attribute pair.
+  llvm::DenseMap<std::pair<const void *, const void *>, int32_t> copyLists;
 };
 
 /// The payload as it is written: pieces of serialized message, appended
@@ -392,13 +394,21 @@ llvm::Error Writer::addStep(Operation &op, exe::Step &step) {
       e.mutable_view_strides()->Add(strides->begin(), strides->end());
       e.set_view_offset(x.getViewOffset().value_or(0));
     } else {
-      // A range at once reserves its exact size: added one by one, the
-      // copy lists grew by doubling, and their spare capacity was the
-      // largest part of a 10k-op compile's peak RSS.
-      ArrayRef<int64_t> copies = x.getCopyRuns();
-      e.mutable_copies()->Add(copies.begin(), copies.end());
-      if (std::optional<ArrayRef<int64_t>> strided = x.getStrided())
-        e.mutable_strided()->Add(strided->begin(), strided->end());
+      // Exchanges of repeated layers copy by the same runs, which the IR
+      // holds once (attributes are uniqued): the executable lists each
+      // once too, and the exchanges name it (format version 3).
+      auto [it, inserted] = copyLists.try_emplace(
+          std::make_pair(x.getCopiesAttr().getAsOpaquePointer(),
+                         x.getStridedAttr().getAsOpaquePointer()),
+          out.copy_lists_size());
+      if (inserted) {
+        exe::CopyList &list = *out.add_copy_lists();
+        ArrayRef<int64_t> copies = x.getCopyRuns();
+        list.mutable_copies()->Add(copies.begin(), copies.end());
+        if (std::optional<ArrayRef<int64_t>> strided = x.getStrided())
+          list.mutable_strided()->Add(strided->begin(), strided->end());
+      }
+      e.set_copy_list_plus_one(it->second + 1);
     }
   } else if (auto c = dyn_cast<tile::CollectiveOp>(op)) {
     exe::Collective &e = *step.mutable_collective();

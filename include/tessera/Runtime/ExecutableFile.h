@@ -34,8 +34,10 @@ namespace tessera::runtime {
 /// The version this build writes and accepts. Bump it on any change a reader
 /// of the previous version would misread.
 /// Version 2 added strided exchange runs (Exchange.strided), which a version 1
-/// reader would silently copy as contiguous runs.
-inline constexpr uint32_t kExecutableFormatVersion = 2;
+/// reader would silently copy as contiguous runs. Version 3 added shared
+/// copy lists (Executable.copy_lists), which a version 2 reader would take
+/// for exchanges that copy nothing.
+inline constexpr uint32_t kExecutableFormatVersion = 3;
 inline constexpr size_t kExecutableHeaderSize = 32;
 /// Protobuf parses messages of less than 2 GiB.
 inline constexpr uint64_t kMaxExecutablePayload = (uint64_t(1) << 31) - 1;
