@@ -413,8 +413,8 @@ void LivenessBuilder::computeRanges() {
     if (buffer.last < 0)
       buffer.first = 0;
   }
-  // Exact sizes first: grown by doubling, these per-(tile, buffer) lists
-  // held up to twice their size.
+  // Exact sizes first: grown by doubling, the per-tile buffer lists held
+  // up to twice their size.
   std::vector<uint32_t> live(result.numTiles, 0);
   for (const BufferLiveness &buffer : result.buffers)
     if (buffer.aliasOf < 0)
@@ -423,19 +423,14 @@ void LivenessBuilder::computeRanges() {
           for (int64_t t = run.firstTile; t < run.endTile(); ++t)
             ++live[t];
   result.buffersOnTile.assign(result.numTiles, {});
-  result.sharesOnTile.assign(result.numTiles, {});
-  for (int64_t t = 0; t < result.numTiles; ++t) {
+  for (int64_t t = 0; t < result.numTiles; ++t)
     result.buffersOnTile[t].reserve(live[t]);
-    result.sharesOnTile[t].reserve(live[t]);
-  }
   for (auto [b, buffer] : llvm::enumerate(result.buffers))
     if (buffer.aliasOf < 0)
-      for (auto [i, run] : llvm::enumerate(buffer.tiles.runs()))
+      for (const TileShares::Run &run : buffer.tiles.runs())
         if (run.isLive())
-          for (int64_t t = run.firstTile; t < run.endTile(); ++t) {
+          for (int64_t t = run.firstTile; t < run.endTile(); ++t)
             result.buffersOnTile[t].push_back(b);
-            result.sharesOnTile[t].push_back(i);
-          }
 }
 
 void LivenessBuilder::computeOverheads() {

@@ -153,12 +153,8 @@ struct ProgramLiveness {
   Schedule schedule;
   std::vector<BufferLiveness> buffers;  ///< in program order of the vars
   std::vector<TileOverheads> overheads; ///< per tile
-  /// Per tile, the buffers (indices) live on it, alias-free.
+  /// Per tile, the buffers (indices) live on it, alias-free, ascending.
   std::vector<std::vector<uint32_t>> buffersOnTile;
-  /// Parallel to buffersOnTile: the run of the buffer's `tiles` that holds
-  /// the tile, so the per-tile loops of the allocation and the reports
-  /// reach a share without searching for it (shareOn).
-  std::vector<std::vector<uint32_t>> sharesOnTile;
   /// Per program point, the buffers' bytes live on the whole chip.
   std::vector<int64_t> chipLivePadded, chipLiveBytes;
   LivenessCheck check;
@@ -173,11 +169,15 @@ struct ProgramLiveness {
   std::vector<uint32_t> liveOn(int64_t tile, int64_t point) const;
   /// The share of buffer `b` on `tile` (none if none): a binary search.
   std::optional<TileBytes> share(uint32_t b, int64_t tile) const;
-  /// The share of the `i`-th buffer of buffersOnTile[tile], directly.
+  /// The share of the `i`-th buffer of buffersOnTile[tile]. Most buffers
+  /// are one run (found at once), the rest a few (a short binary search):
+  /// a run index per (tile, buffer) saved no time worth its memory.
   TileBytes shareOn(int64_t tile, size_t i) const {
-    return buffers[buffersOnTile[tile][i]]
-        .tiles.runs()[sharesOnTile[tile][i]]
-        .on(tile);
+    const std::vector<TileShares::Run> &runs =
+        buffers[buffersOnTile[tile][i]].tiles.runs();
+    if (runs.size() == 1)
+      return runs.front().on(tile);
+    return runs[buffers[buffersOnTile[tile][i]].tiles.runOf(tile)].on(tile);
   }
 };
 
