@@ -119,6 +119,15 @@ std::unique_ptr<Compiled> compile(llvm::StringRef source,
   EXPECT_TRUE(bool(executable)) << errorText(executable.takeError());
   // Through the file format, as tessera-run reads it.
   llvm::Expected<std::string> bytes = encodeExecutable(*executable);
+  // The compiler writes the file piece by piece, step by step: the bytes
+  // are those of the whole message serialized at once.
+  llvm::Expected<std::string> written =
+      writeExecutable(*c->module, program, analysis, "test", "");
+  if (!written) {
+    ADD_FAILURE() << errorText(written.takeError());
+  } else if (bytes) {
+    EXPECT_TRUE(*written == *bytes);
+  }
   llvm::Expected<exe::Executable> decoded = decodeExecutable(*bytes, "test");
   EXPECT_TRUE(bool(decoded));
   if (keep)
