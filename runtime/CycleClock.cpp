@@ -118,9 +118,10 @@ CycleClock::exchangeCost(const exe::Exchange &x) {
   if (!x.is_view()) {
     // Runs: [src tile, dst tile, count, length, ...], `count` copies of
     // `length` elements between tile pairs (consecutive unless strided).
-    for (int i = 0, e = x.copies_size() / 8; i < e; ++i) {
-      const int64_t *c = x.copies().data() + 8 * i;
-      RunStrides h = stridesOf(x, i);
+    CopyRuns runs = program.copyRuns(x);
+    for (int64_t i = 0, e = runs.numRuns(); i < e; ++i) {
+      const int64_t *c = runs.run(i);
+      RunStrides h = runs.stridesOf(i);
       for (int64_t k = 0; k < c[2]; ++k) {
         int64_t st = c[0] + k * h.srcTileStep, dt = c[1] + k * h.dstTileStep;
         sent[st] += c[3] * eb;

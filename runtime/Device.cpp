@@ -201,10 +201,10 @@ void Device::runExchange(const exe::Exchange &x) {
   };
 
   if (!x.is_view()) {
-    int runs = x.copies_size() / 8;
-    parallelChunks(runs, [&](int64_t r) {
-      const int64_t *c = x.copies().data() + 8 * r;
-      RunStrides h = stridesOf(x, static_cast<int>(r));
+    CopyRuns runs = program.copyRuns(x);
+    parallelChunks(runs.numRuns(), [&](int64_t r) {
+      const int64_t *c = runs.run(r);
+      RunStrides h = runs.stridesOf(r);
       for (int64_t k = 0; k < c[2]; ++k) {
         const TileShare *from =
             snapshot ? nullptr : src.shareOn(c[0] + k * h.srcTileStep);

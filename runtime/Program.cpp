@@ -27,11 +27,22 @@ int64_t TileShare::localOf(int64_t e) const {
   return e < it->end ? it->local + (e - it->begin) : -1;
 }
 
-RunStrides stridesOf(const exe::Exchange &x, int run) {
-  if (x.strided_size() == 0)
-    return {x.copies(8 * run + 3), 0, 0, 1, 1};
-  const int64_t *s = x.strided().data() + 5 * run;
+RunStrides CopyRuns::stridesOf(int64_t run) const {
+  if (strided.empty())
+    return {copies[8 * run + 3], 0, 0, 1, 1};
+  const int64_t *s = strided.data() + 5 * run;
   return {s[0], s[1], s[2], s[3], s[4]};
+}
+
+CopyRuns Program::copyRuns(const exe::Exchange &x) const {
+  const google::protobuf::RepeatedField<int64_t> *copies = &x.copies(),
+                                                 *strided = &x.strided();
+  if (int32_t list = x.copy_list_plus_one()) {
+    copies = &exe.copy_lists(list - 1).copies();
+    strided = &exe.copy_lists(list - 1).strided();
+  }
+  return {ArrayRef<int64_t>(copies->data(), copies->size()),
+          ArrayRef<int64_t>(strided->data(), strided->size())};
 }
 
 const TileShare *BufferLayout::shareOn(int64_t tile) const {
@@ -320,6 +331,7 @@ Error Program::checkStep(const exe::Step &step) {
                   dst.describe() + " changes the element type");
     if (x.is_view()) {
       if (x.copies_size() != 0 || x.strided_size() != 0 ||
+          x.copy_list_plus_one() != 0 ||
           x.view_strides_size() != static_cast<int>(dst.shape.size()))
         return fail(where + ": view has " + Twine(x.view_strides_size()) +
                     " strides for a rank-" + Twine(dst.shape.size()) +
@@ -340,16 +352,25 @@ Error Program::checkStep(const exe::Step &step) {
                     Twine(hi) + "] of " + src.describe());
       return Error::success();
     }
-    if (x.copies_size() % 8 != 0)
+    if (int32_t list = x.copy_list_plus_one()) {
+      if (list < 0 || list > exe.copy_lists_size())
+        return fail(where + ": exchange names copy list " + Twine(list - 1) +
+                    " of " + Twine(exe.copy_lists_size()));
+      if (x.copies_size() != 0 || x.strided_size() != 0)
+        return fail(where + ": exchange lists copies and names copy list " +
+                    Twine(list - 1));
+    }
+    CopyRuns runs = copyRuns(x);
+    if (runs.copies.size() % 8 != 0)
       return fail(where + ": copies are not runs of eight");
-    if (x.strided_size() != 0 && x.strided_size() != x.copies_size() / 8 * 5)
+    if (!runs.strided.empty() &&
+        runs.strided.size() != size_t(runs.numRuns()) * 5)
       return fail(where + ": strided is not five integers per copy run");
-    for (int r = 0; r < x.copies_size(); r += 8) {
-      int64_t st = x.copies(r), dt = x.copies(r + 1), count = x.copies(r + 2),
-              elems = x.copies(r + 3), se = x.copies(r + 4),
-              ss = x.copies(r + 5), de = x.copies(r + 6),
-              ds = x.copies(r + 7);
-      RunStrides h = stridesOf(x, r / 8);
+    for (int64_t r = 0; r < int64_t(runs.copies.size()); r += 8) {
+      const int64_t *c = runs.run(r / 8);
+      int64_t st = c[0], dt = c[1], count = c[2], elems = c[3], se = c[4],
+              ss = c[5], de = c[6], ds = c[7];
+      RunStrides h = runs.stridesOf(r / 8);
       // Steps of at most 1 keep the last tile's check below overflow-free.
       if (count <= 0 || elems <= 0 || st < 0 || dt < 0 || count > numTiles() ||
           h.srcTileStep < 0 || h.srcTileStep > 1 || h.dstTileStep < 0 ||

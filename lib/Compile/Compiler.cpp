@@ -234,34 +234,30 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   CompileOutput output;
   output.moduleName = info.moduleName;
   output.moduleId = info.moduleId;
-  output.serializedProgram = serializeProgram(module);
-  llvm::Expected<exe::Executable> executable =
-      buildExecutable(module, program, *analysis, info.moduleName);
+  // Only --serialized_graph shows the module's bytecode; taken always, it
+  // was held twice through the rest of a large compile.
+  if (sink.options().serializedGraph)
+    endInfo.serializedProgram = serializeProgram(module);
+  llvm::Expected<std::string> executable = writeExecutable(
+      module, program, *analysis, info.moduleName, std::move(*sourceModule));
   if (!executable) {
     emitError(module.getLoc())
         << "cannot write the executable: "
         << llvm::toString(executable.takeError());
     return failure();
   }
-  executable->set_source_module(std::move(*sourceModule));
-  llvm::Expected<std::string> encoded =
-      runtime::encodeExecutable(*executable);
-  if (!encoded) {
-    emitError(module.getLoc()) << llvm::toString(encoded.takeError());
-    return failure();
-  }
-  output.executable = std::move(*encoded);
+  output.executable = std::move(*executable);
   if (!flags.saveVertexGraph.empty()) {
     llvm::raw_string_ostream os(output.vertexGraphDot);
     module.walk([&](tile::ProgramOp program) {
       writeVertexGraphDot(program, flags.vertexGraphMaxVertices, os);
     });
   }
-  endInfo.serializedProgram = output.serializedProgram;
   if (llvm::Error err = sink.compileEnd(info, endInfo)) {
     emitError(module.getLoc()) << llvm::toString(std::move(err));
     return failure();
   }
+  output.serializedProgram = std::move(endInfo.serializedProgram);
 
   // Beside the final dump: the readable reports.
   if (dumper.dumpingModule()) {

@@ -15,6 +15,11 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+
+#include <cstring>
+
 using namespace mlir;
 
 namespace tessera {
@@ -106,11 +111,15 @@ public:
   Writer(exe::Executable &out, ModuleOp module,
          const memory::MemoryAnalysis &analysis);
 
-  llvm::Error addBuffers(tile::ProgramOp program,
+  llvm::Error addBuffers(exe::Executable &head, tile::ProgramOp program,
                          const memory::MemoryAnalysis &analysis);
+  /// The step `op` into `step`; `op` is none of tile.var, tile.end and
+  /// tile.yield.
+  llvm::Error addStep(Operation &op, exe::Step &step);
   llvm::Error addSteps(Block &block,
                        google::protobuf::RepeatedPtrField<exe::Step> &steps);
 
+  /// Holds what follows the steps (the graph ops, bindings, ...).
   exe::Executable &out;
   const memory::MemoryAnalysis &analysis;
   llvm::DenseMap<Value, int32_t> index;
@@ -125,6 +134,88 @@ private:
   llvm::StringMap<Operation *> graphOpOf;
   /// Executable.ops index of each HLO instruction or step name.
   llvm::StringMap<int32_t> opIndex;
+  /// Executable.copy_lists index of each (copies, strided) attribute pair.
+  llvm::DenseMap<std::pair<const void *, const void *>, int32_t> copyLists;
+};
+
+/// The payload as it is written: pieces of serialized message, appended
+/// in the order the fields would be serialized in, so that the bytes are
+/// those of the whole message serialized at once. A top-level step is
+/// serialized as soon as it is built, so the executable never holds all
+/// steps as messages: their copy lists as int64 fields were the largest
+/// part of a 10k-op compile's peak RSS (BENCHMARKS.md, issue 16).
+class PayloadWriter {
+public:
+  /// Appends `message` serialized (deterministically: vertex parameters
+  /// are a map, and the executable cache promises identical bytes).
+  llvm::Error append(const google::protobuf::MessageLite &message) {
+    return put(message, message.ByteSizeLong(), 0);
+  }
+  /// Appends `message` as one element of the repeated message field
+  /// `field` of the enclosing message.
+  llvm::Error appendField(int field,
+                          const google::protobuf::MessageLite &message) {
+    return put(message, message.ByteSizeLong(), field);
+  }
+  /// The file: header, then the pieces, each freed once copied.
+  std::string finish() {
+    std::string file(kExecutableHeaderSize + size, '\0');
+    char *at = file.data() + kExecutableHeaderSize;
+    for (std::string &block : blocks) {
+      std::memcpy(at, block.data(), block.size());
+      at += block.size();
+      std::string().swap(block);
+    }
+    runtime::writeExecutableHeader(
+        file.data(), StringRef(file.data() + kExecutableHeaderSize, size));
+    return file;
+  }
+
+private:
+  static constexpr size_t kExecutableHeaderSize =
+      runtime::kExecutableHeaderSize;
+  /// Pieces go into blocks of about this size, so that a step is not a
+  /// heap allocation of its own and no block grows by doubling.
+  static constexpr size_t kBlockBytes = size_t(4) << 20;
+
+  llvm::Error put(const google::protobuf::MessageLite &message,
+                  size_t messageSize, int field) {
+    using google::protobuf::io::CodedOutputStream;
+    uint32_t tag = field ? uint32_t(field) << 3 | 2 : 0; // length-delimited
+    size_t bytes = messageSize;
+    if (field)
+      bytes += CodedOutputStream::VarintSize32(tag) +
+               CodedOutputStream::VarintSize64(messageSize);
+    if (size + bytes > runtime::kMaxExecutablePayload)
+      return llvm::createStringError(
+          "the executable is over " +
+          std::to_string(runtime::kMaxExecutablePayload) +
+          " bytes, the most the format holds");
+    if (blocks.empty() ||
+        blocks.back().capacity() - blocks.back().size() < bytes) {
+      blocks.emplace_back();
+      blocks.back().reserve(std::max(kBlockBytes, bytes));
+    }
+    std::string &block = blocks.back();
+    size_t at = block.size();
+    block.resize(at + bytes);
+    google::protobuf::io::ArrayOutputStream stream(block.data() + at,
+                                                   int(bytes));
+    CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    if (field) {
+      coded.WriteVarint32(tag);
+      coded.WriteVarint64(messageSize);
+    }
+    message.SerializeWithCachedSizes(&coded);
+    if (coded.HadError() || size_t(coded.ByteCount()) != bytes)
+      return llvm::createStringError("cannot serialize the executable");
+    size += bytes;
+    return llvm::Error::success();
+  }
+
+  std::vector<std::string> blocks;
+  size_t size = 0;
 };
 
 Writer::Writer(exe::Executable &out, ModuleOp module,
@@ -189,20 +280,19 @@ void Writer::describeStep(Operation &op, exe::Step &step) {
   step.set_op_plus_one(it->second + 1);
 }
 
-llvm::Error Writer::addBuffers(tile::ProgramOp program,
+llvm::Error Writer::addBuffers(exe::Executable &head, tile::ProgramOp program,
                                const memory::MemoryAnalysis &analysis) {
   const memory::ProgramLiveness &live = analysis.liveness;
-  // Placements: the allocator's offsets, per tile, of every buffer on it.
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> placements(
-      live.buffers.size());
-  for (size_t t = 0; t < live.buffersOnTile.size(); ++t)
-    for (auto [i, b] : llvm::enumerate(live.buffersOnTile[t]))
-      placements[b].push_back(
-          {static_cast<int64_t>(t), analysis.tiles[t].allocation.offsets[i]});
+  // Placements: the allocator's offsets. A tile's offsets are in the
+  // order of its buffers, ascending; visiting buffers in that order, a
+  // cursor per tile finds each buffer's offset there without a list of
+  // (tile, offset) pairs per buffer, which was a table per (buffer, tile)
+  // again (118 MB for the 10k-op synthetic graph).
+  std::vector<uint32_t> cursor(live.buffersOnTile.size(), 0);
   for (auto [i, buffer] : llvm::enumerate(live.buffers)) {
     tile::VarOp var = buffer.var;
     index[var.getResult()] = static_cast<int32_t>(i);
-    exe::Buffer &b = *out.add_buffers();
+    exe::Buffer &b = *head.add_buffers();
     b.set_name(var.getName().str());
     b.set_category(static_cast<exe::Category>(var.getCategory()));
     auto type = cast<tile::BufferType>(var.getType());
@@ -220,17 +310,29 @@ llvm::Error Writer::addBuffers(tile::ProgramOp program,
     if (buffer.aliasOf >= 0)
       b.set_alias_of_plus_one(buffer.aliasOf + 1);
     else
-      for (auto [tile, offset] : placements[i]) {
-        // Extends the last run when the tile follows it at its offset.
-        int n = b.placement_runs_size();
-        if (n && b.placement_runs(n - 1) == offset &&
-            b.placement_runs(n - 3) + b.placement_runs(n - 2) == tile) {
-          b.set_placement_runs(n - 2, b.placement_runs(n - 2) + 1);
+      for (const memory::TileShares::Run &run : buffer.tiles.runs()) {
+        // Only live shares are placed (liveness lists no other).
+        if (!run.isLive())
           continue;
+        for (int64_t tile = run.firstTile; tile < run.endTile(); ++tile) {
+          uint32_t k = cursor[tile]++;
+          if (k >= live.buffersOnTile[tile].size() ||
+              live.buffersOnTile[tile][k] != i)
+            return llvm::createStringError("buffer '" + var.getName().str() +
+                                           "' has no offset on tile " +
+                                           std::to_string(tile));
+          int64_t offset = analysis.tiles[tile].allocation.offsets[k];
+          // Extends the last run when the tile follows it at its offset.
+          int n = b.placement_runs_size();
+          if (n && b.placement_runs(n - 1) == offset &&
+              b.placement_runs(n - 3) + b.placement_runs(n - 2) == tile) {
+            b.set_placement_runs(n - 2, b.placement_runs(n - 2) + 1);
+            continue;
+          }
+          b.add_placement_runs(tile);
+          b.add_placement_runs(1);
+          b.add_placement_runs(offset);
         }
-        b.add_placement_runs(tile);
-        b.add_placement_runs(1);
-        b.add_placement_runs(offset);
       }
     if (std::optional<StringRef> hlo = var.getHlo())
       b.set_hlo(hlo->str());
@@ -260,117 +362,132 @@ llvm::Error Writer::addBuffers(tile::ProgramOp program,
   return llvm::Error::success();
 }
 
+/// Steps are every op of a body but these.
+bool isStep(Operation &op) {
+  return !isa<tile::VarOp, tile::EndOp, tile::YieldOp>(op);
+}
+
 llvm::Error
 Writer::addSteps(Block &block,
                  google::protobuf::RepeatedPtrField<exe::Step> &steps) {
+  for (Operation &op : block)
+    if (isStep(op))
+      if (llvm::Error err = addStep(op, *steps.Add()))
+        return err;
+  return llvm::Error::success();
+}
+
+llvm::Error Writer::addStep(Operation &op, exe::Step &step) {
   auto idx = [&](Value v) { return index.lookup(v); };
-  for (Operation &op : block) {
-    if (isa<tile::VarOp, tile::EndOp, tile::YieldOp>(op))
-      continue;
-    exe::Step &step = *steps.Add();
-    step.set_location(sourceLine(op.getLoc()));
-    if (auto name = op.getAttrOfType<StringAttr>("name"))
-      step.set_name(name.getValue().str());
-    describeStep(op, step);
-    if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
-      exe::ComputeSet &c = *step.mutable_compute_set();
-      c.set_kind(cs.getKind().str());
-      c.set_first_tile(cs.getFirstTile());
-      c.set_end_tile(cs.getEndTile());
-      c.set_vertices_per_tile(cs.getVerticesPerTile());
-      for (Value v : cs.getIns())
-        c.add_ins(idx(v));
-      for (Value v : cs.getOuts())
-        c.add_outs(idx(v));
-      for (NamedAttribute a : op.getDiscardableAttrs())
-        toParam(a.getValue(), (*c.mutable_params())[a.getName().str()]);
-    } else if (auto x = dyn_cast<tile::ExchangeOp>(op)) {
-      exe::Exchange &e = *step.mutable_exchange();
-      e.set_source(idx(x.getSource()));
-      e.set_dest(idx(x.getDest()));
-      if (x.isView()) {
-        e.set_is_view(true);
-        std::optional<ArrayRef<int64_t>> strides = x.getViewStrides();
-        e.mutable_view_strides()->Add(strides->begin(), strides->end());
-        e.set_view_offset(x.getViewOffset().value_or(0));
-      } else {
-        // A range at once reserves its exact size: added one by one, the
-        // copy lists grew by doubling, and their spare capacity was the
-        // largest part of a 10k-op compile's peak RSS.
-        ArrayRef<int64_t> copies = x.getCopyRuns();
-        e.mutable_copies()->Add(copies.begin(), copies.end());
-        if (std::optional<ArrayRef<int64_t>> strided = x.getStrided())
-          e.mutable_strided()->Add(strided->begin(), strided->end());
-      }
-    } else if (auto c = dyn_cast<tile::CollectiveOp>(op)) {
-      exe::Collective &e = *step.mutable_collective();
-      e.set_kind(tile::stringifyCollectiveKind(c.getKind()).str());
-      e.set_source(idx(c.getSource()));
-      e.set_dest(idx(c.getDest()));
-      for (int64_t d : c.getGroups())
-        e.add_groups(d);
-      e.set_group_size(c.getGroupSize());
-      if (c.getReducer())
-        e.set_reducer(c.getReducer()->str());
-      e.set_dimension(c.getDimension());
-      if (std::optional<ArrayRef<int64_t>> pairs = c.getPairs())
-        for (int64_t d : *pairs)
-          e.add_pairs(d);
-      e.set_algorithm(c.getAlgorithm().str());
-    } else if (isa<tile::SyncOp>(op)) {
-      if (step.name().empty())
-        step.set_name("sync");
-      step.mutable_sync();
-    } else if (auto hc = dyn_cast<tile::HostCopyOp>(op)) {
-      // Named for what it moves: profiles and timelines list it.
-      if (step.name().empty())
-        if (auto var = hc.getBuffer().getDefiningOp<tile::VarOp>())
-          step.set_name((hc.getDirection() == tile::HostDirection::Infeed
-                             ? "infeed "
-                             : "outfeed ") +
-                        var.getName().str());
-      exe::HostCopy &h = *step.mutable_host_copy();
-      h.set_direction(hc.getDirection() == tile::HostDirection::Infeed
-                          ? exe::HostCopy::INFEED
-                          : exe::HostCopy::OUTFEED);
-      h.set_buffer(idx(hc.getBuffer()));
-    } else if (auto hc = dyn_cast<tile::HostComputeOp>(op)) {
-      exe::HostCompute &h = *step.mutable_host_compute();
-      h.set_op(hc.getOp().str());
-      h.set_reason(hc.getReason().str());
-      if (auto detail = op.getAttrOfType<StringAttr>("detail"))
-        h.set_detail(detail.getValue().str());
-      for (Value v : hc.getIns())
-        h.add_ins(idx(v));
-      for (Value v : hc.getOuts())
-        h.add_outs(idx(v));
-      auto id = op.getAttrOfType<IntegerAttr>("op_id");
-      if (!id)
-        return llvm::createStringError("host op '" + hc.getName().str() +
-                                       "' names no tgraph op");
-      h.set_op_id(id.getInt());
-    } else if (auto loop = dyn_cast<tile::RepeatOp>(op)) {
-      exe::Repeat &r = *step.mutable_repeat();
-      r.set_condition(idx(loop.getCondition()));
-      r.set_trip_count(loop.getTripCount());
-      if (std::optional<uint64_t> id = loop.getOpId())
-        r.set_op_id_plus_one(int64_t(*id) + 1);
-      if (llvm::Error err =
-              addSteps(loop.getBody().front(), *r.mutable_body()))
-        return err;
-    } else if (auto branch = dyn_cast<tile::IfOp>(op)) {
-      exe::If &i = *step.mutable_if_step();
-      i.set_predicate(idx(branch.getPredicate()));
-      if (llvm::Error err = addSteps(branch.getThenBody().front(),
-                                     *i.mutable_then_body()))
-        return err;
-      if (llvm::Error err = addSteps(branch.getElseBody().front(),
-                                     *i.mutable_else_body()))
-        return err;
+  step.set_location(sourceLine(op.getLoc()));
+  if (auto name = op.getAttrOfType<StringAttr>("name"))
+    step.set_name(name.getValue().str());
+  describeStep(op, step);
+  if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
+    exe::ComputeSet &c = *step.mutable_compute_set();
+    c.set_kind(cs.getKind().str());
+    c.set_first_tile(cs.getFirstTile());
+    c.set_end_tile(cs.getEndTile());
+    c.set_vertices_per_tile(cs.getVerticesPerTile());
+    for (Value v : cs.getIns())
+      c.add_ins(idx(v));
+    for (Value v : cs.getOuts())
+      c.add_outs(idx(v));
+    for (NamedAttribute a : op.getDiscardableAttrs())
+      toParam(a.getValue(), (*c.mutable_params())[a.getName().str()]);
+  } else if (auto x = dyn_cast<tile::ExchangeOp>(op)) {
+    exe::Exchange &e = *step.mutable_exchange();
+    e.set_source(idx(x.getSource()));
+    e.set_dest(idx(x.getDest()));
+    if (x.isView()) {
+      e.set_is_view(true);
+      std::optional<ArrayRef<int64_t>> strides = x.getViewStrides();
+      e.mutable_view_strides()->Add(strides->begin(), strides->end());
+      e.set_view_offset(x.getViewOffset().value_or(0));
     } else {
-      return llvm::createStringError("the executable has no form for '" +
-                                     op.getName().getStringRef().str() + "'");
+      // Exchanges of repeated layers copy by the same runs, which the IR
+      // holds once (attributes are uniqued): the executable lists each
+      // once too, and the exchanges name it (format version 3).
+      auto [it, inserted] = copyLists.try_emplace(
+          std::make_pair(x.getCopiesAttr().getAsOpaquePointer(),
+                         x.getStridedAttr().getAsOpaquePointer()),
+          out.copy_lists_size());
+      if (inserted) {
+        exe::CopyList &list = *out.add_copy_lists();
+        ArrayRef<int64_t> copies = x.getCopyRuns();
+        list.mutable_copies()->Add(copies.begin(), copies.end());
+        if (std::optional<ArrayRef<int64_t>> strided = x.getStrided())
+          list.mutable_strided()->Add(strided->begin(), strided->end());
+      }
+      e.set_copy_list_plus_one(it->second + 1);
     }
+  } else if (auto c = dyn_cast<tile::CollectiveOp>(op)) {
+    exe::Collective &e = *step.mutable_collective();
+    e.set_kind(tile::stringifyCollectiveKind(c.getKind()).str());
+    e.set_source(idx(c.getSource()));
+    e.set_dest(idx(c.getDest()));
+    for (int64_t d : c.getGroups())
+      e.add_groups(d);
+    e.set_group_size(c.getGroupSize());
+    if (c.getReducer())
+      e.set_reducer(c.getReducer()->str());
+    e.set_dimension(c.getDimension());
+    if (std::optional<ArrayRef<int64_t>> pairs = c.getPairs())
+      for (int64_t d : *pairs)
+        e.add_pairs(d);
+    e.set_algorithm(c.getAlgorithm().str());
+  } else if (isa<tile::SyncOp>(op)) {
+    if (step.name().empty())
+      step.set_name("sync");
+    step.mutable_sync();
+  } else if (auto hc = dyn_cast<tile::HostCopyOp>(op)) {
+    // Named for what it moves: profiles and timelines list it.
+    if (step.name().empty())
+      if (auto var = hc.getBuffer().getDefiningOp<tile::VarOp>())
+        step.set_name((hc.getDirection() == tile::HostDirection::Infeed
+                           ? "infeed "
+                           : "outfeed ") +
+                      var.getName().str());
+    exe::HostCopy &h = *step.mutable_host_copy();
+    h.set_direction(hc.getDirection() == tile::HostDirection::Infeed
+                        ? exe::HostCopy::INFEED
+                        : exe::HostCopy::OUTFEED);
+    h.set_buffer(idx(hc.getBuffer()));
+  } else if (auto hc = dyn_cast<tile::HostComputeOp>(op)) {
+    exe::HostCompute &h = *step.mutable_host_compute();
+    h.set_op(hc.getOp().str());
+    h.set_reason(hc.getReason().str());
+    if (auto detail = op.getAttrOfType<StringAttr>("detail"))
+      h.set_detail(detail.getValue().str());
+    for (Value v : hc.getIns())
+      h.add_ins(idx(v));
+    for (Value v : hc.getOuts())
+      h.add_outs(idx(v));
+    auto id = op.getAttrOfType<IntegerAttr>("op_id");
+    if (!id)
+      return llvm::createStringError("host op '" + hc.getName().str() +
+                                     "' names no tgraph op");
+    h.set_op_id(id.getInt());
+  } else if (auto loop = dyn_cast<tile::RepeatOp>(op)) {
+    exe::Repeat &r = *step.mutable_repeat();
+    r.set_condition(idx(loop.getCondition()));
+    r.set_trip_count(loop.getTripCount());
+    if (std::optional<uint64_t> id = loop.getOpId())
+      r.set_op_id_plus_one(int64_t(*id) + 1);
+    if (llvm::Error err = addSteps(loop.getBody().front(), *r.mutable_body()))
+      return err;
+  } else if (auto branch = dyn_cast<tile::IfOp>(op)) {
+    exe::If &i = *step.mutable_if_step();
+    i.set_predicate(idx(branch.getPredicate()));
+    if (llvm::Error err =
+            addSteps(branch.getThenBody().front(), *i.mutable_then_body()))
+      return err;
+    if (llvm::Error err =
+            addSteps(branch.getElseBody().front(), *i.mutable_else_body()))
+      return err;
+  } else {
+    return llvm::createStringError("the executable has no form for '" +
+                                   op.getName().getStringRef().str() + "'");
   }
   return llvm::Error::success();
 }
@@ -398,28 +515,50 @@ void leavesOf(Type type, SmallVectorImpl<Type> &leaves) {
 
 } // namespace
 
-llvm::Expected<exe::Executable>
-buildExecutable(ModuleOp module, tile::ProgramOp program,
-                const memory::MemoryAnalysis &analysis, StringRef moduleName) {
+llvm::Expected<std::string>
+writeExecutable(ModuleOp module, tile::ProgramOp program,
+                const memory::MemoryAnalysis &analysis, StringRef moduleName,
+                std::string sourceModule) {
+  // The message's fields in field order: `head` up to the buffers, the
+  // steps one by one, then `out`, the rest.
+  PayloadWriter payload;
   exe::Executable out;
-  out.set_format_version(runtime::kExecutableFormatVersion);
-  out.set_module_name(moduleName.str());
-  out.set_program(program.getSymName().str());
-  out.set_entry(analysis.entry);
-  out.set_target_json(toJson(analysis.target));
-  out.set_num_tiles(program.getTiles());
+  Writer writer(out, module, analysis);
+  {
+    exe::Executable head;
+    head.set_format_version(runtime::kExecutableFormatVersion);
+    head.set_module_name(moduleName.str());
+    head.set_program(program.getSymName().str());
+    head.set_entry(analysis.entry);
+    head.set_target_json(toJson(analysis.target));
+    head.set_num_tiles(program.getTiles());
+    if (llvm::Error err = writer.addBuffers(head, program, analysis))
+      return std::move(err);
+    if (llvm::Error err = payload.append(head))
+      return std::move(err);
+  }
+  // The program ends with one outfeed per result leaf.
+  std::vector<int32_t> outfeeds;
+  for (Operation &op : program.getBody().front()) {
+    if (!isStep(op))
+      continue;
+    exe::Step step;
+    if (llvm::Error err = writer.addStep(op, step))
+      return std::move(err);
+    if (step.has_host_copy() &&
+        step.host_copy().direction() == exe::HostCopy::OUTFEED)
+      outfeeds.push_back(step.host_copy().buffer());
+    if (llvm::Error err =
+            payload.appendField(exe::Executable::kStepsFieldNumber, step))
+      return std::move(err);
+  }
   out.set_chips(program.getChips());
   out.set_replicas(program.getReplicas());
   if (program.getPlacement())
     out.set_placement(program.getPlacement()->str());
   out.set_bytes_per_tile(analysis.target.sramBytesPerTile);
   out.set_producer("tessera-compile");
-  Writer writer(out, module, analysis);
-  if (llvm::Error err = writer.addBuffers(program, analysis))
-    return std::move(err);
-  if (llvm::Error err =
-          writer.addSteps(program.getBody().front(), *out.mutable_steps()))
-    return std::move(err);
+  out.set_source_module(std::move(sourceModule));
 
   // Parameters: the entry's argument leaves; the lowering gives each
   // static-shape leaf a parameter buffer, in order.
@@ -430,7 +569,7 @@ buildExecutable(ModuleOp module, tile::ProgramOp program,
   if (!entry)
     return llvm::createStringError("the program's entry function @" +
                                    analysis.entry + " is missing");
-  std::vector<int32_t> parameterBuffers, outfeeds;
+  std::vector<int32_t> parameterBuffers;
   for (auto [i, b] : llvm::enumerate(analysis.liveness.buffers))
     if (b.var.getCategory() == tile::Category::Parameter)
       parameterBuffers.push_back(static_cast<int32_t>(i));
@@ -455,11 +594,7 @@ buildExecutable(ModuleOp module, tile::ProgramOp program,
                  parameterBuffers[next++]);
     }
   }
-  // Outputs: the program ends with one outfeed per result leaf.
-  for (const exe::Step &step : out.steps())
-    if (step.has_host_copy() &&
-        step.host_copy().direction() == exe::HostCopy::OUTFEED)
-      outfeeds.push_back(step.host_copy().buffer());
+  // Outputs: the last outfeeds.
   SmallVector<Type> results;
   for (Type t : entry.getFunctionType().getResults())
     leavesOf(t, results);
@@ -501,7 +636,19 @@ buildExecutable(ModuleOp module, tile::ProgramOp program,
   if (failed(writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"))))
     return llvm::createStringError("cannot serialize the tgraph module");
   out.set_graph_module(std::move(bytes));
-  return out;
+  if (llvm::Error err = payload.append(out))
+    return std::move(err);
+  return payload.finish();
+}
+
+llvm::Expected<exe::Executable>
+buildExecutable(ModuleOp module, tile::ProgramOp program,
+                const memory::MemoryAnalysis &analysis, StringRef moduleName) {
+  llvm::Expected<std::string> file =
+      writeExecutable(module, program, analysis, moduleName, "");
+  if (!file)
+    return file.takeError();
+  return runtime::decodeExecutable(*file, moduleName);
 }
 
 } // namespace tessera

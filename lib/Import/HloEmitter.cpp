@@ -493,6 +493,12 @@ bool Emitter::emitFunction(unsigned compIdx) {
   CompInfo &info = comps[compIdx];
   func::FuncOp fn = info.func;
   Block *block = fn.addEntryBlock();
+  // Set at once: setArgAttrs(n, ...) builds the array of every argument's
+  // attributes again for each argument, and every one of those arrays
+  // stays in the context (quadratic: 97 MB for the 30k-op synthetic
+  // graph's entry).
+  SmallVector<DictionaryAttr> allArgAttrs(info.params.size());
+  bool anyArgAttrs = false;
   for (auto [n, idx] : llvm::enumerate(info.params)) {
     const Instruction &param = comp.instructions[idx];
     BlockArgument arg = block->getArgument(n);
@@ -505,9 +511,11 @@ bool Emitter::emitFunction(unsigned compIdx) {
     if (!addCommonAttrs(attrs, param, md, argAttrs))
       return false;
     arg.setLoc(instrLoc(param, md));
-    if (!argAttrs.empty())
-      fn.setArgAttrs(n, argAttrs.getAttrs());
+    allArgAttrs[n] = argAttrs.getDictionary(fn.getContext());
+    anyArgAttrs |= !argAttrs.empty();
   }
+  if (anyArgAttrs)
+    fn.setAllArgAttrs(allArgAttrs);
   return emitBody(compIdx, block, /*isRegion=*/false);
 }
 

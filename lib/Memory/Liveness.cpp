@@ -32,7 +32,57 @@ StringRef tessera::memory::categoryLabel(tile::Category category) {
   return "Temporary";
 }
 
+void TileShares::push_back(const TileBytes &share) {
+  if (!runList.empty()) {
+    Run &last = runList.back();
+    if (last.endTile() == share.tile && last.elements == share.elements &&
+        last.bytes == share.bytes && last.paddedBytes == share.paddedBytes &&
+        last.first == share.first && last.last == share.last) {
+      ++last.tiles, ++count;
+      return;
+    }
+  }
+  Run run;
+  run.firstTile = static_cast<int32_t>(share.tile);
+  run.tiles = 1;
+  run.first = static_cast<int32_t>(share.first);
+  run.last = static_cast<int32_t>(share.last);
+  run.elements = share.elements;
+  run.bytes = share.bytes;
+  run.paddedBytes = share.paddedBytes;
+  runList.push_back(run);
+  ++count;
+}
+
+int64_t TileShares::runOf(int64_t tile) const {
+  auto it = llvm::partition_point(
+      runList, [&](const Run &r) { return r.endTile() <= tile; });
+  return it != runList.end() && it->firstTile <= tile ? it - runList.begin()
+                                                      : -1;
+}
+
 namespace {
+
+/// A reference to a buffer on the tiles [lo, hi) that hold it.
+struct TileRef {
+  int64_t point;
+  bool write;
+  int64_t lo, hi;
+};
+
+/// Sorted tiles as ranges of consecutive ones.
+void tileRanges(llvm::DenseSet<int64_t> &tiles,
+                std::vector<std::pair<int64_t, int64_t>> &ranges) {
+  std::vector<int64_t> sorted(tiles.begin(), tiles.end());
+  llvm::sort(sorted);
+  ranges.clear();
+  for (int64_t t : sorted) {
+    if (!ranges.empty() && ranges.back().second == t)
+      ++ranges.back().second;
+    else
+      ranges.push_back({t, t + 1});
+  }
+}
 
 /// The first point in [0, points) where a curve given as (point, delta)
 /// events peaks, and its value there (point 0 and 0 bytes when it never
@@ -110,8 +160,10 @@ private:
   /// The point ranges of the tile.repeat steps, innermost first (inner
   /// loops come later in pre-order).
   std::vector<std::pair<int64_t, int64_t>> loops;
-  /// Per buffer, per entry of its `tiles`: references on that tile.
-  std::vector<std::vector<Refs>> tileRefs;
+  /// Per buffer (its storage), the references and the tiles they touch:
+  /// a list per buffer rather than Refs per (buffer, tile), which held as
+  /// much memory as the shares themselves.
+  std::vector<std::vector<TileRef>> tileRefs;
 };
 
 } // namespace
@@ -145,10 +197,6 @@ void LivenessBuilder::collectBuffers() {
       std::stable_sort(
           pieces.begin(), pieces.end(),
           [](const auto &x, const auto &y) { return x.first < y.first; });
-      size_t distinct = 0;
-      for (size_t k = 0; k < pieces.size(); ++k)
-        distinct += k == 0 || pieces[k].first != pieces[k - 1].first;
-      buffer.tiles.reserve(distinct);
       for (size_t k = 0; k < pieces.size();) {
         int64_t t = pieces[k].first;
         intervals.clear();
@@ -168,6 +216,7 @@ void LivenessBuilder::collectBuffers() {
         buffer.paddedBytes += share.paddedBytes;
         buffer.tiles.push_back(share);
       }
+      buffer.tiles.shrink_to_fit();
     }
     byVar.try_emplace(var, index);
     indexOf[var.getResult()] = index;
@@ -189,8 +238,10 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex,
       int32_t b = bufferOf(v);
       if (b < 0)
         continue;
-      for (const TileBytes &share : result.buffers[storageOf(b)].tiles)
-        set->insert(share.tile);
+      for (const TileShares::Run &run :
+           result.buffers[storageOf(b)].tiles.runs())
+        for (int64_t t = run.firstTile; t < run.endTile(); ++t)
+          set->insert(t);
     }
     return;
   }
@@ -205,16 +256,16 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex,
 
 void LivenessBuilder::collectRefs() {
   tileRefs.resize(result.buffers.size());
-  for (auto [b, buffer] : llvm::enumerate(result.buffers))
-    tileRefs[b].assign(buffer.tiles.size(), Refs());
-
+  const std::vector<std::pair<int64_t, int64_t>> everywhere = {
+      {0, result.numTiles}};
+  std::vector<std::pair<int64_t, int64_t>> ranges;
   for (const Step &step : result.schedule.steps) {
     int64_t p = step.point;
     // Records a read or write of `v` at p: on the buffer (and the aliases
-    // it goes through) as a whole, and on the tiles of its storage that
-    // `onTile` accepts.
+    // it goes through) as a whole, and on the tiles of its storage in
+    // `onTiles` (sorted, disjoint ranges).
     auto ref = [&](Value v, bool write,
-                   llvm::function_ref<bool(int64_t)> onTile) {
+                   llvm::ArrayRef<std::pair<int64_t, int64_t>> onTiles) {
       int32_t b = bufferOf(v);
       if (b < 0)
         return;
@@ -223,30 +274,28 @@ void LivenessBuilder::collectRefs() {
         result.buffers[root].writers.push_back(p);
       for (int32_t a = b; a >= 0; a = result.buffers[a].aliasOf)
         write ? refs[a].def(p) : refs[a].use(p);
-      for (auto [i, share] : llvm::enumerate(result.buffers[root].tiles))
-        if (onTile(share.tile))
-          write ? tileRefs[root][i].def(p) : tileRefs[root][i].use(p);
+      for (auto [lo, hi] : onTiles)
+        tileRefs[root].push_back({p, write, lo, hi});
     };
-    auto everywhere = [](int64_t) { return true; };
     auto use = [&](Value v) { ref(v, false, everywhere); };
     auto def = [&](Value v) { ref(v, true, everywhere); };
     Operation *op = step.op;
     if (auto cs = dyn_cast<tile::ComputeSetOp>(op)) {
       // A vertex touches only its own tile's elements.
-      int64_t lo = cs.getFirstTile(), hi = cs.getEndTile();
-      auto inRange = [&](int64_t t) { return lo <= t && t < hi; };
+      std::pair<int64_t, int64_t> range = {cs.getFirstTile(), cs.getEndTile()};
       for (Value v : cs.getIns())
-        ref(v, false, inRange);
+        ref(v, false, range);
       for (Value v : cs.getOuts())
-        ref(v, true, inRange);
+        ref(v, true, range);
     } else if (auto ex = dyn_cast<tile::ExchangeOp>(op)) {
       // Only the tiles that send read the source; only those that receive
       // write the destination.
       llvm::DenseSet<int64_t> senders, receivers;
       exchangeTiles(ex, senders, receivers);
-      ref(ex.getSource(), false,
-          [&](int64_t t) { return senders.contains(t); });
-      ref(ex.getDest(), true, [&](int64_t t) { return receivers.contains(t); });
+      tileRanges(senders, ranges);
+      ref(ex.getSource(), false, ranges);
+      tileRanges(receivers, ranges);
+      ref(ex.getDest(), true, ranges);
     } else if (auto copy = dyn_cast<tile::HostCopyOp>(op)) {
       int32_t b = storageOf(bufferOf(copy.getBuffer()));
       if (b >= 0)
@@ -306,6 +355,8 @@ void LivenessBuilder::computeRanges() {
        it != result.schedule.steps.rend(); ++it)
     if (it->kind == StepKind::Repeat)
       loops.push_back({it->point, it->endPoint});
+  // References per tile of the buffer at hand, reset after each buffer.
+  std::vector<Refs> onTile(result.numTiles);
   for (auto [b, buffer] : llvm::enumerate(result.buffers)) {
     tile::Category category = buffer.var.getCategory();
     if (category == tile::Category::Constant ||
@@ -314,8 +365,9 @@ void LivenessBuilder::computeRanges() {
       buffer.alwaysLive = true;
       buffer.first = 0;
       buffer.last = lastPoint;
-      for (TileBytes &share : buffer.tiles)
-        share.first = 0, share.last = lastPoint;
+      for (TileShares::Run &run : buffer.tiles.runs())
+        run.first = 0, run.last = static_cast<int32_t>(lastPoint);
+      std::vector<TileRef>().swap(tileRefs[b]);
       continue;
     }
     if (buffer.aliasOf >= 0) {
@@ -328,29 +380,57 @@ void LivenessBuilder::computeRanges() {
           rangeOf(refs[b], firstDef, category);
       continue;
     }
-    // Per tile; the buffer's range is their union.
+    // Per tile; the buffer's range is their union. The runs are split
+    // where the tiles' ranges differ.
     buffer.first = lastPoint + 1;
     buffer.last = -1;
-    for (auto [i, share] : llvm::enumerate(buffer.tiles)) {
-      const Refs &r = tileRefs[b][i];
-      std::tie(share.first, share.last) = rangeOf(r, r.firstDef, category);
-      if (share.isLive()) {
-        buffer.first = std::min(buffer.first, share.first);
-        buffer.last = std::max(buffer.last, share.last);
-      }
+    if (buffer.tiles.empty()) {
+      buffer.first = 0;
+      std::vector<TileRef>().swap(tileRefs[b]);
+      continue;
     }
+    int64_t lo = buffer.tiles.runs().front().firstTile;
+    int64_t hi = buffer.tiles.runs().back().endTile();
+    for (const TileRef &r : tileRefs[b])
+      for (int64_t t = std::max(r.lo, lo), e = std::min(r.hi, hi); t < e; ++t)
+        r.write ? onTile[t].def(r.point) : onTile[t].use(r.point);
+    std::vector<TileRef>().swap(tileRefs[b]);
+    TileShares split;
+    for (const TileShares::Run &run : buffer.tiles.runs())
+      for (int64_t t = run.firstTile; t < run.endTile(); ++t) {
+        TileBytes share = run.on(t);
+        const Refs &r = onTile[t];
+        std::tie(share.first, share.last) = rangeOf(r, r.firstDef, category);
+        if (share.isLive()) {
+          buffer.first = std::min(buffer.first, share.first);
+          buffer.last = std::max(buffer.last, share.last);
+        }
+        split.push_back(share);
+      }
+    split.shrink_to_fit();
+    buffer.tiles = std::move(split);
+    std::fill(onTile.begin() + lo, onTile.begin() + hi, Refs());
     if (buffer.last < 0)
       buffer.first = 0;
   }
+  // Exact sizes first: grown by doubling, the per-tile buffer lists held
+  // up to twice their size.
+  std::vector<uint32_t> live(result.numTiles, 0);
+  for (const BufferLiveness &buffer : result.buffers)
+    if (buffer.aliasOf < 0)
+      for (const TileShares::Run &run : buffer.tiles.runs())
+        if (run.isLive())
+          for (int64_t t = run.firstTile; t < run.endTile(); ++t)
+            ++live[t];
   result.buffersOnTile.assign(result.numTiles, {});
-  result.sharesOnTile.assign(result.numTiles, {});
+  for (int64_t t = 0; t < result.numTiles; ++t)
+    result.buffersOnTile[t].reserve(live[t]);
   for (auto [b, buffer] : llvm::enumerate(result.buffers))
     if (buffer.aliasOf < 0)
-      for (auto [i, share] : llvm::enumerate(buffer.tiles))
-        if (share.isLive()) {
-          result.buffersOnTile[share.tile].push_back(b);
-          result.sharesOnTile[share.tile].push_back(i);
-        }
+      for (const TileShares::Run &run : buffer.tiles.runs())
+        if (run.isLive())
+          for (int64_t t = run.firstTile; t < run.endTile(); ++t)
+            result.buffersOnTile[t].push_back(b);
 }
 
 void LivenessBuilder::computeOverheads() {
@@ -419,14 +499,14 @@ void LivenessBuilder::computeChipCurves() {
   std::vector<int64_t> padded(points + 1, 0), plain(points + 1, 0);
   int64_t shares = 0;
   for (const BufferLiveness &b : result.buffers)
-    for (const TileBytes &share : b.tiles) {
-      if (b.aliasOf >= 0 || !share.isLive())
+    for (const TileShares::Run &run : b.tiles.runs()) {
+      if (b.aliasOf >= 0 || !run.isLive())
         continue;
-      ++shares;
-      padded[share.first] += share.paddedBytes;
-      padded[share.last + 1] -= share.paddedBytes;
-      plain[share.first] += share.bytes;
-      plain[share.last + 1] -= share.bytes;
+      shares += run.tiles;
+      padded[run.first] += run.paddedBytes * run.tiles;
+      padded[run.last + 1] -= run.paddedBytes * run.tiles;
+      plain[run.first] += run.bytes * run.tiles;
+      plain[run.last + 1] -= run.bytes * run.tiles;
     }
   result.chipLivePadded.assign(points, 0);
   result.chipLiveBytes.assign(points, 0);
@@ -451,9 +531,10 @@ void LivenessBuilder::computeChipCurves() {
     int64_t sumPadded = 0, sumPlain = 0;
     for (const BufferLiveness &b : result.buffers)
       if (b.aliasOf < 0)
-        for (const TileBytes &share : b.tiles)
-          if (share.liveAt(p))
-            sumPadded += share.paddedBytes, sumPlain += share.bytes;
+        for (const TileShares::Run &run : b.tiles.runs())
+          if (run.first <= p && p <= run.last)
+            sumPadded += run.paddedBytes * run.tiles,
+                sumPlain += run.bytes * run.tiles;
     ++check.pointsChecked;
     if (sumPadded != result.chipLivePadded[p] ||
         sumPlain != result.chipLiveBytes[p])
@@ -469,7 +550,7 @@ void LivenessBuilder::computeChipCurves() {
       continue;
     events.clear();
     for (size_t i = 0; i < n; ++i) {
-      const TileBytes &share = result.shareOn(t, i);
+      TileBytes share = result.shareOn(t, i);
       events.push_back({share.first, share.paddedBytes});
       events.push_back({share.last + 1, -share.paddedBytes});
     }
@@ -507,7 +588,7 @@ std::vector<int64_t> ProgramLiveness::tileCurve(int64_t tile,
   int64_t points = numPoints();
   std::vector<int64_t> curve(points + 1, 0);
   for (size_t i = 0, e = buffersOnTile[tile].size(); i < e; ++i) {
-    const TileBytes &s = shareOn(tile, i);
+    TileBytes s = shareOn(tile, i);
     int64_t bytes = padded ? s.paddedBytes : s.bytes;
     curve[s.first] += bytes;
     curve[s.last + 1] -= bytes;
@@ -527,9 +608,11 @@ std::vector<uint32_t> ProgramLiveness::liveOn(int64_t tile,
   return live;
 }
 
-const TileBytes *ProgramLiveness::share(uint32_t b, int64_t tile) const {
-  const std::vector<TileBytes> &tiles = buffers[b].tiles;
-  auto it = llvm::partition_point(
-      tiles, [&](const TileBytes &s) { return s.tile < tile; });
-  return it != tiles.end() && it->tile == tile ? &*it : nullptr;
+std::optional<TileBytes> ProgramLiveness::share(uint32_t b,
+                                                int64_t tile) const {
+  const TileShares &tiles = buffers[b].tiles;
+  int64_t run = tiles.runOf(tile);
+  if (run < 0)
+    return std::nullopt;
+  return tiles.runs()[run].on(tile);
 }

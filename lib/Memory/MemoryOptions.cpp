@@ -95,14 +95,14 @@ tessera::memory::computeRecomputeSaving(const MemoryAnalysis &a) {
     uint32_t original = it != byName.end() ? it->second : copies.front();
     int64_t lastUse = -1;
     for (uint32_t c : copies) {
-      const TileBytes *share = live.share(c, s.tile);
+      std::optional<TileBytes> share = live.share(c, s.tile);
       if (!share)
         continue;
       lastUse = std::max(lastUse, share->last);
       if (c != original && share->liveAt(s.point))
         s.savedBytes -= share->paddedBytes;
     }
-    const TileBytes *share = live.share(original, s.tile);
+    std::optional<TileBytes> share = live.share(original, s.tile);
     if (share && share->first <= s.point && s.point <= lastUse &&
         !share->liveAt(s.point))
       s.savedBytes += share->paddedBytes;

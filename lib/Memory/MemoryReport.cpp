@@ -382,7 +382,7 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
   struct Live {
     uint32_t buffer;
-    const TileBytes *share;
+    TileBytes share; // by value: shares are held as runs
     int64_t offset;
   };
   std::vector<Live> liveHere;
@@ -390,22 +390,22 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   for (size_t i = 0; i < onTile.size(); ++i) {
     const TileBytes &share = live.shareOn(t, i);
     if (share.liveAt(point)) {
-      liveHere.push_back({onTile[i], &share, alloc.allocation.offsets[i]});
+      liveHere.push_back({onTile[i], share, alloc.allocation.offsets[i]});
       liveBytes += share.paddedBytes;
     }
   }
   size_t liveCount = liveHere.size();
   std::stable_sort(liveHere.begin(), liveHere.end(),
                    [](const Live &x, const Live &y) {
-                     return x.share->paddedBytes > y.share->paddedBytes;
+                     return x.share.paddedBytes > y.share.paddedBytes;
                    });
   if (liveHere.size() > maxListed)
     liveHere.resize(maxListed);
   json buffers = json::array();
   for (const Live &l : liveHere) {
     json j = bufferBrief(l.buffer);
-    j["bytes_on_tile"] = l.share->paddedBytes;
-    j["live_range_on_tile"] = {l.share->first, l.share->last};
+    j["bytes_on_tile"] = l.share.paddedBytes;
+    j["live_range_on_tile"] = {l.share.first, l.share.last};
     j["offset"] = l.offset;
     j["written_by"] = writers(l.buffer);
     buffers.push_back(j);

@@ -39,13 +39,16 @@ Expected<std::string> encodeExecutable(const exe::Executable &executable) {
     if (coded.HadError() || size_t(coded.ByteCount()) != size)
       return createStringError("cannot serialize the executable");
   }
-  std::memcpy(out.data(), kMagic, sizeof(kMagic));
-  support::endian::write32le(out.data() + 8, kExecutableFormatVersion);
-  support::endian::write32le(out.data() + 12, kExecutableHeaderSize);
-  support::endian::write64le(out.data() + 16, size);
-  support::endian::write64le(out.data() + 24,
-                             xxh3_64bits(StringRef(payload, size)));
+  writeExecutableHeader(out.data(), StringRef(payload, size));
   return out;
+}
+
+void writeExecutableHeader(char *header, StringRef payload) {
+  std::memcpy(header, kMagic, sizeof(kMagic));
+  support::endian::write32le(header + 8, kExecutableFormatVersion);
+  support::endian::write32le(header + 12, kExecutableHeaderSize);
+  support::endian::write64le(header + 16, payload.size());
+  support::endian::write64le(header + 24, xxh3_64bits(payload));
 }
 
 static Error fail(StringRef source, const Twine &what) {

@@ -68,12 +68,15 @@ TEST(RuntimeExecutableFile, RejectsBadFiles) {
   std::string version = good;
   version[8] = 99;
   EXPECT_EQ(message(version), "f.tessera: format version 99, but this runtime "
-                              "reads version 2; recompile the model");
-  // Version 1 had no strided runs; its executables are recompiled, not
-  // guessed at.
+                              "reads version 3; recompile the model");
+  // Version 1 had no strided runs, version 2 no shared copy lists; their
+  // executables are recompiled, not guessed at.
   version[8] = 1;
   EXPECT_EQ(message(version), "f.tessera: format version 1, but this runtime "
-                              "reads version 2; recompile the model");
+                              "reads version 3; recompile the model");
+  version[8] = 2;
+  EXPECT_EQ(message(version), "f.tessera: format version 2, but this runtime "
+                              "reads version 3; recompile the model");
   EXPECT_EQ(message(good + "x"),
             "f.tessera: 1 unexpected bytes after the payload");
 }
@@ -116,6 +119,15 @@ std::unique_ptr<Compiled> compile(llvm::StringRef source,
   EXPECT_TRUE(bool(executable)) << errorText(executable.takeError());
   // Through the file format, as tessera-run reads it.
   llvm::Expected<std::string> bytes = encodeExecutable(*executable);
+  // The compiler writes the file piece by piece, step by step: the bytes
+  // are those of the whole message serialized at once.
+  llvm::Expected<std::string> written =
+      writeExecutable(*c->module, program, analysis, "test", "");
+  if (!written) {
+    ADD_FAILURE() << errorText(written.takeError());
+  } else if (bytes) {
+    EXPECT_TRUE(*written == *bytes);
+  }
   llvm::Expected<exe::Executable> decoded = decodeExecutable(*bytes, "test");
   EXPECT_TRUE(bool(decoded));
   if (keep)
@@ -169,46 +181,135 @@ TEST(RuntimeStridedExchange, RunsAndRejectsBadStrides) {
       EXPECT_EQ((*out)[0].getDouble(k * 2 + j),
                 table.getDouble(((k * 997 + 5) % 8192) * 2 + j));
 
-  // The strided exchange, and the loader's answer to bad strides in it.
-  exe::Exchange *strided = nullptr;
-  for (exe::Step &step : *executable.mutable_steps())
-    if (step.has_exchange() && step.exchange().strided_size() > 0)
-      strided = step.mutable_exchange();
-  ASSERT_TRUE(strided);
+  // The strided exchange's copy list (the exchange names it), and the
+  // loader's answer to bad strides in it.
+  auto stridedList = [](exe::Executable &e) -> exe::CopyList * {
+    for (const exe::Step &step : e.steps()) {
+      if (!step.has_exchange())
+        continue;
+      int32_t list = step.exchange().copy_list_plus_one() - 1;
+      if (list >= 0 && e.copy_lists(list).strided_size() > 0)
+        return e.mutable_copy_lists(list);
+    }
+    return nullptr;
+  };
+  ASSERT_TRUE(stridedList(executable));
   auto loadError = [&](auto mutate) {
     exe::Executable bad = executable;
-    for (exe::Step &step : *bad.mutable_steps())
-      if (step.has_exchange() && step.exchange().strided_size() > 0)
-        mutate(*step.mutable_exchange());
+    mutate(*stridedList(bad));
     llvm::Expected<std::unique_ptr<Program>> loaded =
         Program::load(std::move(bad), "f.tessera");
     return loaded ? std::string() : errorText(loaded.takeError());
   };
-  EXPECT_NE(loadError([](exe::Exchange &x) {
+  EXPECT_NE(loadError([](exe::CopyList &x) {
               x.add_strided(1);
             }).find("strided is not five integers per copy run"),
             std::string::npos);
-  EXPECT_NE(loadError([](exe::Exchange &x) {
+  EXPECT_NE(loadError([](exe::CopyList &x) {
               x.set_strided(0, 3);
             }).find("has chunks of 3 that do not divide its"),
             std::string::npos);
-  EXPECT_NE(loadError([](exe::Exchange &x) {
+  EXPECT_NE(loadError([](exe::CopyList &x) {
               x.set_strided(3, 2);
             }).find("has bad tiles, tile steps or counts"),
             std::string::npos);
   // A run whose chunks start where their tile holds nothing, at either end.
-  std::string reads = loadError([](exe::Exchange &x) {
+  std::string reads = loadError([](exe::CopyList &x) {
     x.set_copies(4, x.copies(4) + (int64_t(1) << 20));
   });
   EXPECT_NE(reads.find("copy run 0 reads elements ["), std::string::npos)
       << reads;
   EXPECT_NE(reads.find(", which does not hold them"), std::string::npos);
-  std::string writes = loadError([](exe::Exchange &x) {
+  std::string writes = loadError([](exe::CopyList &x) {
     x.set_copies(6, x.copies(6) + (int64_t(1) << 20));
   });
   EXPECT_NE(writes.find("copy run 0 writes elements ["), std::string::npos)
       << writes;
   EXPECT_NE(writes.find(" on tile "), std::string::npos);
+}
+
+TEST(RuntimeCopyLists, IdenticalExchangesShareOneList) {
+  // Two lookups of the same shapes: their exchanges copy by the same runs,
+  // which the executable lists once (format version 3).
+  const char *source = R"mlir(
+    func.func @main(%t: tensor<8192x2xf32> loc("t"), %i: tensor<16xi32> loc("i"),
+                    %u: tensor<8192x2xf32> loc("u"), %j: tensor<16xi32> loc("j"))
+        -> (tensor<16x2xf32>, tensor<16x2xf32>) {
+      %e = tgraph.gather %t, %i {offset_dims = array<i64: 1>,
+             collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>,
+             index_vector_dim = 1 : i64, slice_sizes = array<i64: 1, 2>}
+           : (tensor<8192x2xf32>, tensor<16xi32>) -> tensor<16x2xf32> loc("e")
+      %f = tgraph.gather %u, %j {offset_dims = array<i64: 1>,
+             collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>,
+             index_vector_dim = 1 : i64, slice_sizes = array<i64: 1, 2>}
+           : (tensor<8192x2xf32>, tensor<16xi32>) -> tensor<16x2xf32> loc("f")
+      return %e, %f : tensor<16x2xf32>, tensor<16x2xf32>
+    }
+  )mlir";
+  exe::Executable executable;
+  std::unique_ptr<Compiled> c = compile(source, "core-8", &executable);
+  ASSERT_TRUE(c);
+  int listed = 0;
+  for (const exe::Step &step : executable.steps())
+    if (step.has_exchange() && !step.exchange().is_view()) {
+      ++listed;
+      EXPECT_GT(step.exchange().copy_list_plus_one(), 0);
+      EXPECT_EQ(step.exchange().copies_size(), 0);
+    }
+  ASSERT_GT(listed, 0);
+  EXPECT_EQ(executable.copy_lists_size() * 2, listed);
+
+  // Both lookups run by the shared lists.
+  HostTensor t = randomTensor(DType::F32, {8192, 2}, 7);
+  HostTensor u = randomTensor(DType::F32, {8192, 2}, 8);
+  HostTensor ids(DType::S32, {16}), jds(DType::S32, {16});
+  for (int64_t k = 0; k < 16; ++k) {
+    ids.setDouble(k, (k * 997 + 5) % 8192);
+    jds.setDouble(k, (k * 331 + 9) % 8192);
+  }
+  Device device(*c->program, {});
+  RunRecord record;
+  llvm::Expected<std::vector<HostTensor>> out =
+      device.run({t, ids, u, jds}, record);
+  ASSERT_TRUE(bool(out)) << errorText(out.takeError());
+  for (int64_t k = 0; k < 16; ++k)
+    for (int64_t d = 0; d < 2; ++d) {
+      EXPECT_EQ((*out)[0].getDouble(k * 2 + d),
+                t.getDouble(((k * 997 + 5) % 8192) * 2 + d));
+      EXPECT_EQ((*out)[1].getDouble(k * 2 + d),
+                u.getDouble(((k * 331 + 9) % 8192) * 2 + d));
+    }
+
+  // The loader checks the name: in range, and not beside copies of its own.
+  auto loadError = [&](auto mutate) {
+    exe::Executable bad = executable;
+    for (exe::Step &step : *bad.mutable_steps())
+      if (step.has_exchange() && step.exchange().copy_list_plus_one() > 0) {
+        mutate(*step.mutable_exchange());
+        break;
+      }
+    llvm::Expected<std::unique_ptr<Program>> loaded =
+        Program::load(std::move(bad), "f.tessera");
+    return loaded ? std::string() : errorText(loaded.takeError());
+  };
+  int lists = executable.copy_lists_size();
+  EXPECT_NE(
+      loadError([&](exe::Exchange &x) { x.set_copy_list_plus_one(lists + 1); })
+          .find(": exchange names copy list " + std::to_string(lists) + " of " +
+                std::to_string(lists)),
+      std::string::npos);
+  EXPECT_NE(loadError([](exe::Exchange &x) {
+              x.set_copy_list_plus_one(-5);
+            }).find(": exchange names copy list -6 of "),
+            std::string::npos);
+  EXPECT_NE(loadError([](exe::Exchange &x) {
+              x.add_copies(0);
+            }).find(": exchange lists copies and names copy list "),
+            std::string::npos);
+  EXPECT_NE(loadError([](exe::Exchange &x) {
+              x.set_is_view(true);
+            }).find("strides for a rank-"),
+            std::string::npos);
 }
 
 class RuntimeDevice : public ::testing::TestWithParam<const char *> {};

@@ -77,7 +77,7 @@ std::string moduleNameOf(mlir::ModuleOp module, llvm::StringRef fallback);
 struct CompileOutput {
   std::string moduleName;
   int64_t moduleId = 0;
-  /// The module as MLIR bytecode (for --serialized_graph).
+  /// The module as MLIR bytecode with --serialized_graph, else empty.
   std::string serializedProgram;
   /// The executable file's bytes (runtime/Format, docs/executable.md).
   std::string executable;

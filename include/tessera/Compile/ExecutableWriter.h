@@ -19,9 +19,20 @@
 
 namespace tessera {
 
-/// The executable of `program` (a tile.program of `module`) as analysed by
-/// `analysis`. `moduleName` is the name events use. Fails, with a message,
-/// on a program the runtime could not run (e.g. a constant without data).
+/// The executable file (header and payload, docs/executable.md) of
+/// `program` (a tile.program of `module`) as analysed by `analysis`.
+/// `moduleName` is the name events use; `sourceModule` is the tgraph
+/// module's bytecode before precision normalization, or "". Steps are
+/// serialized as they are built, never held all at once. Fails, with a
+/// message, on a program the runtime could not run (e.g. a constant
+/// without data).
+llvm::Expected<std::string>
+writeExecutable(mlir::ModuleOp module, tile::ProgramOp program,
+                const memory::MemoryAnalysis &analysis,
+                llvm::StringRef moduleName, std::string sourceModule);
+
+/// writeExecutable, read back as the runtime reads it (for tests and tools
+/// that look into the message).
 llvm::Expected<exe::Executable>
 buildExecutable(mlir::ModuleOp module, tile::ProgramOp program,
                 const memory::MemoryAnalysis &analysis,

@@ -34,14 +34,21 @@ namespace tessera::runtime {
 /// The version this build writes and accepts. Bump it on any change a reader
 /// of the previous version would misread.
 /// Version 2 added strided exchange runs (Exchange.strided), which a version 1
-/// reader would silently copy as contiguous runs.
-inline constexpr uint32_t kExecutableFormatVersion = 2;
+/// reader would silently copy as contiguous runs. Version 3 added shared
+/// copy lists (Executable.copy_lists), which a version 2 reader would take
+/// for exchanges that copy nothing.
+inline constexpr uint32_t kExecutableFormatVersion = 3;
 inline constexpr size_t kExecutableHeaderSize = 32;
 /// Protobuf parses messages of less than 2 GiB.
 inline constexpr uint64_t kMaxExecutablePayload = (uint64_t(1) << 31) - 1;
 
 /// Header + payload, ready to write.
 llvm::Expected<std::string> encodeExecutable(const exe::Executable &executable);
+
+/// Writes the header for `payload` into the kExecutableHeaderSize bytes at
+/// `header` (for a writer that produces the payload itself, piece by piece;
+/// the caller checks the payload's size against kMaxExecutablePayload).
+void writeExecutableHeader(char *header, llvm::StringRef payload);
 
 /// Checks the header (magic, versions, sizes) and the payload's checksum of
 /// `bytes`, without parsing, and returns the payload. Error messages start

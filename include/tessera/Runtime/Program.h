@@ -91,7 +91,17 @@ struct RunStrides {
   int64_t chunk = 0, srcStride = 0, dstStride = 0, srcTileStep = 1,
           dstTileStep = 1;
 };
-RunStrides stridesOf(const exe::Exchange &x, int run);
+
+/// The copy runs of a listed exchange: its own, or the shared list it
+/// names (Program::copyRuns). Runs of eight, and empty or five strides per
+/// run.
+struct CopyRuns {
+  llvm::ArrayRef<int64_t> copies, strided;
+  int64_t numRuns() const { return copies.size() / 8; }
+  /// Copy run `run`: its eight integers.
+  const int64_t *run(int64_t run) const { return copies.data() + 8 * run; }
+  RunStrides stridesOf(int64_t run) const;
+};
 
 /// A compute set, prepared: its vertex checked and set up at load.
 struct PreparedComputeSet {
@@ -138,6 +148,8 @@ public:
   const std::vector<std::string> &outOfMemory() const { return oomLines; }
   /// "step 'name' (file:line)" for messages.
   static std::string where(const exe::Step &step);
+  /// The copy runs of listed exchange `x` of this program (checked at load).
+  CopyRuns copyRuns(const exe::Exchange &x) const;
 
 private:
   Program() = default;
