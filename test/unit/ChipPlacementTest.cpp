@@ -22,9 +22,14 @@ using namespace tessera;
 namespace {
 
 /// A [64,64] x [64,512] dot (logits, 128 KiB), a broadcast constant added
-/// to them, their exponential, and a dot back to [64,64], between two
-/// chains of two small ops each.
+/// to them, their exponential less its rows' maxima, and a dot back to
+/// [64,64], between two chains of two small ops each.
 constexpr const char *kLoss = R"(HloModule loss
+max {
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  ROOT r = f32[] maximum(p, q)
+}
 ENTRY main {
   x = f32[64,64] parameter(0)
   w = f32[64,512] parameter(1)
@@ -35,7 +40,11 @@ ENTRY main {
   ones = f32[64,512] broadcast(one), dimensions={}
   z = f32[64,512] add(logits, ones)
   e = f32[64,512] exponential(z)
-  g = f32[64,64] dot(e, w), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ninf = f32[] constant(-inf)
+  m = f32[64] reduce(e, ninf), dimensions={1}, to_apply=max
+  mb = f32[64,512] broadcast(m), dimensions={0}
+  e2 = f32[64,512] subtract(e, mb)
+  g = f32[64,64] dot(e2, w), lhs_contracting_dims={1}, rhs_contracting_dims={1}
   c = f32[64,64] negate(g)
   d = f32[64,64] tanh(c)
   ROOT r = (f32[64,64]) tuple(d)
@@ -67,21 +76,24 @@ std::unique_ptr<Placed> place(int64_t chips, int64_t chipBytes, bool mixed) {
 }
 
 // A chip of 1 MiB: an op is large when it touches over 256 KiB. The dots
-// (16 + 128 + 128 KiB) and the add (3 x 128 KiB) are; the broadcast of a
-// constant goes with its only user, the add; the exponential (256 KiB,
-// not over) sits between large ops and a dot reads it. The chains stay
-// out, the last negate too (no group op reads it).
+// (16 + 128 + 128 KiB) and the two elementwise ops of three 128 KiB
+// tensors are; the broadcast of a constant goes with its only user, the
+// add; the exponential (256 KiB, not over), the maxima and their
+// broadcast (128 KiB and a little) are fed by the group and lead back into
+// it. The chains stay out, the last negate too (no group op reads it).
 TEST(ChipPlacement, MixedGroupTakesTheLargeOpsAndWhatLiesBetween) {
   auto p = place(4, 1 << 20, true);
   ASSERT_TRUE(p->module);
   const ChipPlacement &pl = p->placement;
   EXPECT_EQ(pl.mode, "mixed");
   // Live at the add: the logits, the broadcast, the sum and w, 128 KiB
-  // each; with half again, 768 KiB: one chip, the last.
+  // each (as at the subtract: e, mb, e2 and w); with half again, 768 KiB:
+  // one chip, the last.
   EXPECT_EQ(pl.groupLiveBytes, 4 * 131072);
   EXPECT_EQ(pl.groupChips, 1);
   EXPECT_EQ(pl.groupFirst, 3);
-  for (const char *name : {"logits", "one", "ones", "z", "e", "g"})
+  for (const char *name :
+       {"logits", "one", "ones", "z", "e", "ninf", "m", "mb", "e2", "g"})
     EXPECT_EQ(p->chipOf[name], 3) << name;
   for (const char *name : {"a", "b", "c", "d"})
     EXPECT_LT(p->chipOf[name], 3) << name;

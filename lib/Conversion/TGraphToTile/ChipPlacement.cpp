@@ -94,10 +94,11 @@ static bool madeByGroup(Value v, const llvm::DenseSet<Operation *> &group) {
 
 /// The ops a mixed placement spreads over its group (ChipPlacement.h): the
 /// large ones, each touching over a quarter of a chip's `chipBytes`; the
-/// small ops between them (every operand made by a group op or a constant,
-/// and a group op reading the result: the loss's reductions and scalars
-/// between its large tensors); and broadcasts and iotas of constants whose
-/// users are all in the group (made where they are read rather than
+/// small ops between them (fed only by group ops and constants, directly
+/// or through other such ops, and read by a group op, directly or through
+/// them: a loss's reductions, their broadcasts and the scalars between its
+/// large tensors); and broadcasts and iotas of constants or arguments
+/// whose users are all in the group (made where they are read rather than
 /// copied in). Empty when no op is that large.
 static llvm::DenseSet<Operation *>
 largeOpGroup(Block &block, ArrayRef<Operation *> ops, int64_t chipBytes) {
@@ -108,12 +109,34 @@ largeOpGroup(Block &block, ArrayRef<Operation *> ops, int64_t chipBytes) {
       group.insert(op);
   if (group.empty())
     return group;
-  // An op reads into the group when a group op (through renaming ops)
-  // uses its result.
-  auto made = [&](Value v) { return madeByGroup(v, group); };
   auto constant = [](Value v) {
     return isa_and_nonnull<tg::ConstantOp>(v.getDefiningOp());
   };
+  // A constant or an argument of the entry, or a renaming of one.
+  auto source = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    while (def && followsOperand(def) && def->getNumOperands() > 0) {
+      v = def->getOperand(0);
+      def = v.getDefiningOp();
+    }
+    return def ? isa<tg::ConstantOp>(def)
+               : cast<BlockArgument>(v).getOwner() == &block;
+  };
+  // Small ops fed only by the group, in program order.
+  llvm::DenseSet<Operation *> fed;
+  auto fromGroup = [&](Value v) {
+    return madeByGroup(v, group) || madeByGroup(v, fed);
+  };
+  for (Operation *op : ops)
+    if (!group.contains(op) && !followsOperand(op) &&
+        !isa<tg::ConstantOp>(op) &&
+        llvm::any_of(op->getOperands(), fromGroup) &&
+        llvm::all_of(op->getOperands(),
+                     [&](Value v) { return fromGroup(v) || constant(v); }))
+      fed.insert(op);
+  // An op is read by the group when a group op (through renaming ops) uses
+  // its result; users come first in reverse order, so a chain of fed ops
+  // joins from its end.
   std::function<bool(Operation *)> readByGroup = [&](Operation *op) {
     return llvm::any_of(op->getUsers(), [&](Operation *user) {
       Operation *top = block.findAncestorOpInBlock(*user);
@@ -125,22 +148,17 @@ largeOpGroup(Block &block, ArrayRef<Operation *> ops, int64_t chipBytes) {
     });
   };
   for (Operation *op : llvm::reverse(ops)) {
-    if (group.contains(op) || followsOperand(op) || isa<tg::ConstantOp>(op) ||
-        !readByGroup(op))
+    if (group.contains(op))
       continue;
-    bool between = llvm::any_of(op->getOperands(), made) &&
-                   llvm::all_of(op->getOperands(), [&](Value v) {
-                     return made(v) || constant(v);
-                   });
-    // Broadcasts and iotas of constants: only when every user is the
-    // group's.
+    // Broadcasts and iotas of constants or arguments (a bias, the
+    // labels): only when every user is the group's.
     bool fill = isa<tg::BroadcastInDimOp, tg::IotaOp>(op) &&
-                llvm::all_of(op->getOperands(), constant) &&
+                llvm::all_of(op->getOperands(), source) && !op->use_empty() &&
                 llvm::all_of(op->getUsers(), [&](Operation *user) {
                   Operation *top = block.findAncestorOpInBlock(*user);
                   return top && group.contains(top);
                 });
-    if (between || fill)
+    if (fill || (fed.contains(op) && readByGroup(op)))
       group.insert(op);
   }
   return group;
