@@ -143,8 +143,9 @@ struct TGraphToTilePass
              << target.name << "' has " << target.chips << " chips for "
              << devices << " replicas";
     // An op whose operands and result fill half a chip cannot be placed
-    // whole on one: such models are spread, every tensor over all chips.
-    // placement=stages|spread overrides the choice (to compare the two).
+    // whole on one: such models are spread, every tensor over all chips
+    // (and, when no spread try fits, mixed or staged, below).
+    // placement=stages|spread|mixed overrides the choice (to compare them).
     if (placementMode != "auto" && placementMode != "stages" &&
         placementMode != "spread" && placementMode != "mixed")
       return module.emitError("tgraph-to-tile: placement=")
