@@ -7,7 +7,10 @@
 // the copies a stage receives from other chips, so a chip can end up with
 // more live than it holds while others have room (docs/multichip.md, the
 // GNMT-size step); then the cut is made again by a live estimate
-// (LiveEstimate below), as evenly as the stages allow.
+// (LiveEstimate below), as evenly as the stages allow. Neither helps when
+// single ops fill most of a chip (that step's loss): a mixed placement
+// takes those ops off the stages into a group of chips they are spread
+// over (largeOpGroup, sized by groupLiveBytes), and cuts the rest.
 //
 //===----------------------------------------------------------------------===//
 
