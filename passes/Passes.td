@@ -345,7 +345,9 @@ def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
     Option<"placementMode", "placement", "std::string", /*default=*/"\"auto\"",
            "How ops go to a replica's chips when no sharding annotation "
            "places them: auto (spread when an op with its operands fills "
-           "over half a chip, else pipeline stages), stages or spread">
+           "over half a chip, else pipeline stages), stages, spread or mixed "
+           "(the ops touching over a quarter of a chip spread over a group "
+           "of the last chips, the rest in stages)">
   ];
 }
 

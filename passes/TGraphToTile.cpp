@@ -28,32 +28,61 @@ using namespace tessera;
 namespace {
 
 /// "3 chips (stages by bytes): <why>. chip 0: 'a'..'b', 12 ops, 1.2 MB; ..."
-/// `asked`: the placement option named the mode rather than left it auto.
+/// `asked`: the placement option, when it named a mode rather than auto.
 std::string describePlacement(func::FuncOp entry, int64_t chips, bool spread,
-                              bool asked, const std::string &why,
-                              int64_t chipBytes) {
-  ChipPlacement placement = placeOnChips(entry, chips, spread, chipBytes);
+                              const std::string &asked, const std::string &why,
+                              int64_t chipBytes, bool mixed) {
+  ChipPlacement placement =
+      placeOnChips(entry, chips, spread, chipBytes, mixed);
   bool live = placement.cut == "live";
+  bool isMixed = placement.mode == "mixed";
+  // "chips 13-15", or "chip 3" for a group of one.
+  std::string group =
+      !isMixed ? ""
+      : placement.groupChips == 1
+          ? "chip " + std::to_string(placement.groupFirst)
+          : "chips " + std::to_string(placement.groupFirst) + "-" +
+                std::to_string(placement.groupFirst + placement.groupChips - 1);
   std::string text =
       std::to_string(chips) + (chips == 1 ? " chip" : " chips") + " (" +
       (placement.mode == "annotations" ? "sharding annotations"
        : placement.mode == "stages"
            ? std::string(live ? "pipeline stages by live bytes"
                               : "pipeline stages by bytes") +
-                 (asked ? ", as asked (placement=stages)" : "")
+                 (asked == "stages" ? ", as asked (placement=stages)"
+                  : asked == "mixed"
+                      ? ", as no op touches over a quarter of a chip "
+                        "(placement=mixed)"
+                      : "")
        : placement.spread()
            ? std::string("spread: every tensor split over the chips, ") +
-                 (asked ? "as asked (placement=spread)"
-                        : "as an op with its operands fills over half a chip")
-           : "one chip") +
-      "): " + why + "." + (live ? " The " + placement.cutWhy + "." : "");
+                 (!asked.empty()
+                      ? "as asked (placement=spread)"
+                      : "as an op with its operands fills over half a chip")
+       : isMixed ? "mixed: the ops that touch over a quarter of a chip " +
+                       std::string(placement.groupChips == 1 ? "on "
+                                                             : "spread over ") +
+                       group + ", the rest in pipeline stages" +
+                       (!asked.empty() ? ", as asked (placement=mixed)" : "")
+                 : "one chip") +
+      "): " + why + "." + (live ? " The " + placement.cutWhy + "." : "") +
+      (isMixed ? " The group holds an estimated " +
+                     std::to_string(placement.groupLiveBytes) +
+                     " bytes live; it gets the chips that and half again "
+                     "need."
+               : "");
   if (chips > 1 && !placement.spread())
-    for (const ChipStage &s : placement.stages)
-      text += " chip " + std::to_string(s.chip) + ": " + std::to_string(s.ops) +
-              " ops" +
+    for (const ChipStage &s : placement.stages) {
+      if (isMixed && s.chip > placement.groupFirst)
+        break;
+      text += (isMixed && s.chip == placement.groupFirst
+                   ? " " + group + " (the group)"
+                   : " chip " + std::to_string(s.chip)) +
+              ": " + std::to_string(s.ops) + " ops" +
               (s.ops ? " '" + s.firstOp + "'..'" + s.lastOp + "'" : "") + ", " +
               std::to_string(s.bytes) + " bytes" +
               (live ? ", " + std::to_string(s.liveBytes) + " live" : "") + ";";
+    }
   for (const std::string &note : placement.notes)
     text += " " + note + ".";
   return text;
@@ -114,12 +143,13 @@ struct TGraphToTilePass
              << target.name << "' has " << target.chips << " chips for "
              << devices << " replicas";
     // An op whose operands and result fill half a chip cannot be placed
-    // whole on one: such models are spread, every tensor over all chips.
-    // placement=stages|spread overrides the choice (to compare the two).
+    // whole on one: such models are spread, every tensor over all chips
+    // (and, when no spread try fits, mixed or staged, below).
+    // placement=stages|spread|mixed overrides the choice (to compare them).
     if (placementMode != "auto" && placementMode != "stages" &&
-        placementMode != "spread")
+        placementMode != "spread" && placementMode != "mixed")
       return module.emitError("tgraph-to-tile: placement=")
-             << placementMode << " is not auto, stages or spread";
+             << placementMode << " is not auto, stages, spread or mixed";
     int64_t largest = largestOpBytes(entry);
     auto spreadFor = [&](int64_t k) {
       if (placementMode != "auto")
@@ -127,13 +157,14 @@ struct TGraphToTilePass
       return k > 1 && 2 * largest > chipBytes;
     };
     options.spread = spreadFor(options.chips);
+    options.mixed = placementMode == "mixed";
     bool search = chips == 0 && annotated == 0 && available > 1;
     // Each try: its chips, the bytes its tiles need beyond their memory
     // (summed; a count of tiles would grow with the chips), and how many
     // tiles overflow. The best is kept.
     struct Try {
       int64_t chips, bytesOver, tilesOver;
-      bool spread;
+      bool spread, mixed;
       /// The chip bytes the stage cut was given (0: cut by result bytes
       /// only), and what the other cut gave when both were tried.
       int64_t cutBytes = 0;
@@ -152,11 +183,16 @@ struct TGraphToTilePass
       if (failed(lowerEntryToTile(module, target, &stats, options)))
         return std::nullopt;
       if (!search)
-        return Try{options.chips, 0, 0, options.spread, options.chipBytes};
+        return Try{options.chips,    0, 0, options.spread, options.mixed,
+                   options.chipBytes};
       auto allocate = [&] {
         memory::MemoryAnalysis &analysis =
             last.emplace(memory::analyzeMemory(program(), target));
-        Try t{options.chips, 0, analysis.tilesOutOfMemory(), options.spread,
+        Try t{options.chips,
+              0,
+              analysis.tilesOutOfMemory(),
+              options.spread,
+              options.mixed,
               options.chipBytes};
         for (const memory::TileAllocation &tile : analysis.tiles)
           t.bytesOver += tile.overBy();
@@ -167,8 +203,8 @@ struct TGraphToTilePass
       // and host-exchange buffers. When its try is still over, the cut by
       // result bytes gets a try too, and the one with fewer bytes over is
       // kept (on the GNMT-size step the latter is: docs/multichip.md).
-      if (t.bytesOver > 0 && !options.spread && options.chips > 1 &&
-          options.chipBytes > 0 &&
+      if (t.bytesOver > 0 && !options.spread && !options.mixed &&
+          options.chips > 1 && options.chipBytes > 0 &&
           placeOnChips(entry, options.chips, false, options.chipBytes).cut ==
               "live") {
         std::optional<memory::MemoryAnalysis> liveAnalysis = std::move(last);
@@ -236,20 +272,37 @@ struct TGraphToTilePass
     }
     // Spreading over more chips spreads every exchange over every tile
     // too, so each tile keeps the code of all of them; when no spread try
-    // fits, pipeline stages on all of a replica's chips (each chip runs
-    // its stage's exchanges only) get a try as well.
+    // fits, all of a replica's chips get a mixed try (the large ops spread
+    // over a group of them, the rest in stages, each chip keeping its own
+    // exchanges' code) and, unless that fits, pipeline stages.
     bool spreadTried =
         llvm::any_of(tries, [](const Try &t) { return t.spread; });
     bool stagesTried = false;
-    if (search && placementMode == "auto" && spreadTried &&
-        llvm::all_of(tries, [](const Try &t) { return t.bytesOver > 0; })) {
-      last.reset();
-      program().erase();
-      options.chips = available;
-      options.spread = false;
-      if (!tryOnce())
-        return failure();
-      stagesTried = true;
+    auto noneFits = [&] {
+      return llvm::all_of(tries, [](const Try &t) { return t.bytesOver > 0; });
+    };
+    if (search && placementMode == "auto" && spreadTried && noneFits()) {
+      if (placeOnChips(entry, available, false, chipBytes, true).mode ==
+          "mixed") {
+        last.reset();
+        program().erase();
+        options.chips = available;
+        options.spread = false;
+        options.mixed = true;
+        if (!tryOnce())
+          return failure();
+        stagesTried = true;
+      }
+      if (noneFits()) {
+        last.reset();
+        program().erase();
+        options.chips = available;
+        options.spread = false;
+        options.mixed = false;
+        if (!tryOnce())
+          return failure();
+        stagesTried = true;
+      }
     }
     if (search) {
       // The try with the fewest bytes over, then the fewest chips.
@@ -265,7 +318,9 @@ struct TGraphToTilePass
       for (const Try &t : tries)
         said.push_back(
             std::to_string(t.chips) + (t.chips == 1 ? " chip" : " chips") +
-            (mixed && t.chips > 1 ? (t.spread ? " spread" : " in stages")
+            (mixed && t.chips > 1 ? (t.spread  ? " spread"
+                                     : t.mixed ? " mixed"
+                                               : " in stages")
                                   : "") +
             ": " +
             (t.tilesOver == 0
@@ -273,13 +328,21 @@ struct TGraphToTilePass
                  : std::to_string(t.tilesOver) + " tiles out of memory by " +
                        std::to_string(t.bytesOver) + " bytes") +
             t.other);
-      // The stages try is on every chip: fewer in stages were not tried.
-      bool stagesKept = stagesTried && &*best == &tries.back();
+      // The stages and mixed tries are on every chip: fewer were not
+      // tried.
+      bool stagesKept = stagesTried && !best->spread && best->chips > 1;
       why = "tried " + llvm::join(said, "; ") + ". " +
             (best->bytesOver == 0 && stagesKept
-                 ? "No spread try holds it, pipeline stages on all " +
-                       std::to_string(available) +
-                       " chips do (fewer in stages were not tried)"
+                 ? "No spread try holds it, " +
+                       std::string(best->mixed
+                                       ? "a mixed placement on all " +
+                                             std::to_string(available) +
+                                             " chips does (fewer were not "
+                                             "tried)"
+                                       : "pipeline stages on all " +
+                                             std::to_string(available) +
+                                             " chips do (fewer in stages were "
+                                             "not tried)")
              : best->bytesOver == 0 ? "The fewest chips that hold it"
              : tries.back().chips >= available
                  ? "No count up to the " + std::to_string(available) +
@@ -288,11 +351,12 @@ struct TGraphToTilePass
       // The last try's program is the one its Try describes.
       int64_t lastCut = tries.back().cutBytes;
       if (best->chips != options.chips || best->spread != options.spread ||
-          best->cutBytes != lastCut) {
+          best->mixed != options.mixed || best->cutBytes != lastCut) {
         last.reset();
         program().erase();
         options.chips = best->chips;
         options.spread = best->spread;
+        options.mixed = best->mixed;
         options.chipBytes = best->cutBytes;
         stats = TileLoweringStats();
         if (failed(lowerEntryToTile(module, target, &stats, options)))
@@ -300,9 +364,10 @@ struct TGraphToTilePass
       }
     }
     if (target.chips > 1)
-      program().setPlacement(
-          describePlacement(entry, options.chips, options.spread,
-                            placementMode != "auto", why, options.chipBytes));
+      program().setPlacement(describePlacement(
+          entry, options.chips, options.spread,
+          placementMode == "auto" ? std::string() : std::string(placementMode),
+          why, options.chipBytes, options.mixed));
     if (last && keep)
       keep(program(), std::move(*last));
     return success();

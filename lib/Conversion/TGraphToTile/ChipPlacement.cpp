@@ -7,7 +7,10 @@
 // the copies a stage receives from other chips, so a chip can end up with
 // more live than it holds while others have room (docs/multichip.md, the
 // GNMT-size step); then the cut is made again by a live estimate
-// (LiveEstimate below), as evenly as the stages allow.
+// (LiveEstimate below), as evenly as the stages allow. Neither helps when
+// single ops fill most of a chip (that step's loss): a mixed placement
+// takes those ops off the stages into a group of chips they are spread
+// over (largeOpGroup, sized by groupLiveBytes), and cuts the rest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+#include <functional>
 #include <queue>
 
 using namespace mlir;
@@ -64,19 +69,161 @@ static std::string nameOf(Operation *op) {
   return name.empty() ? op->getName().getStringRef().str() : name;
 }
 
+/// The bytes `op` touches: its operands and results.
+static int64_t touchedBytes(Operation *op) {
+  int64_t bytes = 0;
+  for (Value v : op->getOperands())
+    bytes += valueBytes(v.getType());
+  for (Value v : op->getResults())
+    bytes += valueBytes(v.getType());
+  return bytes;
+}
+
 int64_t tessera::largestOpBytes(func::FuncOp entry) {
   int64_t largest = 0;
-  for (Operation &op : entry.getBody().front().without_terminator()) {
-    if (followsOperand(&op))
-      continue;
-    int64_t bytes = 0;
-    for (Value v : op.getOperands())
-      bytes += valueBytes(v.getType());
-    for (Value v : op.getResults())
-      bytes += valueBytes(v.getType());
-    largest = std::max(largest, bytes);
-  }
+  for (Operation &op : entry.getBody().front().without_terminator())
+    if (!followsOperand(&op))
+      largest = std::max(largest, touchedBytes(&op));
   return largest;
+}
+
+/// Whether a group op makes `v`, or `v` renames a value one makes.
+static bool madeByGroup(Value v, const llvm::DenseSet<Operation *> &group) {
+  Operation *def = v.getDefiningOp();
+  while (def && followsOperand(def) && def->getNumOperands() > 0)
+    def = def->getOperand(0).getDefiningOp();
+  return def && group.contains(def);
+}
+
+/// The ops a mixed placement spreads over its group (ChipPlacement.h): the
+/// large ones, each touching over a quarter of a chip's `chipBytes`; the
+/// small ops between them (fed only by group ops and constants, directly
+/// or through other such ops, and read by a group op, directly or through
+/// them: a loss's reductions, their broadcasts and the scalars between its
+/// large tensors); and broadcasts and iotas of constants or arguments
+/// whose users are all in the group (made where they are read rather than
+/// copied in). Empty when no op is that large.
+static llvm::DenseSet<Operation *>
+largeOpGroup(Block &block, ArrayRef<Operation *> ops, int64_t chipBytes) {
+  llvm::DenseSet<Operation *> group;
+  for (Operation *op : ops)
+    if (!followsOperand(op) && !isa<tg::ConstantOp>(op) &&
+        4 * touchedBytes(op) > chipBytes)
+      group.insert(op);
+  if (group.empty())
+    return group;
+  auto constant = [](Value v) {
+    return isa_and_nonnull<tg::ConstantOp>(v.getDefiningOp());
+  };
+  // A constant or an argument of the entry, or a renaming of one.
+  auto source = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    while (def && followsOperand(def) && def->getNumOperands() > 0) {
+      v = def->getOperand(0);
+      def = v.getDefiningOp();
+    }
+    return def ? isa<tg::ConstantOp>(def)
+               : cast<BlockArgument>(v).getOwner() == &block;
+  };
+  // Small ops fed only by the group, in program order.
+  llvm::DenseSet<Operation *> fed;
+  auto fromGroup = [&](Value v) {
+    return madeByGroup(v, group) || madeByGroup(v, fed);
+  };
+  for (Operation *op : ops)
+    if (!group.contains(op) && !followsOperand(op) &&
+        !isa<tg::ConstantOp>(op) &&
+        llvm::any_of(op->getOperands(), fromGroup) &&
+        llvm::all_of(op->getOperands(),
+                     [&](Value v) { return fromGroup(v) || constant(v); }))
+      fed.insert(op);
+  // An op is read by the group when a group op (through renaming ops) uses
+  // its result; users come first in reverse order, so a chain of fed ops
+  // joins from its end.
+  std::function<bool(Operation *)> readByGroup = [&](Operation *op) {
+    return llvm::any_of(op->getUsers(), [&](Operation *user) {
+      Operation *top = block.findAncestorOpInBlock(*user);
+      if (!top)
+        return false;
+      if (followsOperand(top) && top == user)
+        return readByGroup(top);
+      return group.contains(top);
+    });
+  };
+  for (Operation *op : llvm::reverse(ops)) {
+    if (group.contains(op))
+      continue;
+    // Broadcasts and iotas of constants or arguments (a bias, the
+    // labels): only when every user is the group's.
+    bool fill = isa<tg::BroadcastInDimOp, tg::IotaOp>(op) &&
+                llvm::all_of(op->getOperands(), source) && !op->use_empty() &&
+                llvm::all_of(op->getUsers(), [&](Operation *user) {
+                  Operation *top = block.findAncestorOpInBlock(*user);
+                  return top && group.contains(top);
+                });
+    if (fill || (fed.contains(op) && readByGroup(op)))
+      group.insert(op);
+  }
+  return group;
+}
+
+/// An estimate of the peak bytes the group's chips hold live: the group
+/// ops' results from where they are made to their last use anywhere (a
+/// renaming op's uses count as its operand's), and the other values the
+/// group reads from their first use there to their last, before padding.
+static int64_t groupLiveBytes(Block &block, ArrayRef<Operation *> ops,
+                              const llvm::DenseSet<Operation *> &group) {
+  int64_t n = ops.size();
+  llvm::DenseMap<Operation *, int64_t> index;
+  for (auto [i, op] : llvm::enumerate(ops))
+    index[op] = i;
+  auto at = [&](Operation *user) -> int64_t {
+    Operation *top = block.findAncestorOpInBlock(*user);
+    auto it = top ? index.find(top) : index.end();
+    return it == index.end() ? n : it->second;
+  };
+  // Last uses, users before producers.
+  llvm::DenseMap<Value, int64_t> lastUse;
+  for (Operation *op : llvm::reverse(ops))
+    for (Value r : op->getResults()) {
+      int64_t last = -1;
+      for (Operation *user : r.getUsers()) {
+        last = std::max(last, at(user));
+        if (followsOperand(user) && user->getBlock() == &block)
+          for (Value u : user->getResults())
+            last = std::max(last, lastUse.lookup(u));
+      }
+      lastUse[r] = last;
+    }
+  std::vector<int64_t> delta(n + 2, 0);
+  auto live = [&](int64_t bytes, int64_t from, int64_t to) {
+    if (from < 0 || to < from)
+      return;
+    delta[from] += bytes;
+    delta[std::min(to, n) + 1] -= bytes;
+  };
+  llvm::DenseMap<Value, std::pair<int64_t, int64_t>> read;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (!group.contains(op))
+      continue;
+    for (Value r : op->getResults())
+      live(valueBytes(r.getType()), i, lastUse.lookup(r));
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if ((def && def->getBlock() != &block) || madeByGroup(v, group))
+          continue;
+        auto [it, fresh] = read.try_emplace(v, int64_t(i), int64_t(i));
+        it->second.second = i;
+      }
+    });
+  }
+  for (auto &[v, range] : read)
+    live(valueBytes(v.getType()), range.first, range.second);
+  int64_t running = 0, peak = 0;
+  for (int64_t d : delta)
+    peak = std::max(peak, running += d);
+  return peak;
 }
 
 namespace {
@@ -238,7 +385,8 @@ SmallVector<int64_t> LiveEstimate::cut(int64_t budget, ArrayRef<int64_t> fixed,
 }
 
 ChipPlacement tessera::placeOnChips(func::FuncOp entry, int64_t chips,
-                                    bool spread, int64_t chipBytes) {
+                                    bool spread, int64_t chipBytes,
+                                    bool mixed) {
   ChipPlacement placement;
   placement.chips = std::max<int64_t>(chips, 1);
   placement.argChip.assign(entry.getNumArguments(), 0);
@@ -296,7 +444,29 @@ ChipPlacement tessera::placeOnChips(func::FuncOp entry, int64_t chips,
     if (int64_t u = firstUser(arg); u >= 0)
       weight[u] += valueBytes(arg.getType());
 
+  // Stages balanced by result bytes over the first k chips: op i goes to
+  // the stage whose share of the total its running sum falls in.
   SmallVector<int64_t> chipOf(ops.size(), 0);
+  auto cutByBytes = [&](ArrayRef<int64_t> w, int64_t k) {
+    int64_t total = 0;
+    for (int64_t x : w)
+      total += x;
+    int64_t running = 0;
+    for (auto [i, op] : llvm::enumerate(ops)) {
+      // The op's midpoint decides its stage, so a large op sits where most
+      // of it falls rather than always starting a new stage.
+      int64_t mid = running + (w[i] - 1) / 2;
+      running += w[i];
+      chipOf[i] = total > 0
+                      ? std::min<int64_t>(
+                            k - 1, static_cast<int64_t>(
+                                       static_cast<__int128>(mid) * k / total))
+                      : 0;
+    }
+  };
+  llvm::DenseSet<Operation *> group;
+  if (!annotated && mixed && placement.chips > 1 && chipBytes > 0)
+    group = largeOpGroup(block, ops, chipBytes);
   if (annotated) {
     placement.mode = "annotations";
     // Unannotated ops follow their first operand made by a placed op, else
@@ -319,23 +489,29 @@ ChipPlacement tessera::placeOnChips(func::FuncOp entry, int64_t chips,
       for (Value r : op->getResults())
         valueChip[r] = chip;
     }
+  } else if (!group.empty()) {
+    // The group gets the chips its live estimate needs with half again to
+    // spare (a spread tensor's blocks, the dots' partials and padding are
+    // not in the estimate), the other ops stages on the chips before it.
+    placement.mode = "mixed";
+    placement.groupLiveBytes = groupLiveBytes(block, ops, group);
+    int64_t need = (3 * placement.groupLiveBytes / 2 + chipBytes - 1) /
+                   std::max<int64_t>(chipBytes, 1);
+    placement.groupChips = std::clamp<int64_t>(need, 1, placement.chips - 1);
+    placement.groupFirst = placement.chips - placement.groupChips;
+    // A constant or argument whose first user is in the group weighs
+    // nothing in the stages: it goes with that user.
+    SmallVector<int64_t> staged(weight);
+    for (auto [i, op] : llvm::enumerate(ops))
+      if (group.contains(op))
+        staged[i] = 0;
+    cutByBytes(staged, placement.groupFirst);
+    for (auto [i, op] : llvm::enumerate(ops))
+      if (group.contains(op))
+        chipOf[i] = placement.groupFirst;
   } else if (placement.chips > 1) {
     placement.mode = "stages";
-    int64_t total = 0;
-    for (int64_t w : weight)
-      total += w;
-    int64_t running = 0;
-    for (auto [i, op] : llvm::enumerate(ops)) {
-      // The op's midpoint decides its stage, so a large op sits where most
-      // of it falls rather than always starting a new stage.
-      int64_t mid = running + (weight[i] - 1) / 2;
-      running += weight[i];
-      chipOf[i] = total > 0 ? std::min<int64_t>(placement.chips - 1,
-                                                static_cast<int64_t>(
-                                                    static_cast<__int128>(mid) *
-                                                    placement.chips / total))
-                            : 0;
-    }
+    cutByBytes(weight, placement.chips);
   }
   // The cut by bytes ignores liveness and copies: when it leaves a chip
   // with more live than it holds, cut again, by the live estimate, with

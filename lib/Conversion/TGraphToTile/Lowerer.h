@@ -118,13 +118,12 @@ public:
   /// chip `placement` gives it, numbered from 0 on that chip, and the
   /// program's tiles are renumbered system-wide at the end
   /// (placeTilesOnChips). A spread placement plans every op over all its
-  /// chips' tiles at once.
+  /// chips' tiles at once, a mixed one its group's ops over the group's.
   Lowerer(mlir::ModuleOp module, const TargetDescription &target,
           const ChipPlacement &placement)
       : module(module), target(target), placement(placement),
         builder(module.getContext()),
-        numTiles(placement.spread() ? placement.chips * target.tilesPerChip
-                                    : target.tilesPerChip) {}
+        numTiles(placement.tilesOn(0, target.tilesPerChip)) {}
 
   mlir::LogicalResult run(mlir::func::FuncOp entry, TileLoweringStats &stats);
 
@@ -251,6 +250,11 @@ private:
   mlir::SmallVector<std::pair<mlir::Value, mlir::SmallVector<mlir::Value>>>
   localizeOperands(mlir::Operation *op, mlir::StringRef name);
   int64_t chipOf(mlir::Value buffer) const { return bufferChip.lookup(buffer); }
+  /// Makes `chip` the current one, with the tiles its ops are planned over.
+  void setChip(int64_t chip) {
+    currentChip = chip;
+    numTiles = placement.tilesOn(chip, target.tilesPerChip);
+  }
   /// Renumbers the program's tiles system-wide: a buffer on chip c moves
   /// from tile t of its chip to c * tilesPerChip + t, with its steps.
   void placeTilesOnChips(tile::ProgramOp program);
@@ -294,7 +298,7 @@ private:
   const TargetDescription &target;
   const ChipPlacement &placement;
   mlir::OpBuilder builder;
-  /// Tiles of one chip (see the constructor).
+  /// Tiles the current op is planned over (see the constructor).
   int64_t numTiles;
   /// The chip of the op being lowered, and of each buffer made (absent:
   /// chip 0).

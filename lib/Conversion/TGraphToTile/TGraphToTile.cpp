@@ -811,12 +811,12 @@ void Lowerer::lowerBlock(Block &block, StringRef prefix) {
     if (&block != entryBlock || placement.chips == 1 || placement.spread()) {
       lowerOp(&op, qualified);
     } else {
-      currentChip = placement.chipOf(&op);
+      setChip(placement.chipOf(&op));
       auto restore = localizeOperands(&op, qualified);
       lowerOp(&op, qualified);
       for (auto &[value, bufs] : restore)
         buffers[value] = bufs;
-      currentChip = 0;
+      setChip(0);
     }
     markResults(op.getResults(), qualified, &op);
   }
@@ -850,16 +850,27 @@ Lowerer::localizeOperands(Operation *op, StringRef name) {
           continue;
         }
         // The same layout on this chip's tiles: an exchange whose copies
-        // cross the link(s) between the two chips.
+        // cross the link(s) between the two chips. Between a mixed
+        // placement's group and a single chip the tiles differ in number,
+        // so the copy is laid out linearly over this chip's (or group's).
         auto var = b.getDefiningOp<tile::VarOp>();
         auto type = cast<tile::BufferType>(b.getType());
         std::string copyName =
             (var.getName() + ".chip" + Twine(currentChip)).str();
+        std::string from = "copy of '" + var.getName().str() + "' from chip " +
+                           std::to_string(chipOf(b)) + " for '" + name.str() +
+                           "'";
         PlannedMapping plan;
-        plan.runs.assign(runsOf(b).begin(), runsOf(b).end());
-        plan.why = "copy of '" + var.getName().str() + "' from chip " +
-                   std::to_string(chipOf(b)) + " for '" + name.str() +
-                   "', in its layout";
+        if (placement.tilesOn(chipOf(b), target.tilesPerChip) == numTiles) {
+          plan.runs.assign(runsOf(b).begin(), runsOf(b).end());
+          plan.why = from + ", in its layout";
+        } else {
+          plan = planBalancedLinear(
+              type.getNumElements(),
+              mappingGrain(target, hloDtypeName(type.getElementType())));
+          plan.why = from + ", laid out over " + std::to_string(numTiles) +
+                     " tiles: " + plan.why;
+        }
         Value local = makeVar(op->getLoc(), copyName, tile::Category::Temporary,
                               plan, type.getShape(), type.getElementType(),
                               var.getHlo() ? *var.getHlo() : StringRef());
@@ -930,7 +941,7 @@ void Lowerer::lowerOutputs(func::ReturnOp ret) {
       if (var.getCategory() != tile::Category::Output || seen.contains(b) ||
           var.getAlias()) {
         // The copy stays on the chip of what it copies.
-        currentChip = chipOf(b);
+        setChip(chipOf(b));
         auto type = cast<tile::BufferType>(b.getType());
         StringAttr hlo = var.getHloAttr();
         Value out = makeVar(
@@ -986,8 +997,8 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
       name = nameLoc.getName().str();
     SmallVector<Type> leaves;
     flattenLeaves(arg.getType(), leaves);
-    currentChip =
-        placement.argChip.empty() ? 0 : placement.argChip[arg.getArgNumber()];
+    setChip(placement.argChip.empty() ? 0
+                                      : placement.argChip[arg.getArgNumber()]);
     SmallVector<Value> &bufs = buffers[arg];
     for (Type leaf : leaves) {
       RankedTensorType t = bufferableTensor(leaf);
@@ -1001,7 +1012,7 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
     }
     markResults(arg, name);
   }
-  currentChip = 0;
+  setChip(0);
   entryBlock = &entry.getBody().front();
   int64_t devices = tgraph::deviceCounts(module).devices();
   if (devices > 1 && devices * placement.chips <= target.chips) {
@@ -1073,8 +1084,8 @@ LogicalResult tessera::lowerEntryToTile(ModuleOp module,
     return module.emitError("tgraph-to-tile: cannot place the program on ")
            << options.chips << " chips; target '" << target.name << "' has "
            << target.chips;
-  ChipPlacement placement =
-      placeOnChips(entry, options.chips, options.spread, options.chipBytes);
+  ChipPlacement placement = placeOnChips(entry, options.chips, options.spread,
+                                         options.chipBytes, options.mixed);
   TileLoweringStats local;
   Lowerer lowerer(module, target, placement);
   if (failed(lowerer.run(entry, stats ? *stats : local)))

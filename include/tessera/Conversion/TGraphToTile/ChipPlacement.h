@@ -20,7 +20,11 @@
 //    constants and parameters their first user;
 //  - or, when single ops are too large for one chip (an op, its operands
 //    and result must sit on its chip), every op is spread over all k chips'
-//    tiles, each tensor split across the chips (`spread`).
+//    tiles, each tensor split across the chips (`spread`);
+//  - or a mix (`mixed`): the large ops (each touching over a quarter of a
+//    chip) spread over a group of the last chips, the rest in pipeline
+//    stages on the others, so a model whose loss alone fills a chip keeps
+//    its many small ops off the spread exchanges.
 //
 // The tgraph-to-tile pass chooses k (the fewest chips whose tiles hold the
 // program, docs/multichip.md).
@@ -57,10 +61,24 @@ struct ChipPlacement {
   llvm::DenseMap<mlir::Operation *, int64_t> opChip;
   /// Per entry argument.
   std::vector<int64_t> argChip;
-  /// How the ops were placed: "single", "annotations", "stages" or
-  /// "spread" (every op over all the chips' tiles, opChip empty).
+  /// How the ops were placed: "single", "annotations", "stages",
+  /// "spread" (every op over all the chips' tiles, opChip empty) or
+  /// "mixed" (stages, and the large ops over the group below).
   std::string mode = "single";
   bool spread() const { return mode == "spread"; }
+  /// The chips the large ops of a mixed placement are spread over:
+  /// `groupChips` chips from `groupFirst`; their ops are placed on
+  /// `groupFirst` (opChip) and planned over all the group's tiles.
+  int64_t groupFirst = -1, groupChips = 0;
+  /// The group's estimated peak of live bytes (before padding), which
+  /// sized it.
+  int64_t groupLiveBytes = 0;
+  /// The tiles an op placed on `chip` is planned over.
+  int64_t tilesOn(int64_t chip, int64_t tilesPerChip) const {
+    if (spread())
+      return chips * tilesPerChip;
+    return chip == groupFirst ? groupChips * tilesPerChip : tilesPerChip;
+  }
   std::vector<ChipStage> stages;
   /// How stages were cut: "bytes" (balanced by result bytes) or "live"
   /// (by the live estimate, as the cut by bytes overflowed a chip), with
@@ -85,11 +103,14 @@ int64_t annotatedChips(mlir::func::FuncOp entry);
 int64_t largestOpBytes(mlir::func::FuncOp entry);
 
 /// Places the ops of `entry` on `chips` chips: by the annotations when it
-/// has some, else spread when `spread`, else in balanced stages (cut by the
-/// live estimate when the balanced cut has a chip live over `chipBytes`, a
-/// chip's usable bytes; 0: never). `chips` must cover the annotations.
+/// has some, else spread when `spread`, else mixed when `mixed` and some op
+/// touches over a quarter of `chipBytes` (a chip's usable bytes), else in
+/// balanced stages (cut by the live estimate when the balanced cut has a
+/// chip live over `chipBytes`; 0: never). `chips` must cover the
+/// annotations.
 ChipPlacement placeOnChips(mlir::func::FuncOp entry, int64_t chips,
-                           bool spread = false, int64_t chipBytes = 0);
+                           bool spread = false, int64_t chipBytes = 0,
+                           bool mixed = false);
 
 } // namespace tessera
 

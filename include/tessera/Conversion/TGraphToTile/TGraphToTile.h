@@ -65,6 +65,10 @@ struct TileLoweringOptions {
   /// A chip's usable bytes, for the stage cut's live estimate
   /// (ChipPlacement.h); 0 keeps the cut by result bytes.
   int64_t chipBytes = 0;
+  /// Spread the large ops (each touching over a quarter of `chipBytes`)
+  /// over a group of the last chips and place the rest in stages
+  /// (ChipPlacement.h); ignored without such ops or with `spread`.
+  bool mixed = false;
 };
 
 /// Lowers the entry function (findEntryFunction) of `module` into a
