@@ -248,6 +248,8 @@ int64_t CostBuilder::rangeCycles(int64_t begin, int64_t end, int64_t &unknown) {
 }
 
 ProgramCost CostBuilder::build() {
+  // Exact size: doubling held up to twice the steps' costs at the peak.
+  result.steps.reserve(live.schedule.steps.size());
   for (const Step &step : live.schedule.steps) {
     StepCost cost;
     if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
