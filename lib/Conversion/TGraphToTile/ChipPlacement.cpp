@@ -69,21 +69,11 @@ static std::string nameOf(Operation *op) {
   return name.empty() ? op->getName().getStringRef().str() : name;
 }
 
-/// The bytes `op` touches: its operands and results.
-static int64_t touchedBytes(Operation *op) {
-  int64_t bytes = 0;
-  for (Value v : op->getOperands())
-    bytes += valueBytes(v.getType());
-  for (Value v : op->getResults())
-    bytes += valueBytes(v.getType());
-  return bytes;
-}
-
 int64_t tessera::largestOpBytes(func::FuncOp entry) {
   int64_t largest = 0;
   for (Operation &op : entry.getBody().front().without_terminator())
     if (!followsOperand(&op))
-      largest = std::max(largest, touchedBytes(&op));
+      largest = std::max(largest, opBytes(&op));
   return largest;
 }
 
@@ -108,7 +98,7 @@ largeOpGroup(Block &block, ArrayRef<Operation *> ops, int64_t chipBytes) {
   llvm::DenseSet<Operation *> group;
   for (Operation *op : ops)
     if (!followsOperand(op) && !isa<tg::ConstantOp>(op) &&
-        4 * touchedBytes(op) > chipBytes)
+        4 * opBytes(op) > chipBytes)
       group.insert(op);
   if (group.empty())
     return group;
