@@ -168,8 +168,17 @@ private:
 /// O(log points) short lists; the result is the scan's, offset for offset.
 class BusyIndex {
 public:
-  BusyIndex(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> order)
-      : firstIndex(live.size(), 0), lastIndex(live.size(), 0) {
+  BusyIndex() = default;
+  BusyIndex(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> order) {
+    reset(live, order);
+  }
+
+  /// Rebuilds the index, empty, for another tile. The unions' storage is
+  /// kept: a compile allocates hundreds of distinct tiles, and growing
+  /// thousands of small vectors again for each was a fair part of the time.
+  void reset(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> order) {
+    firstIndex.assign(live.size(), 0);
+    lastIndex.assign(live.size(), 0);
     // Each endpoint's rank among the distinct endpoints: by an array over
     // the span of points when it is narrow, else by sorting.
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -205,18 +214,23 @@ public:
       }
       distinct = points.size();
     }
+    leaves = 1;
     while (leaves < distinct)
       leaves *= 2;
-    cover.resize(2 * leaves);
-    below.resize(2 * leaves);
+    if (cover.size() < 2 * leaves) {
+      cover.resize(2 * leaves);
+      below.resize(2 * leaves);
+    }
     stamp.assign(2 * leaves, 0);
+    visit = 0;
+    clear();
   }
 
   void clear() {
-    for (RangeUnion &u : cover)
-      u.clear();
-    for (RangeUnion &u : below)
-      u.clear();
+    for (size_t n = 0; n < 2 * leaves; ++n) {
+      cover[n].clear();
+      below[n].clear();
+    }
   }
 
   /// Records that interval `i` (of the constructor's `live`) is at `r`.
@@ -531,8 +545,10 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   // Largest first; ties by start, then index, so the result is stable.
   Orders orders(live, alignment);
   orders.sort(0, order);
-  // Every order places the same buffers: one index serves them all.
-  BusyIndex index(live, order);
+  // Every order places the same buffers: one index serves them all, and
+  // one per thread serves every tile (keeping its storage).
+  static thread_local BusyIndex index;
+  index.reset(live, order);
   Allocation best = place(live, order, alignment, /*firstFit=*/false, index);
   // Other orders, only while a gap is left: start order (optimal for
   // stack-like nesting) forwards and backwards, longest-lived first, and
