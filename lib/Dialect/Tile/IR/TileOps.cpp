@@ -121,7 +121,10 @@ public:
       if (tile >= 0 && tile < numTiles)
         intervals.push_back({tile, begin, end});
     });
-    std::sort(intervals.begin(), intervals.end());
+    // Mappings list their runs tile by tile, so the intervals usually come
+    // in order already; checking is linear, sorting is not.
+    if (!std::is_sorted(intervals.begin(), intervals.end()))
+      std::sort(intervals.begin(), intervals.end());
     firstOfTile.assign(numTiles + 1, intervals.size());
     for (size_t i = intervals.size(); i-- > 0;)
       firstOfTile[intervals[i][0]] = i;
