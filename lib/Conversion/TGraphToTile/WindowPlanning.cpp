@@ -185,22 +185,44 @@ foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
   // Group by (line, length and chunk shape, place along the line); pieces
   // of one group in element order, so the i-th piece at place a pairs with
   // the i-th at a + 1.
-  // The keys are computed once and an index is sorted by them: computing
-  // two tuples per comparison made this sort a tenth of a convolution-heavy
-  // compile. Pieces with equal keys are equal, so the order is the same
-  // whatever the sort.
+  // The keys are computed once and sorted with the pieces' indices:
+  // computing two tuples per comparison made this sort a tenth of a
+  // convolution-heavy compile. The line (the key's first field) is a tile
+  // number or a difference of two, so the keys are first bucketed by line
+  // (a counting sort) and only each line's keys are compared. Pieces with
+  // equal keys are equal, so the order is the same whatever the sort.
   size_t n = pieces.size();
   using Key = std::array<int64_t, 8>;
   std::vector<std::pair<Key, uint32_t>> keyed(n);
+  int64_t minLine = INT64_MAX, maxLine = INT64_MIN;
   for (size_t i = 0; i < n; ++i) {
     const CopyPiece &p = pieces[i];
     auto [chunk, srcChunkStride, dstChunkStride] = chunkShape(p);
     keyed[i] = {Key{steps.line(p), p.length, chunk, srcChunkStride,
                     dstChunkStride, steps.along(p), p.srcElement, p.dstElement},
                 static_cast<uint32_t>(i)};
+    minLine = std::min(minLine, keyed[i].first[0]);
+    maxLine = std::max(maxLine, keyed[i].first[0]);
   }
-  llvm::sort(keyed,
-             [](const auto &a, const auto &b) { return a.first < b.first; });
+  auto byKey = [](const auto &a, const auto &b) { return a.first < b.first; };
+  if (n > 64 && maxLine - minLine < 4 * static_cast<int64_t>(n) + 4096) {
+    std::vector<uint32_t> start(maxLine - minLine + 2, 0);
+    for (const auto &k : keyed)
+      ++start[k.first[0] - minLine + 1];
+    for (size_t l = 1; l < start.size(); ++l)
+      start[l] += start[l - 1];
+    std::vector<std::pair<Key, uint32_t>> bucketed(n);
+    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    for (const auto &k : keyed)
+      bucketed[next[k.first[0] - minLine]++] = k;
+    keyed = std::move(bucketed);
+    for (size_t l = 0; l + 1 < start.size(); ++l)
+      if (start[l + 1] - start[l] > 1)
+        std::sort(keyed.begin() + start[l], keyed.begin() + start[l + 1],
+                  byKey);
+  } else {
+    llvm::sort(keyed, byKey);
+  }
   std::vector<CopyPiece> sorted;
   sorted.reserve(n);
   for (const auto &k : keyed)
