@@ -126,12 +126,39 @@ static std::tuple<int64_t, int64_t, int64_t> chunkShape(const CopyPiece &p) {
 /// Joins the pieces between one tile pair that have one length and follow
 /// each other at constant element strides into strided pieces.
 static std::vector<CopyPiece> chunkPieces(std::vector<CopyPiece> pieces) {
-  llvm::sort(pieces, [](const CopyPiece &a, const CopyPiece &b) {
+  auto less = [](const CopyPiece &a, const CopyPiece &b) {
     return std::make_tuple(a.srcTile, a.dstTile, a.length, a.srcElement,
                            a.dstElement) <
            std::make_tuple(b.srcTile, b.dstTile, b.length, b.srcElement,
                            b.dstElement);
-  });
+  };
+  // Bucketed by source tile first (a counting sort: tiles are few), then
+  // each tile's pieces sorted; the order is the plain sort's, as pieces
+  // with equal keys are equal (none is chunked yet).
+  int64_t minTile = INT64_MAX, maxTile = INT64_MIN;
+  for (const CopyPiece &p : pieces) {
+    minTile = std::min(minTile, p.srcTile);
+    maxTile = std::max(maxTile, p.srcTile);
+  }
+  size_t n = pieces.size();
+  if (n > 64 && maxTile - minTile < 4 * static_cast<int64_t>(n) + 4096) {
+    std::vector<uint32_t> start(maxTile - minTile + 2, 0);
+    for (const CopyPiece &p : pieces)
+      ++start[p.srcTile - minTile + 1];
+    for (size_t t = 1; t < start.size(); ++t)
+      start[t] += start[t - 1];
+    std::vector<CopyPiece> bucketed(n);
+    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    for (const CopyPiece &p : pieces)
+      bucketed[next[p.srcTile - minTile]++] = p;
+    pieces = std::move(bucketed);
+    for (size_t t = 0; t + 1 < start.size(); ++t)
+      if (start[t + 1] - start[t] > 1)
+        std::sort(pieces.begin() + start[t], pieces.begin() + start[t + 1],
+                  less);
+  } else {
+    llvm::sort(pieces, less);
+  }
   std::vector<CopyPiece> out;
   for (const CopyPiece &p : pieces) {
     if (!out.empty()) {
