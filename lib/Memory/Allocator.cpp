@@ -7,6 +7,8 @@
 // go on top of small ones); start order is optimal when live ranges nest
 // like a stack. Other orders are tried while the peak is above the
 // liveness lower bound, and the lowest peak wins (ties: the earlier order).
+// A try stops as soon as its peak reaches the best one's (it cannot win),
+// and none is made once a peak equals the bound.
 // Tiles with many buffers get a bounded search that scales: the big
 // buffers alone, a few dozen, under many randomized orders (cheap, as a
 // placement costs O(buffers²)), then the small ones around them.
@@ -18,8 +20,6 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
-#include <functional>
-#include <map>
 #include <optional>
 #include <random>
 #include <tuple>
@@ -36,23 +36,65 @@ static bool isEmpty(const LiveInterval &i) {
   return i.last < i.first || i.size <= 0;
 }
 
+/// Whether points in [lo, hi] are few enough, next to `n` intervals, to be
+/// indexed by an array rather than sorted.
+static bool denseSpan(int64_t lo, int64_t hi, size_t n) {
+  return hi >= lo && hi - lo < 16 * static_cast<int64_t>(n) + 4096;
+}
+
 std::pair<int64_t, int64_t>
 tessera::memory::liveLowerBound(llvm::ArrayRef<LiveInterval> live,
                                 int64_t alignment) {
-  // Sweep: +size at first, -size after last; ends before starts at a tie
-  // point cannot happen because ranges are inclusive (the -size event is at
-  // last + 1).
-  std::map<int64_t, int64_t> delta;
+  // Sweep: +size at first, -size after last (ranges are inclusive). The
+  // events of one point are summed before the running total is compared,
+  // so the order of a point's ends and starts does not matter, and a point
+  // without events cannot raise the total. This runs once per distinct
+  // tile: when the points span a range not much wider than the intervals
+  // are many (program points usually do), the deltas go in an array
+  // indexed by point instead of being sorted.
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  size_t n = 0;
+  for (const LiveInterval &i : live) {
+    if (isEmpty(i))
+      continue;
+    lo = std::min(lo, i.first);
+    hi = std::max(hi, i.last + 1);
+    ++n;
+  }
+  int64_t current = 0, best = 0, bestPoint = 0;
+  if (n == 0)
+    return {best, bestPoint};
+  if (denseSpan(lo, hi, n)) {
+    std::vector<int64_t> delta(hi - lo + 1, 0);
+    for (const LiveInterval &i : live) {
+      if (isEmpty(i))
+        continue;
+      int64_t size = alignTo(i.size, alignment);
+      delta[i.first - lo] += size;
+      delta[i.last + 1 - lo] -= size;
+    }
+    for (int64_t p = 0, e = delta.size(); p < e; ++p) {
+      current += delta[p];
+      if (current > best)
+        best = current, bestPoint = lo + p;
+    }
+    return {best, bestPoint};
+  }
+  std::vector<std::pair<int64_t, int64_t>> delta;
+  delta.reserve(2 * n);
   for (const LiveInterval &i : live) {
     if (isEmpty(i))
       continue;
     int64_t size = alignTo(i.size, alignment);
-    delta[i.first] += size;
-    delta[i.last + 1] -= size;
+    delta.push_back({i.first, size});
+    delta.push_back({i.last + 1, -size});
   }
-  int64_t current = 0, best = 0, bestPoint = 0;
-  for (auto [point, d] : delta) {
-    current += d;
+  llvm::sort(delta,
+             [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (size_t k = 0; k < delta.size();) {
+    int64_t point = delta[k].first;
+    for (; k < delta.size() && delta[k].first == point; ++k)
+      current += delta[k].second;
     if (current > best)
       best = current, bestPoint = point;
   }
@@ -126,29 +168,69 @@ private:
 /// O(log points) short lists; the result is the scan's, offset for offset.
 class BusyIndex {
 public:
-  BusyIndex(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> order)
-      : firstIndex(live.size(), 0), lastIndex(live.size(), 0) {
-    std::vector<int64_t> points;
-    for (size_t i : order)
-      points.insert(points.end(), {live[i].first, live[i].last});
-    llvm::sort(points);
-    points.erase(std::unique(points.begin(), points.end()), points.end());
+  BusyIndex() = default;
+  BusyIndex(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> order) {
+    reset(live, order);
+  }
+
+  /// Rebuilds the index, empty, for another tile. The unions' storage is
+  /// kept: a compile allocates hundreds of distinct tiles, and growing
+  /// thousands of small vectors again for each was a fair part of the time.
+  void reset(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> order) {
+    firstIndex.assign(live.size(), 0);
+    lastIndex.assign(live.size(), 0);
+    // Each endpoint's rank among the distinct endpoints: by an array over
+    // the span of points when it is narrow, else by sorting.
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i : order) {
-      firstIndex[i] = llvm::lower_bound(points, live[i].first) - points.begin();
-      lastIndex[i] = llvm::lower_bound(points, live[i].last) - points.begin();
+      lo = std::min(lo, live[i].first);
+      hi = std::max(hi, live[i].last);
     }
-    while (leaves < points.size())
+    size_t distinct = 0;
+    if (order.empty()) {
+    } else if (denseSpan(lo, hi, order.size())) {
+      std::vector<uint32_t> rank(hi - lo + 1, 0);
+      for (size_t i : order)
+        rank[live[i].first - lo] = rank[live[i].last - lo] = 1;
+      for (uint32_t &r : rank) {
+        uint32_t here = r;
+        r = distinct;
+        distinct += here;
+      }
+      for (size_t i : order) {
+        firstIndex[i] = rank[live[i].first - lo];
+        lastIndex[i] = rank[live[i].last - lo];
+      }
+    } else {
+      std::vector<int64_t> points;
+      for (size_t i : order)
+        points.insert(points.end(), {live[i].first, live[i].last});
+      llvm::sort(points);
+      points.erase(std::unique(points.begin(), points.end()), points.end());
+      for (size_t i : order) {
+        firstIndex[i] =
+            llvm::lower_bound(points, live[i].first) - points.begin();
+        lastIndex[i] = llvm::lower_bound(points, live[i].last) - points.begin();
+      }
+      distinct = points.size();
+    }
+    leaves = 1;
+    while (leaves < distinct)
       leaves *= 2;
-    cover.resize(2 * leaves);
-    below.resize(2 * leaves);
+    if (cover.size() < 2 * leaves) {
+      cover.resize(2 * leaves);
+      below.resize(2 * leaves);
+    }
     stamp.assign(2 * leaves, 0);
+    visit = 0;
+    clear();
   }
 
   void clear() {
-    for (RangeUnion &u : cover)
-      u.clear();
-    for (RangeUnion &u : below)
-      u.clear();
+    for (size_t n = 0; n < 2 * leaves; ++n) {
+      cover[n].clear();
+      below[n].clear();
+    }
   }
 
   /// Records that interval `i` (of the constructor's `live`) is at `r`.
@@ -203,10 +285,15 @@ private:
 /// Places `order` in that order, each in the tightest gap that fits (best
 /// fit) or the lowest one (first fit), reusing `index` (built for `live`),
 /// around the buffers `fixed` already placed at `seed`'s offsets (the
-/// result keeps them; its peak counts them).
+/// result keeps them; its peak counts them). Gives up as soon as the peak
+/// reaches `stopAt`: every caller keeps a try only when it beats the best
+/// peak so far, and a peak never comes down as buffers are added, so the
+/// rest of a try that has reached it is wasted (the result then has a peak
+/// of at least `stopAt` and offsets that mean nothing).
 Allocation place(llvm::ArrayRef<LiveInterval> live,
                  llvm::ArrayRef<size_t> order, int64_t alignment, bool firstFit,
-                 BusyIndex &index, llvm::ArrayRef<size_t> fixed = {},
+                 BusyIndex &index, int64_t stopAt = INT64_MAX,
+                 llvm::ArrayRef<size_t> fixed = {},
                  const Allocation *seed = nullptr) {
   Allocation result;
   result.offsets.assign(live.size(), 0);
@@ -235,8 +322,10 @@ Allocation place(llvm::ArrayRef<LiveInterval> live,
     }
     int64_t offset = bestOffset >= 0 ? bestOffset : cursor;
     result.offsets[i] = offset;
-    index.add(i, {offset, offset + size});
     result.peak = std::max(result.peak, offset + size);
+    if (result.peak >= stopAt)
+      break;
+    index.add(i, {offset, offset + size});
   }
   return result;
 }
@@ -302,7 +391,58 @@ private:
   std::vector<int64_t> offsets;
 };
 
-using Less = std::function<bool(size_t, size_t)>;
+/// The orders a tile's buffers are tried in, by number (kOrders of them):
+/// 0 largest first (aligned size, then start), 1 start order (then the
+/// longest), 2 longest-lived first (then the largest), 3 largest area
+/// (bytes × points) first. Stable sorts with the keys computed once, not
+/// comparators called through std::function: sorting is a fair part of a
+/// tile's allocation.
+class Orders {
+public:
+  static constexpr int kOrders = 4;
+
+  Orders(llvm::ArrayRef<LiveInterval> live, int64_t alignment)
+      : live(live), aligned(live.size()), duration(live.size()) {
+    for (size_t i = 0; i < live.size(); ++i) {
+      aligned[i] = alignTo(live[i].size, alignment);
+      duration[i] = live[i].last - live[i].first + 1;
+    }
+  }
+
+  void sort(int which, std::vector<size_t> &order) const {
+    auto by = [&](auto less) {
+      std::stable_sort(order.begin(), order.end(), less);
+    };
+    switch (which) {
+    case 0:
+      return by([&](size_t a, size_t b) {
+        if (aligned[a] != aligned[b])
+          return aligned[a] > aligned[b];
+        return live[a].first < live[b].first;
+      });
+    case 1:
+      return by([&](size_t a, size_t b) {
+        if (live[a].first != live[b].first)
+          return live[a].first < live[b].first;
+        return live[a].last > live[b].last;
+      });
+    case 2:
+      return by([&](size_t a, size_t b) {
+        if (duration[a] != duration[b])
+          return duration[a] > duration[b];
+        return live[a].size > live[b].size;
+      });
+    default:
+      return by([&](size_t a, size_t b) {
+        return live[a].size * duration[a] > live[b].size * duration[b];
+      });
+    }
+  }
+
+private:
+  llvm::ArrayRef<LiveInterval> live;
+  std::vector<int64_t> aligned, duration;
+};
 
 /// Big buffers first, for tiles where every order leaves a gap: a few dozen
 /// big buffers decide the peak, and placing them alone is cheap enough to
@@ -312,7 +452,7 @@ using Less = std::function<bool(size_t, size_t)>;
 /// the big ones is kept and the small ones go around it in each of
 /// `orders`. Lowers `best` when that does better.
 void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
-              int64_t alignment, int64_t bound, llvm::ArrayRef<Less> orders,
+              int64_t alignment, int64_t bound, const Orders &orders,
               Allocation &best) {
   std::mt19937_64 rng(all.size());
   std::vector<double> key(live.size());
@@ -360,8 +500,8 @@ void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
       std::stable_sort(subOrder.begin(), subOrder.end(),
                        [&](size_t a, size_t b) { return key[a] > key[b]; });
       for (bool firstFit : {false, true}) {
-        Allocation other =
-            place(bigLive, subOrder, alignment, firstFit, bigIndex);
+        Allocation other = place(bigLive, subOrder, alignment, firstFit,
+                                 bigIndex, bestSub.peak);
         if (other.peak < bestSub.peak)
           bestSub = std::move(other);
       }
@@ -371,13 +511,13 @@ void bigFirst(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> all,
     for (size_t j = 0; j < big.size(); ++j)
       bestBig.offsets[big[j]] = bestSub.offsets[j];
     BusyIndex allIndex(live, all);
-    for (const Less &less : orders) {
+    for (int which = 0; which < Orders::kOrders; ++which) {
       if (closeTo(best.peak, bound))
         return;
-      std::stable_sort(small.begin(), small.end(), less);
+      orders.sort(which, small);
       for (bool firstFit : {false, true}) {
-        Allocation other =
-            place(live, small, alignment, firstFit, allIndex, big, &bestBig);
+        Allocation other = place(live, small, alignment, firstFit, allIndex,
+                                 best.peak, big, &bestBig);
         if (other.peak < best.peak)
           best = std::move(other);
       }
@@ -403,51 +543,30 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   auto [bound, boundPoint] = liveLowerBound(live, alignment);
 
   // Largest first; ties by start, then index, so the result is stable.
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    int64_t sa = alignTo(live[a].size, alignment),
-            sb = alignTo(live[b].size, alignment);
-    if (sa != sb)
-      return sa > sb;
-    return live[a].first < live[b].first;
-  });
-  // Every order places the same buffers: one index serves them all.
-  BusyIndex index(live, order);
+  Orders orders(live, alignment);
+  orders.sort(0, order);
+  // Every order places the same buffers: one index serves them all, and
+  // one per thread serves every tile (keeping its storage).
+  static thread_local BusyIndex index;
+  index.reset(live, order);
   Allocation best = place(live, order, alignment, /*firstFit=*/false, index);
   // Other orders, only while a gap is left: start order (optimal for
   // stack-like nesting) forwards and backwards, longest-lived first, and
   // largest area (bytes × points) first, each with best and first fit (first
   // fit packs long-lived buffers at the bottom, leaving one free run above
   // them). The first try reaching the lowest peak wins.
-  auto duration = [&](size_t i) { return live[i].last - live[i].first + 1; };
-  const Less orders[] = {[&](size_t a, size_t b) {
-                           int64_t sa = alignTo(live[a].size, alignment),
-                                   sb = alignTo(live[b].size, alignment);
-                           if (sa != sb)
-                             return sa > sb;
-                           return live[a].first < live[b].first;
-                         },
-                         [&](size_t a, size_t b) {
-                           if (live[a].first != live[b].first)
-                             return live[a].first < live[b].first;
-                           return live[a].last > live[b].last;
-                         },
-                         [&](size_t a, size_t b) {
-                           if (duration(a) != duration(b))
-                             return duration(a) > duration(b);
-                           return live[a].size > live[b].size;
-                         },
-                         [&](size_t a, size_t b) {
-                           return live[a].size * duration(a) >
-                                  live[b].size * duration(b);
-                         }};
-  for (const Less &less : llvm::ArrayRef(orders).drop_front()) {
+  for (int which = 1; which < Orders::kOrders; ++which) {
     if (best.peak == bound)
       break;
-    std::stable_sort(order.begin(), order.end(), less);
+    orders.sort(which, order);
     for (bool firstFit : {false, true}) {
-      Allocation other = place(live, order, alignment, firstFit, index);
+      Allocation other =
+          place(live, order, alignment, firstFit, index, best.peak);
       if (other.peak < best.peak)
         best = std::move(other);
+      // At the bound nothing can do better, and a tie keeps the first.
+      if (best.peak == bound)
+        break;
     }
   }
   // Still a gap: the big buffers first, under many orders.
@@ -466,18 +585,18 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return key[a] > key[b]; });
     for (bool firstFit : {false, true}) {
-      Allocation other = place(live, order, alignment, firstFit, index);
+      Allocation other =
+          place(live, order, alignment, firstFit, index, best.peak);
       if (other.peak < best.peak)
         best = std::move(other);
+      // At the bound nothing can do better, and a tie keeps the first.
+      if (best.peak == bound)
+        break;
     }
   }
   // Still a gap: search for an allocation at the bound itself.
   if (retry && best.peak > bound) {
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      if (live[a].first != live[b].first)
-        return live[a].first < live[b].first;
-      return live[a].last > live[b].last;
-    });
+    orders.sort(1, order);
     if (std::optional<std::vector<int64_t>> offsets =
             BoundedSearch(live, order, std::max<int64_t>(alignment, 1), bound,
                           kSearchBudget)

@@ -4,7 +4,9 @@
 
 #include "tessera/Target/Presets.h"
 
-#include <map>
+#include "llvm/ADT/Hashing.h"
+
+#include <unordered_map>
 
 using namespace mlir;
 using namespace tessera;
@@ -59,8 +61,15 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
   const ProgramLiveness &live = result.liveness;
 
   // Linear mappings give many tiles the same buffers with the same sizes
-  // and ranges: allocate each distinct request list once.
-  std::map<std::vector<int64_t>, Allocation> cache;
+  // and ranges: allocate each distinct request list once. Hashed, not
+  // ordered: the lists of neighbouring tiles share long prefixes, which
+  // made each comparison of an ordered map walk most of both lists.
+  struct KeyHash {
+    size_t operator()(const std::vector<int64_t> &key) const {
+      return llvm::hash_combine_range(key.begin(), key.end());
+    }
+  };
+  std::unordered_map<std::vector<int64_t>, Allocation, KeyHash> cache;
   result.tiles.resize(live.numTiles);
   for (int64_t t = 0; t < live.numTiles; ++t) {
     std::vector<LiveInterval> requests;

@@ -2,6 +2,7 @@
 
 #include "tessera/Target/Layout.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -88,6 +89,31 @@ LayoutView tessera::layoutViewOf(llvm::ArrayRef<int64_t> shape,
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// layoutViewOf(box, layout).paddedElements, remembered: the liveness asks
+/// for every (buffer, tile) share, and a buffer's tiles mostly hold boxes of
+/// the same extents, whose best view is a search over up to 3^6 views. A
+/// small direct-mapped cache per thread; the function is pure, so a hit
+/// gives the same number.
+static int64_t paddedBoxElements(llvm::ArrayRef<int64_t> box,
+                                 LayoutTile layout) {
+  struct Entry {
+    llvm::SmallVector<int64_t, 6> box;
+    LayoutTile layout;
+    int64_t padded = -1;
+  };
+  static thread_local Entry cache[64];
+  size_t hash =
+      llvm::hash_combine(llvm::hash_combine_range(box.begin(), box.end()),
+                         layout.rows, layout.cols);
+  Entry &e = cache[hash % 64];
+  if (e.padded >= 0 && e.layout == layout && llvm::ArrayRef(e.box) == box)
+    return e.padded;
+  e.box.assign(box.begin(), box.end());
+  e.layout = layout;
+  e.padded = layoutViewOf(box, layout).paddedElements;
+  return e.padded;
+}
+
 /// The extents of the box the intervals fill, if they fill one exactly:
 /// each interval's bounding box is taken per dimension (the dims below the
 /// first one where its first and last element differ count as whole, which
@@ -98,26 +124,37 @@ boxOf(llvm::ArrayRef<int64_t> shape,
       llvm::ArrayRef<std::pair<int64_t, int64_t>> intervals) {
   size_t rank = shape.size();
   llvm::SmallVector<int64_t, 6> lo(rank, INT64_MAX), hi(rank, -1);
-  llvm::SmallVector<int64_t, 6> first(rank), last(rank);
-  auto unravel = [&](int64_t flat, llvm::SmallVectorImpl<int64_t> &index) {
-    for (size_t d = rank; d-- > 0;) {
-      index[d] = flat % shape[d];
-      flat /= shape[d];
-    }
-  };
+  // inner[d]: elements per step of dim d.
+  llvm::SmallVector<int64_t, 6> inner(rank, 1);
+  for (size_t d = rank; d-- > 1;)
+    inner[d - 1] = inner[d] * shape[d];
   int64_t count = 0;
   for (auto [begin, end] : intervals) {
     if (end <= begin)
       continue;
     count += end - begin;
-    unravel(begin, first);
-    unravel(end - 1, last);
-    bool whole = false;
-    for (size_t d = 0; d < rank; ++d) {
-      int64_t a = whole ? 0 : first[d], b = whole ? shape[d] - 1 : last[d];
-      whole = whole || first[d] != last[d];
-      lo[d] = std::min(lo[d], a);
-      hi[d] = std::max(hi[d], b);
+    // The first and last elements' indices, outer dims first; below the
+    // first dim where they differ every dim counts as whole, so the
+    // divisions (most of this function's time) stop there.
+    int64_t first = begin, last = end - 1;
+    size_t d = 0;
+    for (; d < rank; ++d) {
+      int64_t f = first / inner[d], l = last / inner[d];
+      first -= f * inner[d];
+      last -= l * inner[d];
+      // Past the buffer's end (only dim 0 can be), unravelling wraps.
+      if (f >= shape[d])
+        f %= shape[d];
+      if (l >= shape[d])
+        l %= shape[d];
+      lo[d] = std::min(lo[d], f);
+      hi[d] = std::max(hi[d], l);
+      if (f != l)
+        break;
+    }
+    for (++d; d < rank; ++d) {
+      lo[d] = 0;
+      hi[d] = shape[d] - 1;
     }
   }
   if (count == 0)
@@ -231,7 +268,7 @@ int64_t tessera::paddedElementsOnTile(
   // least-padded view.
   if (std::optional<llvm::SmallVector<int64_t, 6>> box =
           boxOf(shape, intervals))
-    return layoutViewOf(*box, layout).paddedElements;
+    return paddedBoxElements(*box, layout);
   // Any other part is stored either as the boxes its runs are made of, or in
   // the buffer's own layout tiles, paying for each one it touches: whichever
   // takes fewer slots.
