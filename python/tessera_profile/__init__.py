@@ -236,7 +236,7 @@ def expand_memory_report(report):
         return report
     budget = [_MAX_EXPANDED]
     r = dict(report)
-    for key in ("tiles", "buffers"):
+    for key in ("tiles", "buffers", "out_of_memory"):
         if key in r:
             r[key] = _from_table(r[key], budget)
     if isinstance(r.get("cost"), dict) and "ops" in r["cost"]:

@@ -339,7 +339,7 @@ template <typename Json> Json compactMemoryReport(Json r) {
           if (forms::liveEntry(buffers[i], row) == b)
             b = std::move(row);
         }
-  for (const char *key : {"tiles", "buffers"})
+  for (const char *key : {"tiles", "buffers", "out_of_memory"})
     if (r.contains(key))
       r[key] = forms::toTable(r[key]);
   if (r.contains("cost") && r["cost"].is_object()) {
@@ -358,7 +358,7 @@ template <typename Json> Json expandMemoryReport(const Json &report) {
     return report;
   Json r = report;
   forms::Budget budget;
-  for (const char *key : {"tiles", "buffers"})
+  for (const char *key : {"tiles", "buffers", "out_of_memory"})
     if (r.contains(key))
       r[key] = forms::fromTable(r[key], budget);
   if (r.contains("cost") && r["cost"].is_object() && r["cost"].contains("ops"))
