@@ -278,6 +278,10 @@ struct TGraphToTilePass
     bool spreadTried =
         llvm::any_of(tries, [](const Try &t) { return t.spread; });
     bool stagesTried = false;
+    // The fewest chips a mixed placement was found to fit by bisection.
+    int64_t fewestMixed = 0;
+    // Whether the bytes of the mixed try need every chip (nothing to bisect).
+    bool mixedNeedsAll = false;
     auto noneFits = [&] {
       return llvm::all_of(tries, [](const Try &t) { return t.bytesOver > 0; });
     };
@@ -292,6 +296,35 @@ struct TGraphToTilePass
         if (!tryOnce())
           return failure();
         stagesTried = true;
+        // It fits on all chips: look for the fewest that hold it mixed, by
+        // bisection between the bytes' lower bound and all of them (the
+        // GNMT-size step: 16 chips fit, and so do 11).
+        if (tries.back().bytesOver == 0) {
+          int64_t reserved =
+              target.sramBytesPerTile - target.usableBytesPerTile();
+          int64_t bytes = 0;
+          for (const memory::TileAllocation &t : last->tiles)
+            bytes += std::max<int64_t>(0, t.includingGaps() - reserved);
+          int64_t lo = std::max<int64_t>(
+              2, (bytes + chipBytes - 1) / std::max<int64_t>(chipBytes, 1));
+          int64_t hi = available;
+          mixedNeedsAll = lo >= hi;
+          while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            last.reset();
+            program().erase();
+            options.chips = mid;
+            std::optional<Try> t = tryOnce();
+            if (!t)
+              return failure();
+            if (t->bytesOver == 0 && t->mixed)
+              hi = mid;
+            else
+              lo = mid + 1;
+          }
+          if (!mixedNeedsAll)
+            fewestMixed = hi;
+        }
       }
       if (noneFits()) {
         last.reset();
@@ -334,11 +367,20 @@ struct TGraphToTilePass
       why = "tried " + llvm::join(said, "; ") + ". " +
             (best->bytesOver == 0 && stagesKept
                  ? "No spread try holds it, " +
-                       std::string(best->mixed
+                       std::string(best->mixed && fewestMixed
+                                       ? "a mixed placement does: on all " +
+                                             std::to_string(available) +
+                                             " chips, and by bisection on "
+                                             "as few as " +
+                                             std::to_string(fewestMixed)
+                                   : best->mixed
                                        ? "a mixed placement on all " +
                                              std::to_string(available) +
-                                             " chips does (fewer were not "
-                                             "tried)"
+                                             (mixedNeedsAll
+                                                  ? " chips does (its bytes "
+                                                    "need all of them)"
+                                                  : " chips does (fewer were "
+                                                    "not tried)")
                                        : "pipeline stages on all " +
                                              std::to_string(available) +
                                              " chips do (fewer in stages were "

@@ -94,6 +94,7 @@ std::string computeExecutableCacheKey(const ExecutableCacheKeyInputs &in) {
   key.field("compat_fail_on", in.compatFailOn);
   key.field("precision_policy", in.precisionPolicy);
   key.field("chips", std::to_string(in.chips));
+  key.field("placement", in.placement);
   key.field("recompute_distance", std::to_string(in.recomputeDistance));
   if (in.flags)
     for (const FlagInfo &flag : getFlagRegistry())

@@ -75,6 +75,7 @@ std::vector<PipelineStep> compilePipeline(const CompileOptions &options) {
                      TGraphToTileOptions pass;
                      pass.targetName = options.target;
                      pass.chips = options.chips;
+                     pass.placementMode = options.placement;
                      return createTGraphToTile(pass, options.keepAnalysis);
                    }});
   return steps;

@@ -55,6 +55,7 @@ TEST(ExecutableCacheKey, EveryInputChangesIt) {
       {"compat", [](auto &in) { in.compatFailOn = "incompatible"; }},
       {"precision", [](auto &in) { in.precisionPolicy = "keep"; }},
       {"chips", [](auto &in) { in.chips = 2; }},
+      {"placement", [](auto &in) { in.placement = "mixed"; }},
       {"recompute", [](auto &in) { in.recomputeDistance = 8; }},
   };
   for (auto &[what, change] : changes) {

@@ -103,6 +103,12 @@ static cl::opt<int64_t>
                    "the sharding annotations', else the fewest that hold it "
                    "(docs/multichip.md)"),
           cl::init(0), cl::value_desc("N"), cl::cat(driverCategory));
+static cl::opt<std::string> placement(
+    "placement",
+    cl::desc("how ops go to a replica's chips when no sharding annotation "
+             "places them: auto (default), stages, spread or mixed "
+             "(docs/multichip.md)"),
+    cl::init("auto"), cl::value_desc("MODE"), cl::cat(driverCategory));
 static cl::opt<std::string>
     events("events",
            cl::desc("event file (with --profiling or --enable_events; "
@@ -215,6 +221,11 @@ int main(int argc, char **argv) {
     fail("--chips needs a count of chips (0: automatic), got " +
          std::to_string(chips));
   compile.chips = chips;
+  if (placement != "auto" && placement != "stages" && placement != "spread" &&
+      placement != "mixed")
+    fail("--placement must be auto, stages, spread or mixed, got '" +
+         placement + "'");
+  compile.placement = placement;
   if (recomputeDistance < 0)
     fail("--recompute_distance needs a count of ops (0: off), got " +
          std::to_string(recomputeDistance));
@@ -345,6 +356,7 @@ int main(int argc, char **argv) {
       key.compatFailOn = compile.compatFailOn;
       key.precisionPolicy = precisionPolicyName(compile.precisionPolicy);
       key.chips = compile.chips;
+      key.placement = compile.placement;
       key.recomputeDistance = compile.recomputeDistance;
       key.flags = &flags;
       cacheKey = computeExecutableCacheKey(key);

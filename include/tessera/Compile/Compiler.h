@@ -44,6 +44,8 @@ struct CompileOptions {
   PrecisionPolicy precisionPolicy = PrecisionPolicy::Bf16ToF32;
   /// --chips: chips a replica's program spans (0: automatic).
   int64_t chips = 0;
+  /// --placement: auto | stages | spread | mixed (tgraph-to-tile's).
+  std::string placement = "auto";
   /// --recompute_distance: tgraph-recompute's distance (0: off).
   int64_t recomputeDistance = 0;
   /// Takes the memory analysis tgraph-to-tile made of the program it kept

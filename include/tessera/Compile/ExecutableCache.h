@@ -45,6 +45,7 @@ struct ExecutableCacheKeyInputs {
   llvm::StringRef compatFailOn;
   llvm::StringRef precisionPolicy;
   int64_t chips = 0;
+  llvm::StringRef placement = "auto";
   int64_t recomputeDistance = 0;
   /// The TESSERA_FLAGS flags for which flagChangesExecutable() holds.
   const TesseraFlags *flags = nullptr;
