@@ -303,7 +303,10 @@ def TGraphToTile : Pass<"tgraph-to-tile", "mlir::ModuleOp"> {
     `chips` of them: given, or the `sharding={maximal device=N}`
     annotations', or found (the fewest chips whose tiles hold the program
     without a tile out of memory: lower, allocate, and try more chips while
-    some tile overflows). Its `placement` attribute says how it chose.
+    some tile overflows; when no spread try fits, a mixed placement on all
+    chips, then the fewest chips it fits by bisection, else pipeline
+    stages). Its `placement` attribute says how it chose; `placement=`
+    forces a mode (docs/multichip.md).
 
     Before (`--tgraph-check-compat=target=core-8`):
     ```mlir
