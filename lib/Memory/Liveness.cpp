@@ -171,7 +171,8 @@ private:
 void LivenessBuilder::collectBuffers() {
   llvm::DenseMap<Operation *, int32_t> byVar;
   int64_t numTiles = result.numTiles;
-  std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> pieces;
+  std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> pieces, bucketed;
+  std::vector<int64_t> tileStart;
   llvm::SmallVector<std::pair<int64_t, int64_t>> intervals;
   program.walk([&](tile::VarOp var) {
     int32_t index = result.buffers.size();
@@ -194,9 +195,27 @@ void LivenessBuilder::collectBuffers() {
         if (t < numTiles)
           pieces.push_back({t, {b, e}});
       });
-      std::stable_sort(
-          pieces.begin(), pieces.end(),
-          [](const auto &x, const auto &y) { return x.first < y.first; });
+      // Most mappings list their tiles in order already; a long list out
+      // of order is bucketed by tile (a comparison sort of every var's
+      // pieces took 9% of bert's compile on tile-1472).
+      auto byTile = [](const auto &x, const auto &y) {
+        return x.first < y.first;
+      };
+      if (!std::is_sorted(pieces.begin(), pieces.end(), byTile)) {
+        if (static_cast<int64_t>(pieces.size()) * 8 < numTiles) {
+          std::stable_sort(pieces.begin(), pieces.end(), byTile);
+        } else {
+          tileStart.assign(numTiles + 1, 0);
+          for (const auto &p : pieces)
+            ++tileStart[p.first + 1];
+          for (int64_t t = 0; t < numTiles; ++t)
+            tileStart[t + 1] += tileStart[t];
+          bucketed.resize(pieces.size());
+          for (const auto &p : pieces)
+            bucketed[tileStart[p.first]++] = p;
+          pieces.swap(bucketed);
+        }
+      }
       for (size_t k = 0; k < pieces.size();) {
         int64_t t = pieces[k].first;
         intervals.clear();
