@@ -183,20 +183,26 @@ bool ViewWalker::walkBox(int64_t dstTile, SmallVector<Dim, 8> dims,
 /// chip with neighbours on one chip joined.
 static std::vector<Owned> ownersOf(tile::MappingAttr mapping,
                                    int64_t tilesPerChip) {
-  std::vector<Owned> owners;
-  mapping.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
-    if (begin < end)
-      owners.push_back({begin, end, tile / tilesPerChip});
+  // Runs cover disjoint element ranges, each in element order: taken by
+  // first element, their intervals come out sorted without sorting them.
+  std::vector<size_t> order(mapping.getNumRuns());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::sort(order, [&](size_t a, size_t b) {
+    return mapping.getRun(a).firstElement < mapping.getRun(b).firstElement;
   });
-  llvm::sort(owners,
-             [](const Owned &a, const Owned &b) { return a.begin < b.begin; });
   std::vector<Owned> joined;
-  for (const Owned &o : owners) {
-    if (!joined.empty() && joined.back().owner == o.owner &&
-        joined.back().end == o.begin)
-      joined.back().end = o.end;
-    else
-      joined.push_back(o);
+  for (size_t i : order) {
+    tile::MappingAttr::Run r = mapping.getRun(i);
+    for (int64_t k = 0; r.perTile > 0 && k < r.numTiles(); ++k) {
+      int64_t begin = r.firstElement + k * r.perTile;
+      int64_t owner = (r.firstTile + k) / tilesPerChip;
+      if (!joined.empty() && joined.back().owner == owner &&
+          joined.back().end == begin)
+        joined.back().end = begin + r.perTile;
+      else
+        joined.push_back({begin, begin + r.perTile, owner});
+    }
   }
   return joined;
 }
