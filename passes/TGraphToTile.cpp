@@ -241,6 +241,17 @@ struct TGraphToTilePass
       tries.push_back(t);
       return t;
     };
+    // The bytes on the tiles over one chip's memory: a lower bound on the
+    // chips (stages are not perfectly balanced, so maybe more). (A tile's
+    // overheads include the code and stack reserved on every tile, which
+    // usableBytesPerTile already leaves out.)
+    auto chipsNeeded = [&](const memory::MemoryAnalysis &analysis) {
+      int64_t reserved = target.sramBytesPerTile - target.usableBytesPerTile();
+      int64_t bytes = 0;
+      for (const memory::TileAllocation &t : analysis.tiles)
+        bytes += std::max<int64_t>(0, t.includingGaps() - reserved);
+      return (bytes + chipBytes - 1) / std::max<int64_t>(chipBytes, 1);
+    };
     while (true) {
       std::optional<Try> tried = tryOnce();
       if (!tried)
@@ -255,16 +266,7 @@ struct TGraphToTilePass
           tries.size() < 2 || t.bytesOver < tries[tries.size() - 2].bytesOver;
       if (t.bytesOver == 0 || options.chips >= available || !helped)
         break;
-      // The bytes on the tiles over one chip's memory: a lower bound on
-      // the chips (stages are not perfectly balanced, so maybe more).
-      // (A tile's overheads include the code and stack reserved on every
-      // tile, which usableBytesPerTile already leaves out.)
-      int64_t reserved = target.sramBytesPerTile - target.usableBytesPerTile();
-      int64_t bytes = 0;
-      for (const memory::TileAllocation &t : analysis.tiles)
-        bytes += std::max<int64_t>(0, t.includingGaps() - reserved);
-      int64_t needed =
-          (bytes + chipBytes - 1) / std::max<int64_t>(chipBytes, 1);
+      int64_t needed = chipsNeeded(analysis);
       options.chips = std::min(available, std::max(options.chips + 1, needed));
       options.spread = spreadFor(options.chips);
       last.reset();
@@ -300,13 +302,7 @@ struct TGraphToTilePass
         // bisection between the bytes' lower bound and all of them (the
         // GNMT-size step: 16 chips fit, and so do 11).
         if (tries.back().bytesOver == 0) {
-          int64_t reserved =
-              target.sramBytesPerTile - target.usableBytesPerTile();
-          int64_t bytes = 0;
-          for (const memory::TileAllocation &t : last->tiles)
-            bytes += std::max<int64_t>(0, t.includingGaps() - reserved);
-          int64_t lo = std::max<int64_t>(
-              2, (bytes + chipBytes - 1) / std::max<int64_t>(chipBytes, 1));
+          int64_t lo = std::max<int64_t>(2, chipsNeeded(*last));
           int64_t hi = available;
           mixedNeedsAll = lo >= hi;
           while (lo < hi) {
