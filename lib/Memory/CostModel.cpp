@@ -158,8 +158,8 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
       ex, buffer(ex.getSource()).elementBytes, target.tilesPerChip);
   cost.bytesMoved = traffic.bytesMoved;
   // A view too large to walk is priced by what each tile receives (exact;
-  // the senders are unknown), a lower bound.
-  cost.partialTraffic = !traffic.complete;
+  // the senders are unknown), a lower bound; the execution report names
+  // view exchanges when they are where the estimate is off.
   int64_t busiest = 0;
   for (auto &[t, bytes] : traffic.sent)
     busiest = std::max(busiest, bytes);

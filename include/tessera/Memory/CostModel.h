@@ -39,9 +39,6 @@ struct StepCost {
     int64_t from, to, bytes;
   };
   std::vector<ChipPairBytes> chipBytes;
-  /// An exchange through a view too large to walk: priced by the bytes
-  /// each tile receives alone, with no senders and no chip bytes.
-  bool partialTraffic = false;
   /// matrix, vector, exchange, inter-chip (an exchange with copies between
   /// chips), collective (ring algorithm over the replicas' chips, see
   /// ChipRoutes::ringCycles), sync, host, control
