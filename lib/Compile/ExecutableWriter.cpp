@@ -321,7 +321,7 @@ llvm::Error Writer::addBuffers(exe::Executable &head, tile::ProgramOp program,
             return llvm::createStringError("buffer '" + var.getName().str() +
                                            "' has no offset on tile " +
                                            std::to_string(tile));
-          int64_t offset = analysis.tiles[tile].allocation.offsets[k];
+          int64_t offset = analysis.tiles[tile].allocation.offsets()[k];
           // Extends the last run when the tile follows it at its offset.
           int n = b.placement_runs_size();
           if (n && b.placement_runs(n - 1) == offset &&

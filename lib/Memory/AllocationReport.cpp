@@ -19,7 +19,7 @@ tessera::memory::tileLivenessRows(const MemoryAnalysis &a) {
   for (int64_t t = 0; t < live.numTiles; ++t) {
     if (live.buffersOnTile[t].empty())
       continue;
-    const Allocation &alloc = a.tiles[t].allocation;
+    const TileOffsets &alloc = a.tiles[t].allocation;
     TileLivenessRow row{t, alloc.lowerBound, alloc.peakPoint,
                         live.overheads[t].total(), live.overheads[t].total()};
     for (size_t i = 0, e = live.buffersOnTile[t].size(); i < e; ++i)
@@ -122,7 +122,7 @@ json tessera::memory::allocationReportJson(const MemoryAnalysis &a,
         const TileBytes &share = live.shareOn(t, i);
         buffers.push_back(
             {{"name", live.buffers[onTile[i]].var.getName().str()},
-             {"offset", alloc.allocation.offsets[i]},
+             {"offset", alloc.allocation.offsets()[i]},
              {"size", share.paddedBytes},
              {"live_range", {share.first, share.last}}});
       }
@@ -183,7 +183,7 @@ void tessera::memory::writeAllocationText(const MemoryAnalysis &a, bool offsets,
     for (size_t i = 0; i < onTile.size(); ++i) {
       const TileBytes &share = live.shareOn(t, i);
       os << "    " << live.buffers[onTile[i]].var.getName() << " at "
-         << alloc.allocation.offsets[i] << " size " << share.paddedBytes
+         << alloc.allocation.offsets()[i] << " size " << share.paddedBytes
          << " live [" << share.first << ", " << share.last << "]\n";
     }
   }

@@ -69,7 +69,7 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
       return llvm::hash_combine_range(key.begin(), key.end());
     }
   };
-  std::unordered_map<std::vector<int64_t>, Allocation, KeyHash> cache;
+  std::unordered_map<std::vector<int64_t>, TileOffsets, KeyHash> cache;
   result.tiles.resize(live.numTiles);
   for (int64_t t = 0; t < live.numTiles; ++t) {
     std::vector<LiveInterval> requests;
@@ -81,8 +81,14 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
       key.insert(key.end(), {i.first, i.last, i.size});
     }
     auto [it, inserted] = cache.try_emplace(std::move(key));
-    if (inserted)
-      it->second = allocate(requests, target.alignmentBytes);
+    if (inserted) {
+      Allocation a = allocate(requests, target.alignmentBytes);
+      it->second.shared =
+          std::make_shared<const std::vector<int64_t>>(std::move(a.offsets));
+      it->second.peak = a.peak;
+      it->second.lowerBound = a.lowerBound;
+      it->second.peakPoint = a.peakPoint;
+    }
     TileAllocation &tile = result.tiles[t];
     tile.allocation = it->second;
     tile.overheads = live.overheads[t].total();

@@ -390,7 +390,7 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   for (size_t i = 0; i < onTile.size(); ++i) {
     const TileBytes &share = live.shareOn(t, i);
     if (share.liveAt(point)) {
-      liveHere.push_back({onTile[i], share, alloc.allocation.offsets[i]});
+      liveHere.push_back({onTile[i], share, alloc.allocation.offsets()[i]});
       liveBytes += share.paddedBytes;
     }
   }
