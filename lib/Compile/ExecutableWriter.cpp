@@ -629,8 +629,14 @@ writeExecutable(ModuleOp module, tile::ProgramOp program,
   }
 
   // The tgraph module without the tile program: host ops and the reference.
-  OwningOpRef<ModuleOp> graph = module.clone();
-  graph->walk([](tile::ProgramOp p) { p->erase(); });
+  // Cloned op by op, leaving the programs out: cloning the whole module
+  // copied the tile program (most of the IR) only to erase it.
+  OwningOpRef<ModuleOp> graph = ModuleOp::create(module.getLoc());
+  (*graph)->setAttrs(module->getAttrDictionary());
+  OpBuilder builder = OpBuilder::atBlockEnd(graph->getBody());
+  for (Operation &op : *module.getBody())
+    if (!isa<tile::ProgramOp>(op))
+      builder.clone(op);
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
   if (failed(writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"))))
