@@ -117,7 +117,7 @@ json tessera::memory::allocationReportJson(const MemoryAnalysis &a,
               {"over_by", alloc.overBy()}};
     if (offsets) {
       json buffers = json::array();
-      const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
+      llvm::ArrayRef<uint32_t> onTile = live.buffersOnTile[t];
       for (size_t i = 0; i < onTile.size(); ++i) {
         const TileBytes &share = live.shareOn(t, i);
         buffers.push_back(
@@ -179,7 +179,7 @@ void tessera::memory::writeAllocationText(const MemoryAnalysis &a, bool offsets,
     os << "\n";
     if (!offsets)
       continue;
-    const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
+    llvm::ArrayRef<uint32_t> onTile = live.buffersOnTile[t];
     for (size_t i = 0; i < onTile.size(); ++i) {
       const TileBytes &share = live.shareOn(t, i);
       os << "    " << live.buffers[onTile[i]].var.getName() << " at "

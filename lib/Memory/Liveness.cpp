@@ -432,24 +432,59 @@ void LivenessBuilder::computeRanges() {
     if (buffer.last < 0)
       buffer.first = 0;
   }
-  // Exact sizes first: grown by doubling, the per-tile buffer lists held
-  // up to twice their size.
-  std::vector<uint32_t> live(result.numTiles, 0);
-  for (const BufferLiveness &buffer : result.buffers)
-    if (buffer.aliasOf < 0)
-      for (const TileShares::Run &run : buffer.tiles.runs())
-        if (run.isLive())
-          for (int64_t t = run.firstTile; t < run.endTile(); ++t)
-            ++live[t];
-  result.buffersOnTile.assign(result.numTiles, {});
-  for (int64_t t = 0; t < result.numTiles; ++t)
-    result.buffersOnTile[t].reserve(live[t]);
-  for (auto [b, buffer] : llvm::enumerate(result.buffers))
-    if (buffer.aliasOf < 0)
-      for (const TileShares::Run &run : buffer.tiles.runs())
-        if (run.isLive())
-          for (int64_t t = run.firstTile; t < run.endTile(); ++t)
-            result.buffersOnTile[t].push_back(b);
+  // Each buffer's live runs joined into tile segments, as events: where
+  // a segment starts and where it ends. A sweep over the tiles then keeps
+  // the list of buffers present, and a tile without events shares its
+  // neighbour's list.
+  int64_t numTiles = result.numTiles;
+  std::vector<std::vector<uint32_t>> startAt(numTiles + 1), endAt(numTiles + 1);
+  for (auto [b, buffer] : llvm::enumerate(result.buffers)) {
+    if (buffer.aliasOf >= 0)
+      continue;
+    int64_t begin = -1, end = -1;
+    auto flush = [&, b = b] {
+      if (begin < end) {
+        startAt[begin].push_back(b);
+        endAt[end].push_back(b);
+      }
+    };
+    for (const TileShares::Run &run : buffer.tiles.runs()) {
+      if (!run.isLive())
+        continue;
+      if (run.firstTile != end) {
+        flush();
+        begin = run.firstTile;
+      }
+      end = run.endTile();
+    }
+    flush();
+  }
+  TileBufferLists::List current =
+      std::make_shared<const std::vector<uint32_t>>();
+  std::vector<char> gone(result.buffers.size(), 0);
+  for (int64_t t = 0; t < numTiles; ++t) {
+    if (!startAt[t].empty() || !endAt[t].empty()) {
+      // Both in buffer order (pushed so); the merge keeps the list so.
+      for (uint32_t b : endAt[t])
+        gone[b] = 1;
+      auto next = std::make_shared<std::vector<uint32_t>>();
+      next->reserve(current->size() + startAt[t].size() - endAt[t].size());
+      auto add = startAt[t].begin(), addEnd = startAt[t].end();
+      for (uint32_t b : *current) {
+        if (gone[b])
+          continue;
+        for (; add != addEnd && *add < b; ++add)
+          next->push_back(*add);
+        next->push_back(b);
+      }
+      next->insert(next->end(), add, addEnd);
+      for (uint32_t b : endAt[t])
+        gone[b] = 0;
+      current = std::move(next);
+      std::vector<uint32_t>().swap(startAt[t]);
+    }
+    result.buffersOnTile.push_back(current);
+  }
 }
 
 void LivenessBuilder::computeOverheads() {

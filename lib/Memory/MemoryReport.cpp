@@ -379,7 +379,7 @@ json ReportBuilder::viewer() {
 json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   const TileAllocation &alloc = a.tiles[t];
   int64_t point = alloc.allocation.peakPoint;
-  const std::vector<uint32_t> &onTile = live.buffersOnTile[t];
+  llvm::ArrayRef<uint32_t> onTile = live.buffersOnTile[t];
   struct Live {
     uint32_t buffer;
     TileBytes share; // by value: shares are held as runs
