@@ -496,11 +496,14 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
     # device's figures from bench/runtime.py, the execution profiles' from
     # bench/profile.py, tessera-prof's streaming from bench/prof_stream.py,
     # the tensor map's from bench/tensor_map.py, the multi-chip figures from
-    # bench/multichip.py, the report sizes from bench/report_size.py.
+    # bench/multichip.py, the LSTM seq2seq step's from bench/lstm_seq2seq.py,
+    # the report sizes from bench/report_size.py. Sections edited by hand in
+    # BENCHMARKS.md are edited in these files too, or a rerun loses them.
     for name in ["compile-goals-results.md", "report-size-results.md",
                  "runtime-results.md",
                  "profile-results.md", "prof-stream-results.md",
-                 "tensor-map-results.md", "multichip-results.md"]:
+                 "tensor-map-results.md", "multichip-results.md",
+                 "lstm-seq2seq-results.md"]:
         path = os.path.join(ROOT, "bench", name)
         if os.path.exists(path):
             with open(path) as f:
