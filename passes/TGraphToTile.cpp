@@ -146,10 +146,9 @@ struct TGraphToTilePass
     // whole on one: such models are spread, every tensor over all chips
     // (and, when no spread try fits, mixed or staged, below).
     // placement=stages|spread|mixed overrides the choice (to compare them).
-    if (placementMode != "auto" && placementMode != "stages" &&
-        placementMode != "spread" && placementMode != "mixed")
+    if (!isPlacementMode(placementMode))
       return module.emitError("tgraph-to-tile: placement=")
-             << placementMode << " is not auto, stages, spread or mixed";
+             << placementMode << " is not " << kPlacementModes;
     int64_t largest = largestOpBytes(entry);
     auto spreadFor = [&](int64_t k) {
       if (placementMode != "auto")
@@ -287,15 +286,19 @@ struct TGraphToTilePass
     auto noneFits = [&] {
       return llvm::all_of(tries, [](const Try &t) { return t.bytesOver > 0; });
     };
+    // Drops the last try's program and tries again on `k` chips.
+    auto retry = [&](int64_t k, bool mixed) {
+      last.reset();
+      program().erase();
+      options.chips = k;
+      options.spread = false;
+      options.mixed = mixed;
+      return tryOnce();
+    };
     if (search && placementMode == "auto" && spreadTried && noneFits()) {
       if (placeOnChips(entry, available, false, chipBytes, true).mode ==
           "mixed") {
-        last.reset();
-        program().erase();
-        options.chips = available;
-        options.spread = false;
-        options.mixed = true;
-        if (!tryOnce())
+        if (!retry(available, /*mixed=*/true))
           return failure();
         stagesTried = true;
         // It fits on all chips: look for the fewest that hold it mixed, by
@@ -307,13 +310,10 @@ struct TGraphToTilePass
           mixedNeedsAll = lo >= hi;
           while (lo < hi) {
             int64_t mid = lo + (hi - lo) / 2;
-            last.reset();
-            program().erase();
-            options.chips = mid;
-            std::optional<Try> t = tryOnce();
+            std::optional<Try> t = retry(mid, /*mixed=*/true);
             if (!t)
               return failure();
-            if (t->bytesOver == 0 && t->mixed)
+            if (t->bytesOver == 0)
               hi = mid;
             else
               lo = mid + 1;
@@ -323,12 +323,7 @@ struct TGraphToTilePass
         }
       }
       if (noneFits()) {
-        last.reset();
-        program().erase();
-        options.chips = available;
-        options.spread = false;
-        options.mixed = false;
-        if (!tryOnce())
+        if (!retry(available, /*mixed=*/false))
           return failure();
         stagesTried = true;
       }

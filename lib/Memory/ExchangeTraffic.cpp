@@ -89,11 +89,20 @@ public:
       inner[d] = inner[d + 1] * shape[d + 1];
   }
 
-  /// Counts dest elements [begin, end) held by `dstTile`; false once the
-  /// walk has taken more than maxSteps steps.
-  bool walkInterval(int64_t dstTile, int64_t begin, int64_t end);
+  /// Counts every dest element `dest` maps; false once the walk has taken
+  /// more than maxSteps steps.
+  bool walkMapping(tile::MappingAttr dest) {
+    bool complete = true;
+    dest.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
+      if (complete && begin < end)
+        complete = walkInterval(tile, begin, end);
+    });
+    return complete;
+  }
 
 private:
+  /// Counts dest elements [begin, end) held by `dstTile`.
+  bool walkInterval(int64_t dstTile, int64_t begin, int64_t end);
   bool walkBox(int64_t dstTile, SmallVector<Dim, 8> dims, int64_t base);
   /// The owner of source element x (the verifier keeps a view's reads
   /// inside the source, and the mapping covers it).
@@ -274,11 +283,7 @@ ExchangeTraffic tessera::memory::exchangeTraffic(tile::ExchangeOp exchange,
     };
     ViewWalker walker(shape, strides, offset, ownersOf(source, 1), maxSteps,
                       addSent);
-    dstVar.getMapping().forEachInterval(
-        [&](int64_t tile, int64_t begin, int64_t end) {
-          if (complete && begin < end)
-            complete = walker.walkInterval(tile, begin, end);
-        });
+    complete = walker.walkMapping(dstVar.getMapping());
   }
 
   // What goes from chip to chip: walked by boxes against the source's
@@ -297,11 +302,7 @@ ExchangeTraffic tessera::memory::exchangeTraffic(tile::ExchangeOp exchange,
     };
     ViewWalker walker(shape, strides, offset, ownersOf(source, perChip),
                       maxSteps, addChip);
-    dstVar.getMapping().forEachInterval(
-        [&](int64_t tile, int64_t begin, int64_t end) {
-          if (complete && begin < end)
-            complete = walker.walkInterval(tile, begin, end);
-        });
+    complete = walker.walkMapping(dstVar.getMapping());
   }
   if (!complete) {
     traffic.sent.clear();

@@ -21,7 +21,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <map>
 
 using namespace mlir;

@@ -17,6 +17,7 @@
 #include "tessera/Compile/Compiler.h"
 #include "tessera/Compile/ExecutableCache.h"
 #include "tessera/Compile/Program.h"
+#include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
 #include "tessera/Import/HloImporter.h"
 #include "tessera/InitAll.h"
 #include "tessera/Target/Presets.h"
@@ -221,9 +222,8 @@ int main(int argc, char **argv) {
     fail("--chips needs a count of chips (0: automatic), got " +
          std::to_string(chips));
   compile.chips = chips;
-  if (placement != "auto" && placement != "stages" && placement != "spread" &&
-      placement != "mixed")
-    fail("--placement must be auto, stages, spread or mixed, got '" +
+  if (!isPlacementMode(placement))
+    fail("--placement must be " + kPlacementModes.str() + ", got '" +
          placement + "'");
   compile.placement = placement;
   if (recomputeDistance < 0)

@@ -69,6 +69,11 @@ static std::string nameOf(Operation *op) {
   return name.empty() ? op->getName().getStringRef().str() : name;
 }
 
+bool tessera::isPlacementMode(llvm::StringRef mode) {
+  return mode == "auto" || mode == "stages" || mode == "spread" ||
+         mode == "mixed";
+}
+
 int64_t tessera::largestOpBytes(func::FuncOp entry) {
   int64_t largest = 0;
   for (Operation &op : entry.getBody().front().without_terminator())

@@ -36,6 +36,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -97,6 +98,13 @@ std::optional<int64_t> maximalDevice(mlir::Operation *op);
 /// The chips the annotations of `entry` need (1 + the highest device), or 0
 /// when it has none.
 int64_t annotatedChips(mlir::func::FuncOp entry);
+
+/// The modes tgraph-to-tile's `placement` option (and tessera-compile's
+/// `--placement`) takes, as an error message lists them.
+inline constexpr llvm::StringLiteral kPlacementModes =
+    "auto, stages, spread or mixed";
+/// Whether `mode` is one of kPlacementModes.
+bool isPlacementMode(llvm::StringRef mode);
 
 /// The largest bytes one top-level op of `entry` touches: its operands and
 /// results (what must fit on its chip when ops are placed whole).
