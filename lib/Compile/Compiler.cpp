@@ -207,10 +207,10 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   else
     analysis = memory::analyzeMemory(program, target);
   if (sink.options().writesReports() || dumper.dumpingModule()) {
-    memory = memory::buildMemoryReport(*analysis,
-                                       flags.memoryReportTileFormat != "tiles");
-    if (flags.memoryReportFormat != "complete")
-      memory = memory::compactMemoryReport(std::move(*memory));
+    memory = memory::buildMemoryReport(
+        *analysis, flags.memoryReportTileFormat != "tiles",
+        flags.memoryReportFormat == "complete" ? memory::ReportForm::Complete
+                                               : memory::ReportForm::Compact);
   }
   json compilation = buildCompilationReport(module, info.moduleName,
                                             info.moduleId, target, compat);

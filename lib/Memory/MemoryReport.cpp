@@ -10,6 +10,7 @@
 #include "tessera/Memory/MemoryOptions.h"
 #include "tessera/Memory/PaddingReport.h"
 #include "tessera/Memory/PodReport.h"
+#include "tessera/Memory/ReportForms.h"
 
 #include "tessera/Analysis/OpIdentity.h"
 
@@ -17,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <array>
 #include <map>
 
 using namespace mlir;
@@ -29,11 +31,72 @@ static constexpr size_t kMaxBlamed = 16;
 
 namespace {
 
+using Fields = forms::Fields<json>;
+
+/// An object of `fields`, in their order. The keys of one entry are
+/// distinct, so they are appended without ordered_json's search for each.
+json toObject(Fields &&fields) {
+  json j = json::object();
+  auto &object = j.get_ref<json::object_t &>();
+  object.reserve(fields.size());
+  for (auto &[key, value] : fields)
+    object.emplace_back(key, std::move(value));
+  return j;
+}
+
+/// A per-tile list's entries (each starting with "tile"): as they are, or
+/// with `tileRuns` as compactTileRuns() leaves them.
+std::vector<Fields> tileRunsOf(std::vector<Fields> &&perTile, bool tileRuns) {
+  if (!tileRuns)
+    return std::move(perTile);
+  auto sameButTile = [](const Fields &x, const Fields &y) {
+    return x.size() == y.size() &&
+           std::equal(x.begin() + 1, x.end(), y.begin() + 1,
+                      [](const auto &a, const auto &b) {
+                        return a.second == b.second &&
+                               llvm::StringRef(a.first) == b.first;
+                      });
+  };
+  std::vector<Fields> runs;
+  for (size_t i = 0; i < perTile.size();) {
+    size_t j = i + 1;
+    int64_t first = perTile[i].front().second.get<int64_t>();
+    while (j < perTile.size() &&
+           perTile[j].front().second.get<int64_t>() == first + int64_t(j - i) &&
+           sameButTile(perTile[i], perTile[j]))
+      ++j;
+    Fields run = {{"first_tile", first},
+                  {"last_tile", first + int64_t(j - i) - 1}};
+    for (auto it = perTile[i].begin() + 1; it != perTile[i].end(); ++it)
+      run.push_back(std::move(*it));
+    runs.push_back(std::move(run));
+    i = j;
+  }
+  return runs;
+}
+
+/// A list of entries in the report's form: objects, or a table.
+json listOf(std::vector<Fields> &&entries, ReportForm form) {
+  if (form == ReportForm::Compact) {
+    forms::TableBuilder<json> table;
+    for (Fields &e : entries)
+      table.add(std::move(e));
+    return table.finish();
+  }
+  json list = json::array();
+  for (Fields &e : entries)
+    list.push_back(toObject(std::move(e)));
+  return list;
+}
+
 class ReportBuilder {
 public:
-  explicit ReportBuilder(const MemoryAnalysis &a, bool tileRuns = false)
-      : a(a), live(a.liveness), target(a.target), tileRuns(tileRuns) {
+  ReportBuilder(const MemoryAnalysis &a, bool tileRuns, ReportForm form)
+      : a(a), live(a.liveness), target(a.target), tileRuns(tileRuns),
+        form(form) {
     indexOpNames();
+    if (form == ReportForm::Compact)
+      indexNames();
   }
 
   json build();
@@ -46,17 +109,25 @@ public:
 
 private:
   void indexOpNames();
-  json buffer(uint32_t b);
-  json bufferBrief(uint32_t b);
+  void indexNames();
+  Fields buffer(uint32_t b);
+  Fields bufferBrief(uint32_t b);
+  /// A buffer listed again (at the peak): in the compact form its index
+  /// into `buffers` when its name tells it apart, else its brief.
+  json bufferAgain(uint32_t b);
   TileBreakdown breakdown(int64_t t) const;
-  json tile(int64_t t, const TileBreakdown &b);
+  Fields tile(int64_t t, const TileBreakdown &b);
+  /// Every figure of tile `t`'s entry but the tile: two tiles with the
+  /// same figures have entries that are the same but for the tile.
+  std::array<int64_t, 18> tileFigures(int64_t t, const TileBreakdown &b) const;
   json summary(llvm::ArrayRef<TileBreakdown> tiles,
                const PaddingReport &padding);
   json viewer();
+  json heap(int64_t points);
   json outOfMemory();
   /// Tile `t` at its peak: totals, and its live buffers (the `maxListed`
   /// largest) with offsets and the steps that wrote them.
-  json tileAtPeak(int64_t t, size_t maxListed);
+  Fields tileAtPeak(int64_t t, size_t maxListed);
 
 public:
   json tileDetail(int64_t t);
@@ -81,7 +152,11 @@ private:
   const ProgramLiveness &live;
   const TargetDescription &target;
   bool tileRuns;
+  ReportForm form;
   llvm::StringMap<std::string> opNameOf; ///< HLO instruction → op_name
+  /// Buffers whose name no other buffer has: the compact form lists them
+  /// again by index (compactMemoryReport's rule).
+  std::vector<bool> uniqueName;
 };
 
 } // namespace
@@ -105,38 +180,54 @@ void ReportBuilder::indexOpNames() {
   });
 }
 
-json ReportBuilder::bufferBrief(uint32_t b) {
-  const BufferLiveness &buf = live.buffers[b];
-  tile::VarOp var = buf.var;
-  json j;
-  j["name"] = var.getName().str();
-  std::string hlo = var.getHlo().value_or("").str();
-  j["hlo"] = hlo;
-  j["op_name"] = hlo.empty() ? "" : opNameOf.lookup(hlo);
-  j["shape"] = var.getType().getShape().vec();
-  j["dtype"] = buf.dtype;
-  j["category"] = categoryLabel(var.getCategory()).str();
-  j["size"] = buf.paddedBytes;
-  j["unpadded_size"] = buf.bytes;
-  j["expansion"] = roundedRatio(buf.paddedBytes, buf.bytes);
-  j["extra"] = buf.paddedBytes - buf.bytes;
-  j["live_range"] =
-      buf.isLive() ? json::array({buf.first, buf.last}) : json(nullptr);
-  return j;
+void ReportBuilder::indexNames() {
+  llvm::StringMap<int> count;
+  for (const BufferLiveness &b : live.buffers)
+    ++count[b.var.getName()];
+  uniqueName.reserve(live.buffers.size());
+  for (const BufferLiveness &b : live.buffers)
+    uniqueName.push_back(count.lookup(b.var.getName()) == 1);
 }
 
-json ReportBuilder::buffer(uint32_t b) {
+Fields ReportBuilder::bufferBrief(uint32_t b) {
   const BufferLiveness &buf = live.buffers[b];
-  json j = bufferBrief(b);
-  j["tile_category"] = tile::stringifyCategory(buf.var.getCategory()).str();
-  j["always_live"] = buf.alwaysLive;
-  j["host_exchanged"] = buf.hostExchanged;
-  j["alias_of"] = buf.aliasOf >= 0
-                      ? json(live.buffers[buf.aliasOf].var.getName().str())
-                      : json(nullptr);
-  j["tiles"] = buf.tiles.size();
-  j["written_by"] = writers(b);
-  return j;
+  tile::VarOp var = buf.var;
+  std::string hlo = var.getHlo().value_or("").str();
+  json opName = hlo.empty() ? "" : opNameOf.lookup(hlo);
+  return {{"name", var.getName().str()},
+          {"hlo", std::move(hlo)},
+          {"op_name", std::move(opName)},
+          {"shape", var.getType().getShape().vec()},
+          {"dtype", buf.dtype},
+          {"category", categoryLabel(var.getCategory()).str()},
+          {"size", buf.paddedBytes},
+          {"unpadded_size", buf.bytes},
+          {"expansion", roundedRatio(buf.paddedBytes, buf.bytes)},
+          {"extra", buf.paddedBytes - buf.bytes},
+          {"live_range",
+           buf.isLive() ? json::array({buf.first, buf.last}) : json(nullptr)}};
+}
+
+Fields ReportBuilder::buffer(uint32_t b) {
+  const BufferLiveness &buf = live.buffers[b];
+  Fields f = bufferBrief(b);
+  f.emplace_back("tile_category",
+                 tile::stringifyCategory(buf.var.getCategory()).str());
+  f.emplace_back("always_live", buf.alwaysLive);
+  f.emplace_back("host_exchanged", buf.hostExchanged);
+  f.emplace_back("alias_of",
+                 buf.aliasOf >= 0
+                     ? json(live.buffers[buf.aliasOf].var.getName().str())
+                     : json(nullptr));
+  f.emplace_back("tiles", buf.tiles.size());
+  f.emplace_back("written_by", writers(b));
+  return f;
+}
+
+json ReportBuilder::bufferAgain(uint32_t b) {
+  if (form == ReportForm::Compact && uniqueName[b])
+    return b;
+  return toObject(bufferBrief(b));
 }
 
 ReportBuilder::TileBreakdown ReportBuilder::breakdown(int64_t t) const {
@@ -163,7 +254,7 @@ ReportBuilder::TileBreakdown ReportBuilder::breakdown(int64_t t) const {
 }
 
 /// A tile's (or the sum over tiles') program overheads, by category.
-static json overheadsJson(const TileOverheads &o) {
+static Fields overheadFields(const TileOverheads &o) {
   return {{"vertex_code", o.vertexCode},
           {"vertex_state", o.vertexState},
           {"exchange_code", o.exchangeCode},
@@ -172,36 +263,58 @@ static json overheadsJson(const TileOverheads &o) {
 }
 
 /// A tile's (or the sum over tiles') bytes by category, at the peak: its
-/// buffers', then its program overheads'.
+/// buffers', then its program overheads'. Built for every tile, so as
+/// fields (an initializer list of ordered_json copies every value).
 static json byCategory(const ReportBuilder::TileBreakdown &b,
                        const TileOverheads &o) {
-  json j = {{"variables", b.variables},
-            {"constants", b.constants},
-            {"host_exchange_buffers", b.hostBuffers}};
-  j.update(overheadsJson(o));
-  return j;
+  Fields f = {{"variables", b.variables},
+              {"constants", b.constants},
+              {"host_exchange_buffers", b.hostBuffers}};
+  for (auto &field : overheadFields(o))
+    f.push_back(std::move(field));
+  return toObject(std::move(f));
 }
 
-json ReportBuilder::tile(int64_t t, const TileBreakdown &b) {
+Fields ReportBuilder::tile(int64_t t, const TileBreakdown &b) {
   const TileAllocation &alloc = a.tiles[t];
   const TileOverheads &o = live.overheads[t];
-  int64_t point = alloc.allocation.peakPoint;
-  int64_t alwaysLive = b.alwaysLive;
-  json j;
-  j["tile"] = t;
-  j["including_gaps"] = alloc.includingGaps();
-  j["excluding_gaps"] = alloc.excludingGaps();
-  j["gaps"] = alloc.gaps();
-  j["allocated_peak"] = alloc.allocation.peak;
-  j["lower_bound"] = alloc.allocation.lowerBound;
-  j["peak_point"] = point;
-  j["always_live"] = alwaysLive;
-  j["not_always_live"] = alloc.excludingGaps() - alwaysLive;
-  j["by_category"] = byCategory(b, o);
-  j["buffers"] = live.buffersOnTile[t].size();
-  j["out_of_memory"] = alloc.outOfMemory();
-  j["over_by"] = alloc.overBy();
-  return j;
+  return {{"tile", t},
+          {"including_gaps", alloc.includingGaps()},
+          {"excluding_gaps", alloc.excludingGaps()},
+          {"gaps", alloc.gaps()},
+          {"allocated_peak", alloc.allocation.peak},
+          {"lower_bound", alloc.allocation.lowerBound},
+          {"peak_point", alloc.allocation.peakPoint},
+          {"always_live", b.alwaysLive},
+          {"not_always_live", alloc.excludingGaps() - b.alwaysLive},
+          {"by_category", byCategory(b, o)},
+          {"buffers", live.buffersOnTile[t].size()},
+          {"out_of_memory", alloc.outOfMemory()},
+          {"over_by", alloc.overBy()}};
+}
+
+std::array<int64_t, 18>
+ReportBuilder::tileFigures(int64_t t, const TileBreakdown &b) const {
+  const TileAllocation &alloc = a.tiles[t];
+  const TileOverheads &o = live.overheads[t];
+  return {alloc.includingGaps(),
+          alloc.excludingGaps(),
+          alloc.gaps(),
+          alloc.allocation.peak,
+          alloc.allocation.lowerBound,
+          alloc.allocation.peakPoint,
+          b.alwaysLive,
+          b.variables,
+          b.constants,
+          b.hostBuffers,
+          o.vertexCode,
+          o.vertexState,
+          o.exchangeCode,
+          o.controlCode,
+          o.stack,
+          static_cast<int64_t>(live.buffersOnTile[t].size()),
+          alloc.outOfMemory(),
+          alloc.overBy()};
 }
 
 json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
@@ -315,6 +428,50 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
   return s;
 }
 
+/// The chip's heap at every point: in the complete form an entry per
+/// point; in the compact one the points where it changes, each point's step
+/// as a table, and the number of points (compactMemoryReport's form).
+json ReportBuilder::heap(int64_t points) {
+  auto stepFields = [&](int64_t p) -> Fields {
+    bool inSchedule = p < live.schedule.numPoints();
+    return {
+        {"step", stepAt(p)},
+        {"kind", inSchedule ? stepKindName(live.schedule.steps[p].kind) : ""},
+        {"depth", inSchedule ? live.schedule.steps[p].depth : 0}};
+  };
+  if (form == ReportForm::Complete) {
+    json heap = json::array();
+    for (int64_t p = 0; p < points; ++p) {
+      Fields f = stepFields(p);
+      f.insert(f.begin(), {"point", p});
+      f.emplace_back("padded", live.chipLivePadded[p]);
+      f.emplace_back("unpadded", live.chipLiveBytes[p]);
+      heap.push_back(toObject(std::move(f)));
+    }
+    return heap;
+  }
+  json changes = json::array();
+  forms::TableBuilder<json> steps;
+  for (int64_t p = 0; p < points; ++p) {
+    if (p == 0 || live.chipLivePadded[p] != live.chipLivePadded[p - 1] ||
+        live.chipLiveBytes[p] != live.chipLiveBytes[p - 1])
+      changes.push_back(
+          json::array({p, live.chipLivePadded[p], live.chipLiveBytes[p]}));
+    steps.add(stepFields(p));
+  }
+  return {{"changes", std::move(changes)}, {"steps", steps.finish()}};
+}
+
+/// A curve as [[point, padded, unpadded], ...] where it changes.
+static json changePoints(llvm::ArrayRef<int64_t> padded,
+                         llvm::ArrayRef<int64_t> unpadded) {
+  json out = json::array();
+  for (size_t p = 0; p < padded.size() && p < unpadded.size(); ++p)
+    if (p == 0 || padded[p] != padded[p - 1] || unpadded[p] != unpadded[p - 1])
+      out.push_back(json::array({p, padded[p], unpadded[p]}));
+  return out;
+}
+
 json ReportBuilder::viewer() {
   json v;
   int64_t points = live.numPoints();
@@ -326,19 +483,14 @@ json ReportBuilder::viewer() {
   v["peak_step"] = stepAt(peak);
   v["peak_bytes"] = live.chipLivePadded[peak];
   v["peak_unpadded_bytes"] = live.chipLiveBytes[peak];
-  json heap = json::array();
-  for (int64_t p = 0; p < points; ++p)
-    heap.push_back(
-        {{"point", p},
-         {"step", stepAt(p)},
-         {"kind", p < live.schedule.numPoints()
-                      ? stepKindName(live.schedule.steps[p].kind)
-                      : ""},
-         {"depth",
-          p < live.schedule.numPoints() ? live.schedule.steps[p].depth : 0},
-         {"padded", live.chipLivePadded[p]},
-         {"unpadded", live.chipLiveBytes[p]}});
-  v["heap"] = heap;
+  json heapSteps;
+  if (form == ReportForm::Compact) {
+    json h = heap(points);
+    v["heap"] = std::move(h["changes"]);
+    heapSteps = std::move(h["steps"]);
+  } else {
+    v["heap"] = heap(points);
+  }
 
   // Per-tile heaps of the five fullest tiles (all tiles would be tiles ×
   // points numbers; every tile's peak is in `tiles`).
@@ -351,9 +503,15 @@ json ReportBuilder::viewer() {
   json tileHeaps = json::array();
   for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
     int64_t t = order[i];
-    tileHeaps.push_back({{"tile", t},
-                         {"padded", live.tileCurve(t, true)},
-                         {"unpadded", live.tileCurve(t, false)}});
+    std::vector<int64_t> padded = live.tileCurve(t, true),
+                         unpadded = live.tileCurve(t, false);
+    if (form == ReportForm::Compact)
+      tileHeaps.push_back(
+          {{"tile", t}, {"changes", changePoints(padded, unpadded)}});
+    else
+      tileHeaps.push_back({{"tile", t},
+                           {"padded", std::move(padded)},
+                           {"unpadded", std::move(unpadded)}});
   }
   v["tile_heaps"] = tileHeaps;
 
@@ -365,18 +523,22 @@ json ReportBuilder::viewer() {
       atPeak.push_back(b);
   json byOrder = json::array(), bySize = json::array();
   for (uint32_t b : atPeak)
-    byOrder.push_back(bufferBrief(b));
+    byOrder.push_back(bufferAgain(b));
   std::stable_sort(atPeak.begin(), atPeak.end(), [&](uint32_t x, uint32_t y) {
     return live.buffers[x].paddedBytes > live.buffers[y].paddedBytes;
   });
   for (uint32_t b : atPeak)
-    bySize.push_back(bufferBrief(b));
+    bySize.push_back(bufferAgain(b));
   v["buffers_at_peak_by_program_order"] = byOrder;
   v["buffers_at_peak_by_size"] = bySize;
+  if (form == ReportForm::Compact) {
+    v["points"] = points;
+    v["heap_steps"] = std::move(heapSteps);
+  }
   return v;
 }
 
-json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
+Fields ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
   const TileAllocation &alloc = a.tiles[t];
   int64_t point = alloc.allocation.peakPoint;
   llvm::ArrayRef<uint32_t> onTile = live.buffersOnTile[t];
@@ -403,12 +565,20 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
     liveHere.resize(maxListed);
   json buffers = json::array();
   for (const Live &l : liveHere) {
-    json j = bufferBrief(l.buffer);
-    j["bytes_on_tile"] = l.share.paddedBytes;
-    j["live_range_on_tile"] = {l.share.first, l.share.last};
-    j["offset"] = l.offset;
-    j["written_by"] = writers(l.buffer);
-    buffers.push_back(j);
+    // The compact form's row [buffer, bytes_on_tile, first, last, offset]
+    // stands for the entry below (the rest is the buffer's).
+    if (form == ReportForm::Compact && uniqueName[l.buffer]) {
+      buffers.push_back(json::array({l.buffer, l.share.paddedBytes,
+                                     l.share.first, l.share.last, l.offset}));
+      continue;
+    }
+    Fields f = bufferBrief(l.buffer);
+    f.emplace_back("bytes_on_tile", l.share.paddedBytes);
+    f.emplace_back("live_range_on_tile",
+                   json::array({l.share.first, l.share.last}));
+    f.emplace_back("offset", l.offset);
+    f.emplace_back("written_by", writers(l.buffer));
+    buffers.push_back(toObject(std::move(f)));
   }
   return {{"tile", t},
           {"over_by", alloc.overBy()},
@@ -418,22 +588,22 @@ json ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
           {"peak_step", stepAt(point)},
           {"live_buffers", liveCount},
           {"live_bytes", liveBytes},
-          {"live_at_peak", buffers}};
+          {"live_at_peak", std::move(buffers)}};
 }
 
 json ReportBuilder::outOfMemory() {
   // The largest live buffers only: a chip-wide overflow would otherwise
   // list every buffer of every tile.
-  json list = json::array();
+  std::vector<Fields> list;
   for (int64_t t = 0; t < live.numTiles; ++t)
     if (a.tiles[t].outOfMemory())
       list.push_back(tileAtPeak(t, kMaxBlamed));
-  return list;
+  return listOf(tileRunsOf(std::move(list), tileRuns), form);
 }
 
 json ReportBuilder::tileDetail(int64_t t) {
-  json d = tile(t, breakdown(t));
-  json peak = tileAtPeak(t, SIZE_MAX);
+  json d = toObject(tile(t, breakdown(t)));
+  json peak = toObject(tileAtPeak(t, SIZE_MAX));
   for (const char *key :
        {"capacity", "peak_step", "live_buffers", "live_bytes", "live_at_peak"})
     d[key] = peak[key];
@@ -446,7 +616,7 @@ json ReportBuilder::padding(const PaddingReport &padding) {
   json p;
   json worst = json::array();
   for (uint32_t b : padding.mostPadded)
-    worst.push_back(bufferBrief(b));
+    worst.push_back(toObject(bufferBrief(b)));
   p["most_padded_buffers"] = std::move(worst);
   json matmuls = json::array();
   for (const MatmulPadding &m : padding.matmuls)
@@ -501,26 +671,41 @@ json ReportBuilder::build() {
       {"alignment_bytes", target.alignmentBytes}};
   r["graph"] = graph();
   std::vector<TileBreakdown> breakdowns;
-  json tiles = json::array();
-  for (int64_t t = 0; t < live.numTiles; ++t) {
+  for (int64_t t = 0; t < live.numTiles; ++t)
     breakdowns.push_back(breakdown(t));
-    tiles.push_back(tile(t, breakdowns.back()));
+  // Most tiles of a linear mapping have the same figures: a run's entry is
+  // built once, from its first tile (compactTileRuns' runs, without an
+  // entry per tile).
+  std::vector<Fields> tiles;
+  for (int64_t t = 0; t < live.numTiles;) {
+    int64_t end = t + 1;
+    if (tileRuns) {
+      std::array<int64_t, 18> figures = tileFigures(t, breakdowns[t]);
+      while (end < live.numTiles &&
+             tileFigures(end, breakdowns[end]) == figures)
+        ++end;
+    }
+    tiles.push_back(tile(t, breakdowns[t]));
+    if (tileRuns) {
+      Fields &f = tiles.back();
+      f.front() = {"first_tile", t};
+      f.insert(f.begin() + 1, {"last_tile", end - 1});
+    }
+    t = end;
   }
   PaddingReport paddingReport = computePaddingReport(a);
   r["summary"] = summary(breakdowns, paddingReport);
   r["memory_viewer"] = viewer();
   r["tile_format"] = tileRuns ? "runs" : "tiles";
-  // compactMemoryReport() (ReportForms.h) turns this into "compact".
-  r["format"] = "complete";
-  r["tiles"] = tileRuns ? compactTileRuns(tiles) : std::move(tiles);
-  r["out_of_memory"] =
-      tileRuns ? compactTileRuns(outOfMemory()) : outOfMemory();
-  json buffers = json::array();
+  r["format"] = form == ReportForm::Compact ? "compact" : "complete";
+  r["tiles"] = listOf(std::move(tiles), form);
+  r["out_of_memory"] = outOfMemory();
+  std::vector<Fields> buffers;
   for (uint32_t b = 0; b < live.buffers.size(); ++b)
     buffers.push_back(buffer(b));
-  r["buffers"] = std::move(buffers);
+  r["buffers"] = listOf(std::move(buffers), form);
   r["padding"] = padding(paddingReport);
-  r["cost"] = costReportJson(a, computeCostReport(a));
+  r["cost"] = costReportJson(a, computeCostReport(a), form);
   json options = json::object();
   std::vector<DotWithinBudget> dots = collectDotsWithinBudget(a);
   if (!dots.empty()) {
@@ -593,8 +778,8 @@ json ReportBuilder::pod() {
 }
 
 json tessera::memory::buildMemoryReport(const MemoryAnalysis &analysis,
-                                        bool tileRuns) {
-  return ReportBuilder(analysis, tileRuns).build();
+                                        bool tileRuns, ReportForm form) {
+  return ReportBuilder(analysis, tileRuns, form).build();
 }
 
 json tessera::memory::compactTileRuns(const json &list) {
@@ -634,7 +819,8 @@ json tessera::memory::compactTileRuns(const json &list) {
 
 json tessera::memory::buildTileDetail(const MemoryAnalysis &analysis,
                                       int64_t tile) {
-  return ReportBuilder(analysis).tileDetail(tile);
+  return ReportBuilder(analysis, /*tileRuns=*/false, ReportForm::Complete)
+      .tileDetail(tile);
 }
 
 std::vector<uint8_t> tessera::memory::toCbor(const json &report) {

@@ -109,22 +109,40 @@ static void addCostFigures(json &entry, int64_t cycles, int64_t flops,
   entry["bytes_moved"] = bytesMoved;
 }
 
+/// An op's entry of `ops`, as fields for an object or a table's row.
+static forms::Fields<json> opCostFields(const OpCostTotals &t) {
+  return {{"op", t.op},
+          {"steps", t.steps},
+          {"cycles", t.cycles},
+          {"flops", t.flops},
+          {"padded_flops", t.paddedFlops},
+          {"bytes_moved", t.bytesMoved}};
+}
+
 json tessera::memory::opCostsJson(const CostReport &cost) {
   json list = json::array();
   for (const OpCostTotals &t : cost.ops) {
-    json entry = {{"op", t.op}, {"steps", t.steps}};
-    addCostFigures(entry, t.cycles, t.flops, t.paddedFlops, t.bytesMoved);
+    json entry = json::object();
+    for (auto &[key, value] : opCostFields(t))
+      entry[key] = std::move(value);
     list.push_back(std::move(entry));
   }
   return list;
 }
 
 json tessera::memory::costReportJson(const MemoryAnalysis &a,
-                                     const CostReport &cost) {
+                                     const CostReport &cost, ReportForm form) {
   json c;
   c["total_cycles"] = cost.totalCycles;
   c["seconds"] = cost.seconds;
   c["unknown_trip_counts"] = cost.unknownTripCounts;
+  if (form == ReportForm::Compact) {
+    forms::TableBuilder<json> ops;
+    for (const OpCostTotals &t : cost.ops)
+      ops.add(opCostFields(t));
+    c["ops"] = ops.finish();
+    return c;
+  }
   c["ops"] = opCostsJson(cost);
   json steps = json::array();
   for (auto [point, s] : llvm::enumerate(a.cost.steps)) {

@@ -18,6 +18,7 @@
 
 #include "tessera/Memory/MemoryAnalysis.h"
 #include "tessera/Memory/MemorySummary.h"
+#include "tessera/Memory/ReportForms.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -33,9 +34,12 @@ namespace tessera::memory {
 /// cost. With `tileRuns`, consecutive tiles whose entries of `tiles` (or of
 /// `out_of_memory`) are the same but for the tile are one entry with
 /// first_tile and last_tile instead of tile (expandTileRuns undoes it);
-/// otherwise every tile has its own entry.
-nlohmann::ordered_json buildMemoryReport(const MemoryAnalysis &analysis,
-                                         bool tileRuns = false);
+/// otherwise every tile has its own entry. ReportForm::Compact builds
+/// what compactMemoryReport() (ReportForms.h) makes of the complete form,
+/// without building the complete form first.
+nlohmann::ordered_json
+buildMemoryReport(const MemoryAnalysis &analysis, bool tileRuns = false,
+                  ReportForm form = ReportForm::Complete);
 
 /// Consecutive entries of a per-tile list that differ only in "tile", as
 /// runs {"first_tile", "last_tile", ...}; the inverse of expandTileRuns.

@@ -12,6 +12,7 @@
 #define TESSERA_MEMORY_PADDINGREPORT_H
 
 #include "tessera/Memory/MemoryAnalysis.h"
+#include "tessera/Memory/ReportForms.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -75,9 +76,12 @@ struct CostReport {
 
 CostReport computeCostReport(const MemoryAnalysis &analysis);
 
-/// The memory report's `cost` section: totals, `ops` and every step.
+/// The memory report's `cost` section: totals, `ops` and every step; in
+/// the compact form (ReportForms.h) `ops` is a table and the steps are
+/// left out.
 nlohmann::ordered_json costReportJson(const MemoryAnalysis &analysis,
-                                      const CostReport &cost);
+                                      const CostReport &cost,
+                                      ReportForm form = ReportForm::Complete);
 
 /// The `ops` list of the cost report.
 nlohmann::ordered_json opCostsJson(const CostReport &cost);

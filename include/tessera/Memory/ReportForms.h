@@ -29,6 +29,9 @@
 
 namespace tessera::memory {
 
+/// The memory report's two forms: what buildMemoryReport() builds.
+enum class ReportForm { Complete, Compact };
+
 namespace forms {
 
 /// What one expandMemoryReport() may produce: reports come from event
@@ -81,6 +84,78 @@ template <typename Json> Json liveEntry(const Json &full, const Json &row) {
   return e;
 }
 
+/// One column of a table: {"runs": [[value, count], ...]} when that
+/// halves it, else the values.
+template <typename Json> Json encodeColumn(std::vector<Json> &&plain) {
+  size_t runs = 0;
+  for (size_t i = 0; i < plain.size(); ++i)
+    runs += i == 0 || plain[i] != plain[i - 1];
+  if (runs * 2 > plain.size())
+    return Json(std::move(plain));
+  Json out = Json::array();
+  for (size_t i = 0; i < plain.size(); ++i) {
+    if (i > 0 && plain[i] == out.back()[0]) // plain[i - 1] was moved
+      out.back()[1] = out.back()[1].template get<int64_t>() + 1;
+    else
+      out.push_back(Json::array({std::move(plain[i]), 1}));
+  }
+  return Json{{"runs", std::move(out)}};
+}
+
+/// An entry of a list as its keys and values in order, before it is an
+/// object or a table's row: the report builder makes both from it without
+/// building the objects of a list that becomes a table.
+template <typename Json>
+using Fields = std::vector<std::pair<const char *, Json>>;
+
+/// toTable() of a list whose entries are given as Fields with the same
+/// keys in the same order (as the memory report's builder makes them),
+/// built column by column: the table toTable() makes of the list of their
+/// objects, without those objects or the check that the table gives them
+/// back (entries of one builder cannot differ in their keys).
+template <typename Json> class TableBuilder {
+public:
+  void add(Fields<Json> &&entry) {
+    if (rows == 0)
+      for (const auto &[key, value] : entry) {
+        if (value.is_object() && !value.empty()) {
+          for (auto in = value.begin(); in != value.end(); ++in)
+            columns.push_back(std::string(key) + "." + in.key());
+        } else {
+          columns.push_back(key);
+        }
+      }
+    values.resize(columns.size());
+    size_t c = 0;
+    for (auto &[key, value] : entry) {
+      if (value.is_object() && !value.empty()) {
+        for (auto in = value.begin(); in != value.end(); ++in)
+          values[c++].push_back(std::move(in.value()));
+      } else {
+        values[c++].push_back(std::move(value));
+      }
+    }
+    ++rows;
+  }
+
+  /// The table; an empty list when nothing was added (toTable leaves an
+  /// empty list as it is).
+  Json finish() {
+    if (rows == 0)
+      return Json::array();
+    Json encoded = Json::array();
+    for (std::vector<Json> &column : values)
+      encoded.push_back(encodeColumn<Json>(std::move(column)));
+    return Json{{"columns", std::move(columns)},
+                {"values", std::move(encoded)}};
+  }
+
+private:
+  std::vector<std::string> columns;
+  std::vector<std::vector<Json>> values;
+  size_t rows = 0;
+};
+
 /// A list of objects with the same keys, in the same order, as a table
 /// {"columns": [...], "values": [column, ...]}; an object value is
 /// flattened one level ("by_category.variables"). A column whose values
@@ -113,21 +188,15 @@ template <typename Json> Json toTable(const Json &list) {
   };
   Json values = Json::array();
   for (const std::string &column : columns) {
-    Json plain = Json::array(), runs = Json::array();
+    std::vector<Json> plain;
+    plain.reserve(list.size());
     for (const Json &entry : list) {
       const Json *v = entry.is_object() ? cell(entry, column) : nullptr;
       if (!v)
         return list;
       plain.push_back(*v);
-      if (!runs.empty() && runs.back()[0] == *v)
-        runs.back()[1] = runs.back()[1].template get<int64_t>() + 1;
-      else
-        runs.push_back(Json::array({*v, 1}));
     }
-    if (runs.size() * 2 <= plain.size())
-      values.push_back(Json{{"runs", std::move(runs)}});
-    else
-      values.push_back(std::move(plain));
+    values.push_back(encodeColumn<Json>(std::move(plain)));
   }
   Json table = {{"columns", columns}, {"values", std::move(values)}};
   // Only a table that gives back the list exactly replaces it (entries
