@@ -165,26 +165,43 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     pm.addPass(step.create(pipelineOptions));
 
   LogicalResult result = pm.run(module);
-  auto end = std::chrono::steady_clock::now();
 
   CompileSpan span;
   span.moduleName = info.moduleName;
   span.target = target.name;
   span.moduleId = info.moduleId;
   span.startNs = nsBetween(origin, start);
-  span.durationNs = nsBetween(start, end);
+  // The span ends when the executable is written: what follows the passes
+  // (a memory analysis the pass could not hand over, the reports, the
+  // executable) is half of a large compile, and a trace without it would
+  // not say where that half goes. Each is a timeline record after the
+  // passes, with the op count the last pass left.
+  auto endSpan = [&] {
+    span.durationNs = nsBetween(start, std::chrono::steady_clock::now());
+    span.passes = *timeline;
+    compileSpans.push_back(span);
+  };
+  int64_t opsAtEnd = timeline->empty() ? 0 : timeline->back().opsAfter;
+  auto timePhase = [&](const char *name, auto &&body) {
+    auto begin = std::chrono::steady_clock::now();
+    body();
+    PassTiming record;
+    record.name = name;
+    record.startNs = nsBetween(start, begin);
+    record.durationNs = nsBetween(begin, std::chrono::steady_clock::now());
+    record.opsBefore = record.opsAfter = opsAtEnd;
+    timeline->push_back(std::move(record));
+  };
   span.failed = failed(result);
-  span.passes = *timeline;
-  compileSpans.push_back(span);
-  if (failed(result))
+  if (failed(result)) {
+    endSpan();
     return failure();
+  }
 
   // The analyses' results, as named reports for the sink. Building them
   // costs a walk; skip it when no report will be written.
   CompileEndInfo endInfo;
-  endInfo.durationNs = span.durationNs;
-  endInfo.passes = *timeline;
-  CompatReport compat = computeCompatReport(module, target.name);
+  CompatReport compat;
   // Every compile allocates: the executable places each buffer at the
   // allocator's offsets. The report is built from the same analysis only
   // when a report or a dump will show it.
@@ -205,16 +222,20 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
       steps.back().name == "tgraph-to-tile")
     analysis = std::move(kept);
   else
-    analysis = memory::analyzeMemory(program, target);
-  if (sink.options().writesReports() || dumper.dumpingModule()) {
-    memory = memory::buildMemoryReport(
-        *analysis, flags.memoryReportTileFormat != "tiles",
-        flags.memoryReportFormat == "complete" ? memory::ReportForm::Complete
-                                               : memory::ReportForm::Compact);
-  }
-  json compilation = buildCompilationReport(module, info.moduleName,
-                                            info.moduleId, target, compat);
-  if (sink.options().writesReports()) {
+    timePhase("memory-analysis",
+              [&] { analysis = memory::analyzeMemory(program, target); });
+  json compilation;
+  timePhase("reports", [&] {
+    compat = computeCompatReport(module, target.name);
+    if (sink.options().writesReports() || dumper.dumpingModule())
+      memory = memory::buildMemoryReport(
+          *analysis, flags.memoryReportTileFormat != "tiles",
+          flags.memoryReportFormat == "complete" ? memory::ReportForm::Complete
+                                                 : memory::ReportForm::Compact);
+    compilation = buildCompilationReport(module, info.moduleName, info.moduleId,
+                                         target, compat);
+    if (!sink.options().writesReports())
+      return;
     endInfo.reports.push_back(
         {ReportKind::Compilation, compilation, writeCompilationReportText});
     endInfo.reports.push_back(
@@ -230,29 +251,36 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     if (memory)
       endInfo.reports.push_back(
           {ReportKind::Memory, *memory, memory::writeMemorySummary});
-  }
+  });
   CompileOutput output;
   output.moduleName = info.moduleName;
   output.moduleId = info.moduleId;
-  // Only --serialized_graph shows the module's bytecode; taken always, it
-  // was held twice through the rest of a large compile.
-  if (sink.options().serializedGraph)
-    endInfo.serializedProgram = serializeProgram(module);
-  llvm::Expected<std::string> executable = writeExecutable(
-      module, program, *analysis, info.moduleName, std::move(*sourceModule));
-  if (!executable) {
-    emitError(module.getLoc())
-        << "cannot write the executable: "
-        << llvm::toString(executable.takeError());
+  std::optional<llvm::Expected<std::string>> executable;
+  timePhase("executable", [&] {
+    // Only --serialized_graph shows the module's bytecode; taken always, it
+    // was held twice through the rest of a large compile.
+    if (sink.options().serializedGraph)
+      endInfo.serializedProgram = serializeProgram(module);
+    executable.emplace(writeExecutable(
+        module, program, *analysis, info.moduleName, std::move(*sourceModule)));
+  });
+  if (!*executable) {
+    span.failed = true;
+    endSpan();
+    emitError(module.getLoc()) << "cannot write the executable: "
+                               << llvm::toString(executable->takeError());
     return failure();
   }
-  output.executable = std::move(*executable);
+  output.executable = std::move(**executable);
   if (!flags.saveVertexGraph.empty()) {
     llvm::raw_string_ostream os(output.vertexGraphDot);
     module.walk([&](tile::ProgramOp program) {
       writeVertexGraphDot(program, flags.vertexGraphMaxVertices, os);
     });
   }
+  endSpan();
+  endInfo.durationNs = span.durationNs;
+  endInfo.passes = *timeline;
   if (llvm::Error err = sink.compileEnd(info, endInfo)) {
     emitError(module.getLoc()) << llvm::toString(std::move(err));
     return failure();
