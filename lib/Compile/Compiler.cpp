@@ -140,9 +140,15 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   // the timeline goes last so it is innermost and times the pass alone, not
   // the dumps and progress output around it.
   PassManager pm(context, ModuleOp::getOperationName());
-  if (options.showProgress)
-    pm.addInstrumentation(std::make_unique<ProgressInstrumentation>(
-        progress, steps.size(), options.progressDelay));
+  // The pass manager owns the progress lines and keeps them to the end of
+  // the compile, which numbers the three steps after the passes too.
+  ProgressInstrumentation *progressLines = nullptr;
+  if (options.showProgress) {
+    auto owner = std::make_unique<ProgressInstrumentation>(
+        progress, steps.size() + 3, options.progressDelay);
+    progressLines = owner.get();
+    pm.addInstrumentation(std::move(owner));
+  }
   if (std::unique_ptr<PassInstrumentation> dumps =
           dumper.createPassInstrumentation())
     pm.addInstrumentation(std::move(dumps));
@@ -183,8 +189,12 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   };
   int64_t opsAtEnd = timeline->empty() ? 0 : timeline->back().opsAfter;
   auto timePhase = [&](const char *name, auto &&body) {
+    if (progressLines)
+      progressLines->beginStep(name);
     auto begin = std::chrono::steady_clock::now();
     body();
+    if (progressLines)
+      progressLines->endStep();
     PassTiming record;
     record.name = name;
     record.startNs = nsBetween(start, begin);
@@ -219,9 +229,11 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   // The pass's analysis holds while no pass after tgraph-to-tile could
   // have changed the program.
   if (kept && keptProgram == program.getOperation() &&
-      steps.back().name == "tgraph-to-tile")
+      steps.back().name == "tgraph-to-tile") {
     analysis = std::move(kept);
-  else
+    if (progressLines)
+      progressLines->skipStep();
+  } else
     timePhase("memory-analysis",
               [&] { analysis = memory::analyzeMemory(program, target); });
   json compilation;

@@ -50,9 +50,12 @@ void ProgressInstrumentation::emit(const std::string &line) {
 void ProgressInstrumentation::runBeforePass(Pass *pass, Operation *) {
   if (depth++ != 0)
     return;
+  beginStep(pass->getArgument().empty() ? pass->getName()
+                                        : pass->getArgument());
+}
+
+void ProgressInstrumentation::beginStep(StringRef name) {
   ++index;
-  StringRef name =
-      pass->getArgument().empty() ? pass->getName() : pass->getArgument();
   emit(
       ("[" + llvm::Twine(index) + "/" + llvm::Twine(total) + "] " + name + "\n")
           .str());
@@ -60,8 +63,11 @@ void ProgressInstrumentation::runBeforePass(Pass *pass, Operation *) {
 }
 
 void ProgressInstrumentation::runAfterPass(Pass *, Operation *) {
-  if (--depth != 0)
-    return;
+  if (--depth == 0)
+    endStep();
+}
+
+void ProgressInstrumentation::endStep() {
   double ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - start)
                   .count();

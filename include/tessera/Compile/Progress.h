@@ -35,6 +35,13 @@ public:
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override;
 
+  /// A step that is not a pass (the compile's memory analysis, reports and
+  /// executable after the passes), numbered after them: `total` counts
+  /// them. skipStep() counts one that did not run.
+  void beginStep(llvm::StringRef name);
+  void endStep();
+  void skipStep() { ++index; }
+
 private:
   void emit(const std::string &line);
 
