@@ -513,16 +513,13 @@ void leavesOf(Type type, SmallVectorImpl<Type> &leaves) {
     leaves.push_back(type);
 }
 
-} // namespace
-
-llvm::Expected<std::string>
-writeExecutable(ModuleOp module, tile::ProgramOp program,
-                const memory::MemoryAnalysis &analysis, StringRef moduleName,
-                std::string sourceModule) {
-  // The message's fields in field order: `head` up to the buffers, the
-  // steps one by one, then `out`, the rest.
-  PayloadWriter payload;
-  exe::Executable out;
+/// Appends to `payload` the fields before the graph module: the head,
+/// each step as it is built; sets in `out` those after the steps but the
+/// graph module. The Writer's tables are freed on return.
+llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
+                         ModuleOp module, tile::ProgramOp program,
+                         const memory::MemoryAnalysis &analysis,
+                         StringRef moduleName, std::string sourceModule) {
   Writer writer(out, module, analysis);
   {
     exe::Executable head;
@@ -533,9 +530,9 @@ writeExecutable(ModuleOp module, tile::ProgramOp program,
     head.set_target_json(toJson(analysis.target));
     head.set_num_tiles(program.getTiles());
     if (llvm::Error err = writer.addBuffers(head, program, analysis))
-      return std::move(err);
+      return err;
     if (llvm::Error err = payload.append(head))
-      return std::move(err);
+      return err;
   }
   // The program ends with one outfeed per result leaf.
   std::vector<int32_t> outfeeds;
@@ -544,13 +541,13 @@ writeExecutable(ModuleOp module, tile::ProgramOp program,
       continue;
     exe::Step step;
     if (llvm::Error err = writer.addStep(op, step))
-      return std::move(err);
+      return err;
     if (step.has_host_copy() &&
         step.host_copy().direction() == exe::HostCopy::OUTFEED)
       outfeeds.push_back(step.host_copy().buffer());
     if (llvm::Error err =
             payload.appendField(exe::Executable::kStepsFieldNumber, step))
-      return std::move(err);
+      return err;
   }
   out.set_chips(program.getChips());
   out.set_replicas(program.getReplicas());
@@ -627,24 +624,69 @@ writeExecutable(ModuleOp module, tile::ProgramOp program,
     else
       m.set_peak_step("(program start)");
   }
+  return llvm::Error::success();
+}
+
+/// writeExecutable; when `owned` is set (it is `analysis`), the analysis
+/// is freed as soon as the last field that reads it is built: the graph
+/// module's copy and the file's bytes come after, and a large compile's
+/// peak memory was the analysis and those held together.
+llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
+                                  const memory::MemoryAnalysis &analysis,
+                                  memory::MemoryAnalysis *owned,
+                                  StringRef moduleName,
+                                  std::string sourceModule) {
+  // The message's fields in field order: `head` up to the buffers, the
+  // steps one by one, then `out`, the rest.
+  PayloadWriter payload;
+  exe::Executable out;
+  if (llvm::Error err = writeProgram(payload, out, module, program, analysis,
+                                     moduleName, std::move(sourceModule)))
+    return std::move(err);
+  if (owned)
+    *owned = memory::MemoryAnalysis();
 
   // The tgraph module without the tile program: host ops and the reference.
   // Cloned op by op, leaving the programs out: cloning the whole module
   // copied the tile program (most of the IR) only to erase it.
-  OwningOpRef<ModuleOp> graph = ModuleOp::create(module.getLoc());
-  (*graph)->setAttrs(module->getAttrDictionary());
-  OpBuilder builder = OpBuilder::atBlockEnd(graph->getBody());
-  for (Operation &op : *module.getBody())
-    if (!isa<tile::ProgramOp>(op))
-      builder.clone(op);
-  std::string bytes;
-  llvm::raw_string_ostream os(bytes);
-  if (failed(writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"))))
-    return llvm::createStringError("cannot serialize the tgraph module");
-  out.set_graph_module(std::move(bytes));
+  {
+    OwningOpRef<ModuleOp> graph = ModuleOp::create(module.getLoc());
+    (*graph)->setAttrs(module->getAttrDictionary());
+    OpBuilder builder = OpBuilder::atBlockEnd(graph->getBody());
+    for (Operation &op : *module.getBody())
+      if (!isa<tile::ProgramOp>(op))
+        builder.clone(op);
+    std::string bytes;
+    llvm::raw_string_ostream os(bytes);
+    if (failed(
+            writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"))))
+      return llvm::createStringError("cannot serialize the tgraph module");
+    out.set_graph_module(std::move(bytes));
+  }
   if (llvm::Error err = payload.append(out))
     return std::move(err);
+  // Swapped out, not cleared: Clear() keeps the strings' memory.
+  exe::Executable().Swap(&out);
   return payload.finish();
+}
+
+} // namespace
+
+llvm::Expected<std::string>
+writeExecutable(ModuleOp module, tile::ProgramOp program,
+                const memory::MemoryAnalysis &analysis, StringRef moduleName,
+                std::string sourceModule) {
+  return write(module, program, analysis, nullptr, moduleName,
+               std::move(sourceModule));
+}
+
+llvm::Expected<std::string> writeExecutable(ModuleOp module,
+                                            tile::ProgramOp program,
+                                            memory::MemoryAnalysis &&analysis,
+                                            StringRef moduleName,
+                                            std::string sourceModule) {
+  return write(module, program, analysis, &analysis, moduleName,
+               std::move(sourceModule));
 }
 
 llvm::Expected<exe::Executable>
