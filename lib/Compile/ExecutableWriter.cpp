@@ -13,12 +13,15 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Memory.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
-#include <cstring>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 
@@ -106,12 +109,16 @@ void toParam(Attribute attr, exe::Param &param) {
   param.set_string_value(text);
 }
 
+class PayloadWriter;
+
 class Writer {
 public:
   Writer(exe::Executable &out, ModuleOp module,
          const memory::MemoryAnalysis &analysis);
 
-  llvm::Error addBuffers(exe::Executable &head, tile::ProgramOp program,
+  /// Appends each buffer to `payload` as it is built: held as messages
+  /// all at once, they were a large compile's peak (issue 16).
+  llvm::Error addBuffers(PayloadWriter &payload, tile::ProgramOp program,
                          const memory::MemoryAnalysis &analysis);
   /// The step `op` into `step`; `op` is none of tile.var, tile.end and
   /// tile.yield.
@@ -140,12 +147,20 @@ private:
 
 /// The payload as it is written: pieces of serialized message, appended
 /// in the order the fields would be serialized in, so that the bytes are
-/// those of the whole message serialized at once. A top-level step is
-/// serialized as soon as it is built, so the executable never holds all
-/// steps as messages: their copy lists as int64 fields were the largest
-/// part of a 10k-op compile's peak RSS (BENCHMARKS.md, issue 16).
+/// those of the whole message serialized at once. A buffer or top-level
+/// step is serialized as soon as it is built, so the executable never
+/// holds all of them as messages: their copy lists as int64 fields were the
+/// largest part of a 10k-op compile's peak RSS (BENCHMARKS.md, issue 16).
 class PayloadWriter {
 public:
+  PayloadWriter() = default;
+  PayloadWriter(const PayloadWriter &) = delete;
+  PayloadWriter &operator=(const PayloadWriter &) = delete;
+  ~PayloadWriter() {
+    for (Block &block : blocks)
+      release(block);
+  }
+
   /// Appends `message` serialized (deterministically: vertex parameters
   /// are a map, and the executable cache promises identical bytes).
   llvm::Error append(const google::protobuf::MessageLite &message) {
@@ -157,14 +172,16 @@ public:
                           const google::protobuf::MessageLite &message) {
     return put(message, message.ByteSizeLong(), field);
   }
-  /// The file: header, then the pieces, each freed once copied.
+  /// The file: header, then the pieces, each freed once copied (appended,
+  /// not copied over zeros: the file's pages are touched only as the
+  /// blocks' are given back).
   std::string finish() {
-    std::string file(kExecutableHeaderSize + size, '\0');
-    char *at = file.data() + kExecutableHeaderSize;
-    for (std::string &block : blocks) {
-      std::memcpy(at, block.data(), block.size());
-      at += block.size();
-      std::string().swap(block);
+    std::string file;
+    file.reserve(kExecutableHeaderSize + size);
+    file.append(kExecutableHeaderSize, '\0');
+    for (Block &block : blocks) {
+      file.append(static_cast<const char *>(block.memory.base()), block.used);
+      release(block);
     }
     runtime::writeExecutableHeader(
         file.data(), StringRef(file.data() + kExecutableHeaderSize, size));
@@ -177,6 +194,22 @@ private:
   /// Pieces go into blocks of about this size, so that a step is not a
   /// heap allocation of its own and no block grows by doubling.
   static constexpr size_t kBlockBytes = size_t(4) << 20;
+
+  /// Mapped memory, not heap: finish() gives each block back to the
+  /// system once copied. Freed heap stays resident (glibc), and the file's
+  /// bytes, one piece, fit in none of the freed pieces: assembling them
+  /// added their size again to a large compile's peak (issue 16).
+  struct Block {
+    llvm::sys::MemoryBlock memory;
+    size_t used = 0;
+    size_t left() const { return memory.allocatedSize() - used; }
+  };
+
+  static void release(Block &block) {
+    if (block.memory.base())
+      (void)llvm::sys::Memory::releaseMappedMemory(block.memory);
+    block = Block();
+  }
 
   llvm::Error put(const google::protobuf::MessageLite &message,
                   size_t messageSize, int field) {
@@ -191,16 +224,21 @@ private:
           "the executable is over " +
           std::to_string(runtime::kMaxExecutablePayload) +
           " bytes, the most the format holds");
-    if (blocks.empty() ||
-        blocks.back().capacity() - blocks.back().size() < bytes) {
-      blocks.emplace_back();
-      blocks.back().reserve(std::max(kBlockBytes, bytes));
+    if (blocks.empty() || blocks.back().left() < bytes) {
+      std::error_code ec;
+      Block block;
+      block.memory = llvm::sys::Memory::allocateMappedMemory(
+          std::max(kBlockBytes, bytes), nullptr,
+          llvm::sys::Memory::MF_READ | llvm::sys::Memory::MF_WRITE, ec);
+      if (ec)
+        return llvm::createStringError(ec, "cannot hold the executable: " +
+                                               ec.message());
+      blocks.push_back(block);
     }
-    std::string &block = blocks.back();
-    size_t at = block.size();
-    block.resize(at + bytes);
-    google::protobuf::io::ArrayOutputStream stream(block.data() + at,
-                                                   int(bytes));
+    Block &block = blocks.back();
+    char *at = static_cast<char *>(block.memory.base()) + block.used;
+    block.used += bytes;
+    google::protobuf::io::ArrayOutputStream stream(at, int(bytes));
     CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
     if (field) {
@@ -214,7 +252,7 @@ private:
     return llvm::Error::success();
   }
 
-  std::vector<std::string> blocks;
+  std::vector<Block> blocks;
   size_t size = 0;
 };
 
@@ -280,7 +318,7 @@ void Writer::describeStep(Operation &op, exe::Step &step) {
   step.set_op_plus_one(it->second + 1);
 }
 
-llvm::Error Writer::addBuffers(exe::Executable &head, tile::ProgramOp program,
+llvm::Error Writer::addBuffers(PayloadWriter &payload, tile::ProgramOp program,
                                const memory::MemoryAnalysis &analysis) {
   const memory::ProgramLiveness &live = analysis.liveness;
   // Placements: the allocator's offsets. A tile's offsets are in the
@@ -292,7 +330,7 @@ llvm::Error Writer::addBuffers(exe::Executable &head, tile::ProgramOp program,
   for (auto [i, buffer] : llvm::enumerate(live.buffers)) {
     tile::VarOp var = buffer.var;
     index[var.getResult()] = static_cast<int32_t>(i);
-    exe::Buffer &b = *head.add_buffers();
+    exe::Buffer b;
     b.set_name(var.getName().str());
     b.set_category(static_cast<exe::Category>(var.getCategory()));
     auto type = cast<tile::BufferType>(var.getType());
@@ -358,6 +396,9 @@ llvm::Error Writer::addBuffers(exe::Executable &head, tile::ProgramOp program,
                                        "' has no value");
       }
     }
+    if (llvm::Error err =
+            payload.appendField(exe::Executable::kBuffersFieldNumber, b))
+      return err;
   }
   return llvm::Error::success();
 }
@@ -529,11 +570,11 @@ llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
     head.set_entry(analysis.entry);
     head.set_target_json(toJson(analysis.target));
     head.set_num_tiles(program.getTiles());
-    if (llvm::Error err = writer.addBuffers(head, program, analysis))
-      return err;
     if (llvm::Error err = payload.append(head))
       return err;
   }
+  if (llvm::Error err = writer.addBuffers(payload, program, analysis))
+    return err;
   // The program ends with one outfeed per result leaf.
   std::vector<int32_t> outfeeds;
   for (Operation &op : program.getBody().front()) {
@@ -627,6 +668,17 @@ llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
   return llvm::Error::success();
 }
 
+/// Gives the pages of freed heap memory back to the system. glibc keeps
+/// them resident, and what is built after the analysis is freed (the
+/// graph module's bytecode, the file's bytes in one piece) fits in few of
+/// its freed pieces: the heap grew past them instead, by 19 MB at the end
+/// of a 30k-op compile, its peak.
+void releaseFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 /// writeExecutable; when `owned` is set (it is `analysis`), the analysis
 /// is freed as soon as the last field that reads it is built: the graph
 /// module's copy and the file's bytes come after, and a large compile's
@@ -637,14 +689,16 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
                                   StringRef moduleName,
                                   std::string sourceModule) {
   // The message's fields in field order: `head` up to the buffers, the
-  // steps one by one, then `out`, the rest.
+  // buffers and the steps one by one, then `out`, the rest.
   PayloadWriter payload;
   exe::Executable out;
   if (llvm::Error err = writeProgram(payload, out, module, program, analysis,
                                      moduleName, std::move(sourceModule)))
     return std::move(err);
-  if (owned)
+  if (owned) {
     *owned = memory::MemoryAnalysis();
+    releaseFreedMemory();
+  }
 
   // The tgraph module without the tile program: host ops and the reference.
   // Cloned op by op, leaving the programs out: cloning the whole module
