@@ -554,13 +554,26 @@ void leavesOf(Type type, SmallVectorImpl<Type> &leaves) {
     leaves.push_back(type);
 }
 
+/// Gives the pages of freed heap memory back to the system. glibc keeps
+/// them resident, and what is built after the analysis is freed (the
+/// graph module's bytecode, the file's bytes in one piece) fits in few of
+/// its freed pieces: the heap grew past them instead, by 19 MB at the end
+/// of a 30k-op compile, its peak.
+void releaseFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 /// Appends to `payload` the fields before the graph module: the head,
-/// each step as it is built; sets in `out` those after the steps but the
-/// graph module. The Writer's tables are freed on return.
+/// each buffer and step as it is built; sets in `out` those after the
+/// steps but the graph module. Frees `owned`'s liveness and offsets once
+/// read (see write()). The Writer's tables are freed on return.
 llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
                          ModuleOp module, tile::ProgramOp program,
                          const memory::MemoryAnalysis &analysis,
-                         StringRef moduleName, std::string sourceModule) {
+                         memory::MemoryAnalysis *owned, StringRef moduleName,
+                         std::string sourceModule) {
   Writer writer(out, module, analysis);
   {
     exe::Executable head;
@@ -575,29 +588,6 @@ llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
   }
   if (llvm::Error err = writer.addBuffers(payload, program, analysis))
     return err;
-  // The program ends with one outfeed per result leaf.
-  std::vector<int32_t> outfeeds;
-  for (Operation &op : program.getBody().front()) {
-    if (!isStep(op))
-      continue;
-    exe::Step step;
-    if (llvm::Error err = writer.addStep(op, step))
-      return err;
-    if (step.has_host_copy() &&
-        step.host_copy().direction() == exe::HostCopy::OUTFEED)
-      outfeeds.push_back(step.host_copy().buffer());
-    if (llvm::Error err =
-            payload.appendField(exe::Executable::kStepsFieldNumber, step))
-      return err;
-  }
-  out.set_chips(program.getChips());
-  out.set_replicas(program.getReplicas());
-  if (program.getPlacement())
-    out.set_placement(program.getPlacement()->str());
-  out.set_bytes_per_tile(analysis.target.sramBytesPerTile);
-  out.set_producer("tessera-compile");
-  out.set_source_module(std::move(sourceModule));
-
   // Parameters: the entry's argument leaves; the lowering gives each
   // static-shape leaf a parameter buffer, in order.
   func::FuncOp entry =
@@ -632,6 +622,53 @@ llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
                  parameterBuffers[next++]);
     }
   }
+  // Tiles over capacity, as the memory report words them.
+  for (auto [t, alloc] : llvm::enumerate(analysis.tiles)) {
+    if (!alloc.outOfMemory())
+      continue;
+    exe::TileMemory &m = *out.add_over_capacity();
+    m.set_tile(t);
+    m.set_required(alloc.includingGaps());
+    m.set_over_by(alloc.overBy());
+    int64_t point = alloc.allocation.peakPoint;
+    m.set_peak_point(point);
+    if (point < analysis.liveness.schedule.numPoints())
+      m.set_peak_step(
+          memory::stepName(analysis.liveness.schedule.steps[point]));
+    else
+      m.set_peak_step("(program start)");
+  }
+  // The steps read only the step costs (and the writer's own tables):
+  // the liveness and the offsets, most of the analysis, are freed before
+  // the steps' bytes pile up.
+  if (owned) {
+    owned->liveness = memory::ProgramLiveness();
+    owned->tiles = std::vector<memory::TileAllocation>();
+    releaseFreedMemory();
+  }
+  // The program ends with one outfeed per result leaf.
+  std::vector<int32_t> outfeeds;
+  for (Operation &op : program.getBody().front()) {
+    if (!isStep(op))
+      continue;
+    exe::Step step;
+    if (llvm::Error err = writer.addStep(op, step))
+      return err;
+    if (step.has_host_copy() &&
+        step.host_copy().direction() == exe::HostCopy::OUTFEED)
+      outfeeds.push_back(step.host_copy().buffer());
+    if (llvm::Error err =
+            payload.appendField(exe::Executable::kStepsFieldNumber, step))
+      return err;
+  }
+  out.set_chips(program.getChips());
+  out.set_replicas(program.getReplicas());
+  if (program.getPlacement())
+    out.set_placement(program.getPlacement()->str());
+  out.set_bytes_per_tile(analysis.target.sramBytesPerTile);
+  out.set_producer("tessera-compile");
+  out.set_source_module(std::move(sourceModule));
+
   // Outputs: the last outfeeds.
   SmallVector<Type> results;
   for (Type t : entry.getFunctionType().getResults())
@@ -649,40 +686,15 @@ llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
                outfeeds[first + k]);
   }
 
-  // Tiles over capacity, as the memory report words them.
-  for (auto [t, alloc] : llvm::enumerate(analysis.tiles)) {
-    if (!alloc.outOfMemory())
-      continue;
-    exe::TileMemory &m = *out.add_over_capacity();
-    m.set_tile(t);
-    m.set_required(alloc.includingGaps());
-    m.set_over_by(alloc.overBy());
-    int64_t point = alloc.allocation.peakPoint;
-    m.set_peak_point(point);
-    if (point < analysis.liveness.schedule.numPoints())
-      m.set_peak_step(
-          memory::stepName(analysis.liveness.schedule.steps[point]));
-    else
-      m.set_peak_step("(program start)");
-  }
   return llvm::Error::success();
 }
 
-/// Gives the pages of freed heap memory back to the system. glibc keeps
-/// them resident, and what is built after the analysis is freed (the
-/// graph module's bytecode, the file's bytes in one piece) fits in few of
-/// its freed pieces: the heap grew past them instead, by 19 MB at the end
-/// of a 30k-op compile, its peak.
-void releaseFreedMemory() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
-
 /// writeExecutable; when `owned` is set (it is `analysis`), the analysis
-/// is freed as soon as the last field that reads it is built: the graph
-/// module's copy and the file's bytes come after, and a large compile's
-/// peak memory was the analysis and those held together.
+/// is freed part by part as soon as the last field that reads it is
+/// built (the liveness and offsets after the buffers and bindings, the
+/// step costs after the steps): a large compile's peak memory was the
+/// analysis held together with the steps' bytes, the graph module's copy
+/// and the file's bytes, which come after.
 llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
                                   const memory::MemoryAnalysis &analysis,
                                   memory::MemoryAnalysis *owned,
@@ -692,8 +704,9 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
   // buffers and the steps one by one, then `out`, the rest.
   PayloadWriter payload;
   exe::Executable out;
-  if (llvm::Error err = writeProgram(payload, out, module, program, analysis,
-                                     moduleName, std::move(sourceModule)))
+  if (llvm::Error err =
+          writeProgram(payload, out, module, program, analysis, owned,
+                       moduleName, std::move(sourceModule)))
     return std::move(err);
   if (owned) {
     *owned = memory::MemoryAnalysis();
