@@ -284,7 +284,7 @@ void Writer::describeStep(Operation &op, exe::Step &step) {
     e.set_flops(cost->flops);
     e.set_padded_flops(cost->paddedFlops);
     e.set_bytes(cost->bytesMoved);
-    e.set_unit(cost->unit);
+    e.set_unit(cost->unit.str());
     if (cost->fit)
       e.set_fit("m " + cost->fit->m.describe() + ", n " +
                 cost->fit->n.describe() + ", k " + cost->fit->k.describe());
