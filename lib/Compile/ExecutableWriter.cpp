@@ -730,10 +730,17 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
       return llvm::createStringError("cannot serialize the tgraph module");
     out.set_graph_module(std::move(bytes));
   }
+  // The copy's pages go back before the message's bytes are taken, and
+  // the message's before the file's bytes are assembled: at 100k ops the
+  // end of the write was the compile's peak.
+  if (owned)
+    releaseFreedMemory();
   if (llvm::Error err = payload.append(out))
     return std::move(err);
   // Swapped out, not cleared: Clear() keeps the strings' memory.
   exe::Executable().Swap(&out);
+  if (owned)
+    releaseFreedMemory();
   return payload.finish();
 }
 
