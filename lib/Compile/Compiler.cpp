@@ -273,8 +273,12 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     // was held twice through the rest of a large compile.
     if (sink.options().serializedGraph)
       endInfo.serializedProgram = serializeProgram(module);
-    executable.emplace(writeExecutable(
-        module, program, *analysis, info.moduleName, std::move(*sourceModule)));
+    // Nothing after the executable reads the analysis: the writer frees it
+    // before the parts of the executable that come last.
+    executable.emplace(writeExecutable(module, program, std::move(*analysis),
+                                       info.moduleName,
+                                       std::move(*sourceModule)));
+    analysis.reset();
   });
   if (!*executable) {
     span.failed = true;

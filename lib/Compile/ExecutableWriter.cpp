@@ -13,12 +13,15 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Memory.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
-#include <cstring>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 
@@ -106,12 +109,16 @@ void toParam(Attribute attr, exe::Param &param) {
   param.set_string_value(text);
 }
 
+class PayloadWriter;
+
 class Writer {
 public:
   Writer(exe::Executable &out, ModuleOp module,
          const memory::MemoryAnalysis &analysis);
 
-  llvm::Error addBuffers(exe::Executable &head, tile::ProgramOp program,
+  /// Appends each buffer to `payload` as it is built: held as messages
+  /// all at once, they were a large compile's peak (issue 16).
+  llvm::Error addBuffers(PayloadWriter &payload, tile::ProgramOp program,
                          const memory::MemoryAnalysis &analysis);
   /// The step `op` into `step`; `op` is none of tile.var, tile.end and
   /// tile.yield.
@@ -140,12 +147,20 @@ private:
 
 /// The payload as it is written: pieces of serialized message, appended
 /// in the order the fields would be serialized in, so that the bytes are
-/// those of the whole message serialized at once. A top-level step is
-/// serialized as soon as it is built, so the executable never holds all
-/// steps as messages: their copy lists as int64 fields were the largest
-/// part of a 10k-op compile's peak RSS (BENCHMARKS.md, issue 16).
+/// those of the whole message serialized at once. A buffer or top-level
+/// step is serialized as soon as it is built, so the executable never
+/// holds all of them as messages: their copy lists as int64 fields were the
+/// largest part of a 10k-op compile's peak RSS (BENCHMARKS.md, issue 16).
 class PayloadWriter {
 public:
+  PayloadWriter() = default;
+  PayloadWriter(const PayloadWriter &) = delete;
+  PayloadWriter &operator=(const PayloadWriter &) = delete;
+  ~PayloadWriter() {
+    for (Block &block : blocks)
+      release(block);
+  }
+
   /// Appends `message` serialized (deterministically: vertex parameters
   /// are a map, and the executable cache promises identical bytes).
   llvm::Error append(const google::protobuf::MessageLite &message) {
@@ -157,14 +172,16 @@ public:
                           const google::protobuf::MessageLite &message) {
     return put(message, message.ByteSizeLong(), field);
   }
-  /// The file: header, then the pieces, each freed once copied.
+  /// The file: header, then the pieces, each freed once copied (appended,
+  /// not copied over zeros: the file's pages are touched only as the
+  /// blocks' are given back).
   std::string finish() {
-    std::string file(kExecutableHeaderSize + size, '\0');
-    char *at = file.data() + kExecutableHeaderSize;
-    for (std::string &block : blocks) {
-      std::memcpy(at, block.data(), block.size());
-      at += block.size();
-      std::string().swap(block);
+    std::string file;
+    file.reserve(kExecutableHeaderSize + size);
+    file.append(kExecutableHeaderSize, '\0');
+    for (Block &block : blocks) {
+      file.append(static_cast<const char *>(block.memory.base()), block.used);
+      release(block);
     }
     runtime::writeExecutableHeader(
         file.data(), StringRef(file.data() + kExecutableHeaderSize, size));
@@ -177,6 +194,22 @@ private:
   /// Pieces go into blocks of about this size, so that a step is not a
   /// heap allocation of its own and no block grows by doubling.
   static constexpr size_t kBlockBytes = size_t(4) << 20;
+
+  /// Mapped memory, not heap: finish() gives each block back to the
+  /// system once copied. Freed heap stays resident (glibc), and the file's
+  /// bytes, one piece, fit in none of the freed pieces: assembling them
+  /// added their size again to a large compile's peak (issue 16).
+  struct Block {
+    llvm::sys::MemoryBlock memory;
+    size_t used = 0;
+    size_t left() const { return memory.allocatedSize() - used; }
+  };
+
+  static void release(Block &block) {
+    if (block.memory.base())
+      (void)llvm::sys::Memory::releaseMappedMemory(block.memory);
+    block = Block();
+  }
 
   llvm::Error put(const google::protobuf::MessageLite &message,
                   size_t messageSize, int field) {
@@ -191,16 +224,21 @@ private:
           "the executable is over " +
           std::to_string(runtime::kMaxExecutablePayload) +
           " bytes, the most the format holds");
-    if (blocks.empty() ||
-        blocks.back().capacity() - blocks.back().size() < bytes) {
-      blocks.emplace_back();
-      blocks.back().reserve(std::max(kBlockBytes, bytes));
+    if (blocks.empty() || blocks.back().left() < bytes) {
+      std::error_code ec;
+      Block block;
+      block.memory = llvm::sys::Memory::allocateMappedMemory(
+          std::max(kBlockBytes, bytes), nullptr,
+          llvm::sys::Memory::MF_READ | llvm::sys::Memory::MF_WRITE, ec);
+      if (ec)
+        return llvm::createStringError(ec, "cannot hold the executable: " +
+                                               ec.message());
+      blocks.push_back(block);
     }
-    std::string &block = blocks.back();
-    size_t at = block.size();
-    block.resize(at + bytes);
-    google::protobuf::io::ArrayOutputStream stream(block.data() + at,
-                                                   int(bytes));
+    Block &block = blocks.back();
+    char *at = static_cast<char *>(block.memory.base()) + block.used;
+    block.used += bytes;
+    google::protobuf::io::ArrayOutputStream stream(at, int(bytes));
     CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
     if (field) {
@@ -214,7 +252,7 @@ private:
     return llvm::Error::success();
   }
 
-  std::vector<std::string> blocks;
+  std::vector<Block> blocks;
   size_t size = 0;
 };
 
@@ -246,7 +284,7 @@ void Writer::describeStep(Operation &op, exe::Step &step) {
     e.set_flops(cost->flops);
     e.set_padded_flops(cost->paddedFlops);
     e.set_bytes(cost->bytesMoved);
-    e.set_unit(cost->unit);
+    e.set_unit(cost->unit.str());
     if (cost->fit)
       e.set_fit("m " + cost->fit->m.describe() + ", n " +
                 cost->fit->n.describe() + ", k " + cost->fit->k.describe());
@@ -280,7 +318,7 @@ void Writer::describeStep(Operation &op, exe::Step &step) {
   step.set_op_plus_one(it->second + 1);
 }
 
-llvm::Error Writer::addBuffers(exe::Executable &head, tile::ProgramOp program,
+llvm::Error Writer::addBuffers(PayloadWriter &payload, tile::ProgramOp program,
                                const memory::MemoryAnalysis &analysis) {
   const memory::ProgramLiveness &live = analysis.liveness;
   // Placements: the allocator's offsets. A tile's offsets are in the
@@ -292,7 +330,7 @@ llvm::Error Writer::addBuffers(exe::Executable &head, tile::ProgramOp program,
   for (auto [i, buffer] : llvm::enumerate(live.buffers)) {
     tile::VarOp var = buffer.var;
     index[var.getResult()] = static_cast<int32_t>(i);
-    exe::Buffer &b = *head.add_buffers();
+    exe::Buffer b;
     b.set_name(var.getName().str());
     b.set_category(static_cast<exe::Category>(var.getCategory()));
     auto type = cast<tile::BufferType>(var.getType());
@@ -358,6 +396,9 @@ llvm::Error Writer::addBuffers(exe::Executable &head, tile::ProgramOp program,
                                        "' has no value");
       }
     }
+    if (llvm::Error err =
+            payload.appendField(exe::Executable::kBuffersFieldNumber, b))
+      return err;
   }
   return llvm::Error::success();
 }
@@ -513,16 +554,26 @@ void leavesOf(Type type, SmallVectorImpl<Type> &leaves) {
     leaves.push_back(type);
 }
 
-} // namespace
+/// Gives the pages of freed heap memory back to the system. glibc keeps
+/// them resident, and what is built after the analysis is freed (the
+/// graph module's bytecode, the file's bytes in one piece) fits in few of
+/// its freed pieces: the heap grew past them instead, by 19 MB at the end
+/// of a 30k-op compile, its peak.
+void releaseFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
-llvm::Expected<std::string>
-writeExecutable(ModuleOp module, tile::ProgramOp program,
-                const memory::MemoryAnalysis &analysis, StringRef moduleName,
-                std::string sourceModule) {
-  // The message's fields in field order: `head` up to the buffers, the
-  // steps one by one, then `out`, the rest.
-  PayloadWriter payload;
-  exe::Executable out;
+/// Appends to `payload` the fields before the graph module: the head,
+/// each buffer and step as it is built; sets in `out` those after the
+/// steps but the graph module. Frees `owned`'s liveness and offsets once
+/// read (see write()). The Writer's tables are freed on return.
+llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
+                         ModuleOp module, tile::ProgramOp program,
+                         const memory::MemoryAnalysis &analysis,
+                         memory::MemoryAnalysis *owned, StringRef moduleName,
+                         std::string sourceModule) {
   Writer writer(out, module, analysis);
   {
     exe::Executable head;
@@ -532,34 +583,11 @@ writeExecutable(ModuleOp module, tile::ProgramOp program,
     head.set_entry(analysis.entry);
     head.set_target_json(toJson(analysis.target));
     head.set_num_tiles(program.getTiles());
-    if (llvm::Error err = writer.addBuffers(head, program, analysis))
-      return std::move(err);
     if (llvm::Error err = payload.append(head))
-      return std::move(err);
+      return err;
   }
-  // The program ends with one outfeed per result leaf.
-  std::vector<int32_t> outfeeds;
-  for (Operation &op : program.getBody().front()) {
-    if (!isStep(op))
-      continue;
-    exe::Step step;
-    if (llvm::Error err = writer.addStep(op, step))
-      return std::move(err);
-    if (step.has_host_copy() &&
-        step.host_copy().direction() == exe::HostCopy::OUTFEED)
-      outfeeds.push_back(step.host_copy().buffer());
-    if (llvm::Error err =
-            payload.appendField(exe::Executable::kStepsFieldNumber, step))
-      return std::move(err);
-  }
-  out.set_chips(program.getChips());
-  out.set_replicas(program.getReplicas());
-  if (program.getPlacement())
-    out.set_placement(program.getPlacement()->str());
-  out.set_bytes_per_tile(analysis.target.sramBytesPerTile);
-  out.set_producer("tessera-compile");
-  out.set_source_module(std::move(sourceModule));
-
+  if (llvm::Error err = writer.addBuffers(payload, program, analysis))
+    return err;
   // Parameters: the entry's argument leaves; the lowering gives each
   // static-shape leaf a parameter buffer, in order.
   func::FuncOp entry =
@@ -594,6 +622,53 @@ writeExecutable(ModuleOp module, tile::ProgramOp program,
                  parameterBuffers[next++]);
     }
   }
+  // Tiles over capacity, as the memory report words them.
+  for (auto [t, alloc] : llvm::enumerate(analysis.tiles)) {
+    if (!alloc.outOfMemory())
+      continue;
+    exe::TileMemory &m = *out.add_over_capacity();
+    m.set_tile(t);
+    m.set_required(alloc.includingGaps());
+    m.set_over_by(alloc.overBy());
+    int64_t point = alloc.allocation.peakPoint;
+    m.set_peak_point(point);
+    if (point < analysis.liveness.schedule.numPoints())
+      m.set_peak_step(
+          memory::stepName(analysis.liveness.schedule.steps[point]));
+    else
+      m.set_peak_step("(program start)");
+  }
+  // The steps read only the step costs (and the writer's own tables):
+  // the liveness and the offsets, most of the analysis, are freed before
+  // the steps' bytes pile up.
+  if (owned) {
+    owned->liveness = memory::ProgramLiveness();
+    owned->tiles = std::vector<memory::TileAllocation>();
+    releaseFreedMemory();
+  }
+  // The program ends with one outfeed per result leaf.
+  std::vector<int32_t> outfeeds;
+  for (Operation &op : program.getBody().front()) {
+    if (!isStep(op))
+      continue;
+    exe::Step step;
+    if (llvm::Error err = writer.addStep(op, step))
+      return err;
+    if (step.has_host_copy() &&
+        step.host_copy().direction() == exe::HostCopy::OUTFEED)
+      outfeeds.push_back(step.host_copy().buffer());
+    if (llvm::Error err =
+            payload.appendField(exe::Executable::kStepsFieldNumber, step))
+      return err;
+  }
+  out.set_chips(program.getChips());
+  out.set_replicas(program.getReplicas());
+  if (program.getPlacement())
+    out.set_placement(program.getPlacement()->str());
+  out.set_bytes_per_tile(analysis.target.sramBytesPerTile);
+  out.set_producer("tessera-compile");
+  out.set_source_module(std::move(sourceModule));
+
   // Outputs: the last outfeeds.
   SmallVector<Type> results;
   for (Type t : entry.getFunctionType().getResults())
@@ -611,40 +686,81 @@ writeExecutable(ModuleOp module, tile::ProgramOp program,
                outfeeds[first + k]);
   }
 
-  // Tiles over capacity, as the memory report words them.
-  for (auto [t, alloc] : llvm::enumerate(analysis.tiles)) {
-    if (!alloc.outOfMemory())
-      continue;
-    exe::TileMemory &m = *out.add_over_capacity();
-    m.set_tile(t);
-    m.set_required(alloc.includingGaps());
-    m.set_over_by(alloc.overBy());
-    int64_t point = alloc.allocation.peakPoint;
-    m.set_peak_point(point);
-    if (point < analysis.liveness.schedule.numPoints())
-      m.set_peak_step(
-          memory::stepName(analysis.liveness.schedule.steps[point]));
-    else
-      m.set_peak_step("(program start)");
+  return llvm::Error::success();
+}
+
+/// writeExecutable; when `owned` is set (it is `analysis`), the analysis
+/// is freed part by part as soon as the last field that reads it is
+/// built (the liveness and offsets after the buffers and bindings, the
+/// step costs after the steps): a large compile's peak memory was the
+/// analysis held together with the steps' bytes, the graph module's copy
+/// and the file's bytes, which come after.
+llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
+                                  const memory::MemoryAnalysis &analysis,
+                                  memory::MemoryAnalysis *owned,
+                                  StringRef moduleName,
+                                  std::string sourceModule) {
+  // The message's fields in field order: `head` up to the buffers, the
+  // buffers and the steps one by one, then `out`, the rest.
+  PayloadWriter payload;
+  exe::Executable out;
+  if (llvm::Error err =
+          writeProgram(payload, out, module, program, analysis, owned,
+                       moduleName, std::move(sourceModule)))
+    return std::move(err);
+  if (owned) {
+    *owned = memory::MemoryAnalysis();
+    releaseFreedMemory();
   }
 
   // The tgraph module without the tile program: host ops and the reference.
   // Cloned op by op, leaving the programs out: cloning the whole module
   // copied the tile program (most of the IR) only to erase it.
-  OwningOpRef<ModuleOp> graph = ModuleOp::create(module.getLoc());
-  (*graph)->setAttrs(module->getAttrDictionary());
-  OpBuilder builder = OpBuilder::atBlockEnd(graph->getBody());
-  for (Operation &op : *module.getBody())
-    if (!isa<tile::ProgramOp>(op))
-      builder.clone(op);
-  std::string bytes;
-  llvm::raw_string_ostream os(bytes);
-  if (failed(writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"))))
-    return llvm::createStringError("cannot serialize the tgraph module");
-  out.set_graph_module(std::move(bytes));
+  {
+    OwningOpRef<ModuleOp> graph = ModuleOp::create(module.getLoc());
+    (*graph)->setAttrs(module->getAttrDictionary());
+    OpBuilder builder = OpBuilder::atBlockEnd(graph->getBody());
+    for (Operation &op : *module.getBody())
+      if (!isa<tile::ProgramOp>(op))
+        builder.clone(op);
+    std::string bytes;
+    llvm::raw_string_ostream os(bytes);
+    if (failed(
+            writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"))))
+      return llvm::createStringError("cannot serialize the tgraph module");
+    out.set_graph_module(std::move(bytes));
+  }
+  // The copy's pages go back before the message's bytes are taken, and
+  // the message's before the file's bytes are assembled: at 100k ops the
+  // end of the write was the compile's peak.
+  if (owned)
+    releaseFreedMemory();
   if (llvm::Error err = payload.append(out))
     return std::move(err);
+  // Swapped out, not cleared: Clear() keeps the strings' memory.
+  exe::Executable().Swap(&out);
+  if (owned)
+    releaseFreedMemory();
   return payload.finish();
+}
+
+} // namespace
+
+llvm::Expected<std::string>
+writeExecutable(ModuleOp module, tile::ProgramOp program,
+                const memory::MemoryAnalysis &analysis, StringRef moduleName,
+                std::string sourceModule) {
+  return write(module, program, analysis, nullptr, moduleName,
+               std::move(sourceModule));
+}
+
+llvm::Expected<std::string> writeExecutable(ModuleOp module,
+                                            tile::ProgramOp program,
+                                            memory::MemoryAnalysis &&analysis,
+                                            StringRef moduleName,
+                                            std::string sourceModule) {
+  return write(module, program, analysis, &analysis, moduleName,
+               std::move(sourceModule));
 }
 
 llvm::Expected<exe::Executable>

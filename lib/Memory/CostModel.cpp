@@ -95,7 +95,8 @@ StepCost CostBuilder::computeSet(tile::ComputeSetOp cs) {
     // block = [batch, m, n, k] of one vertex.
     ArrayRef<int64_t> b = block.asArrayRef();
     cost.unit = "matrix";
-    cost.fit = matmulFit(b[0], b[1], b[2], b[3], target.matrixUnit);
+    cost.fit = std::make_shared<const MatmulFit>(
+        matmulFit(b[0], b[1], b[2], b[3], target.matrixUnit));
     int64_t vertices = tiles * perTile;
     cost.cycles =
         perTile * cost.fit->paddedMacs() / target.matrixUnit.macsPerCycle();

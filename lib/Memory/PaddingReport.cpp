@@ -151,7 +151,7 @@ json tessera::memory::costReportJson(const MemoryAnalysis &a,
                   {"kind", stepKindName(step.kind)},
                   {"step", stepName(step)},
                   {"op", s.op},
-                  {"unit", s.unit}};
+                  {"unit", s.unit.str()}};
     addCostFigures(entry, s.cycles, s.flops, s.paddedFlops, s.bytesMoved);
     entry["inter_chip_bytes"] = s.interChipBytes;
     steps.push_back(std::move(entry));

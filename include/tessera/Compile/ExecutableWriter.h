@@ -31,6 +31,16 @@ writeExecutable(mlir::ModuleOp module, tile::ProgramOp program,
                 const memory::MemoryAnalysis &analysis,
                 llvm::StringRef moduleName, std::string sourceModule);
 
+/// The same, taking the analysis to free it as soon as the executable's
+/// fields that read it are built, before the tgraph module's bytecode and
+/// the file's bytes (a large compile's peak memory: issue 16). `analysis`
+/// is left empty.
+llvm::Expected<std::string> writeExecutable(mlir::ModuleOp module,
+                                            tile::ProgramOp program,
+                                            memory::MemoryAnalysis &&analysis,
+                                            llvm::StringRef moduleName,
+                                            std::string sourceModule);
+
 /// writeExecutable, read back as the runtime reads it (for tests and tools
 /// that look into the message).
 llvm::Expected<exe::Executable>

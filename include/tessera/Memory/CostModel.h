@@ -20,12 +20,17 @@
 #include "tessera/Memory/Liveness.h"
 #include "tessera/Memory/Padding.h"
 
-#include <optional>
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tessera::memory {
 
+/// One per program point, kept with the analysis through the compile:
+/// its size counts per op in a large compile's peak memory (issue 16), so
+/// what few steps have sits behind a pointer.
 struct StepCost {
   int64_t cycles = 0; ///< one execution of the step (a body step: per trip)
   int64_t flops = 0;
@@ -41,10 +46,11 @@ struct StepCost {
   std::vector<ChipPairBytes> chipBytes;
   /// matrix, vector, exchange, inter-chip (an exchange with copies between
   /// chips), collective (ring algorithm over the replicas' chips, see
-  /// ChipRoutes::ringCycles), sync, host, control
-  std::string unit;
-  std::string op;          ///< the HLO instruction it implements
-  std::optional<MatmulFit> fit; ///< matmul vertices
+  /// ChipRoutes::ringCycles), sync, host, control: a string literal.
+  llvm::StringRef unit;
+  std::string op; ///< the HLO instruction it implements
+  /// Matmul vertices (shared: copies of the cost share it); null otherwise.
+  std::shared_ptr<const MatmulFit> fit;
 };
 
 struct ProgramCost {
