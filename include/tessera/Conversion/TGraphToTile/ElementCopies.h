@@ -33,8 +33,57 @@ namespace tessera {
 /// negative source number when no copy writes it (e.g. padding).
 using ElementSource = std::pair<int, int64_t>;
 
+/// Grows copy runs from pieces listed in dest element order, each moving
+/// `length` elements that are contiguous on both sides between one tile
+/// pair: a piece continuing the pending copy joins it, and finished copies
+/// fold into runs (count > 1) where the tile and element strides repeat.
+/// Feeding one element at a time or whole pieces gives the same runs, so
+/// planners that know where a tile's elements end can skip the element walk.
+class CopyRunBuilder {
+public:
+  CopyRunBuilder(size_t numSources, int64_t maxRuns)
+      : copies(numSources), maxRuns(maxRuns) {}
+  /// Adds a piece; false once more than maxRuns runs are needed.
+  bool add(int source, int64_t srcTile, int64_t dstTile, int64_t srcElement,
+           int64_t dstElement, int64_t length) {
+    if (source == pending.source && srcTile == pending.srcTile &&
+        dstTile == pending.dstTile &&
+        pending.srcElement + pending.length == srcElement &&
+        pending.dstElement + pending.length == dstElement) {
+      pending.length += length;
+      return true;
+    }
+    if (!flush())
+      return false;
+    pending = {source, srcTile, dstTile, srcElement, dstElement, length};
+    return true;
+  }
+  /// Ends the pending copy (a gap in the dest: an element no copy writes).
+  bool flush();
+  /// The runs per source (after a last flush).
+  llvm::SmallVector<llvm::SmallVector<int64_t>> take() {
+    return std::move(copies);
+  }
+
+  /// One copy being grown.
+  struct Pending {
+    int source = -1;
+    int64_t srcTile = 0, dstTile = 0, srcElement = 0, dstElement = 0,
+            length = 0;
+  };
+  /// Appends a copy to `runs`, folding it into the last run when it
+  /// continues that run's tile and element strides.
+  static void appendCopy(llvm::SmallVector<int64_t> &runs, const Pending &p);
+
+private:
+  llvm::SmallVector<llvm::SmallVector<int64_t>> copies;
+  int64_t maxRuns, totalRuns = 0;
+  Pending pending;
+};
+
 /// Copy runs per source, or nullopt when more than `maxRuns` runs in all would
-/// be needed or an element is not mapped.
+/// be needed or an element is not mapped. The reference element walk: a
+/// planner that can split by intervals (viewCopyRuns) must give its runs.
 std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>>
 planElementCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
                   llvm::ArrayRef<int64_t> destRuns, int64_t numElements,
@@ -48,6 +97,11 @@ planElementCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
 llvm::SmallVector<int64_t>
 planIdentityCopies(llvm::ArrayRef<int64_t> sourceRuns,
                    llvm::ArrayRef<int64_t> destRuns);
+/// The same runs, or nullopt (found early) when they are more than
+/// `maxRuns`.
+std::optional<llvm::SmallVector<int64_t>>
+planIdentityCopies(llvm::ArrayRef<int64_t> sourceRuns,
+                   llvm::ArrayRef<int64_t> destRuns, int64_t maxRuns);
 
 } // namespace tessera
 
