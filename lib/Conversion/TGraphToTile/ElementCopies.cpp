@@ -12,44 +12,6 @@
 
 using namespace tessera;
 
-using Pending = CopyRunBuilder::Pending;
-
-void CopyRunBuilder::appendCopy(llvm::SmallVector<int64_t> &runs,
-                                const Pending &p) {
-  size_t n = runs.size();
-  if (n >= 8) {
-    int64_t *r = &runs[n - 8];
-    int64_t count = r[2];
-    if (r[3] == p.length && p.srcTile == r[0] + count &&
-        p.dstTile == r[1] + count) {
-      if (count == 1) {
-        r[5] = p.srcElement - r[4];
-        r[7] = p.dstElement - r[6];
-        r[2] = 2;
-        return;
-      }
-      if (p.srcElement == r[4] + count * r[5] &&
-          p.dstElement == r[6] + count * r[7]) {
-        r[2] = count + 1;
-        return;
-      }
-    }
-  }
-  runs.append(
-      {p.srcTile, p.dstTile, 1, p.length, p.srcElement, 0, p.dstElement, 0});
-}
-
-bool CopyRunBuilder::flush() {
-  if (pending.source < 0 || pending.length == 0)
-    return true;
-  llvm::SmallVector<int64_t> &runs = copies[pending.source];
-  size_t before = runs.size();
-  appendCopy(runs, pending);
-  totalRuns += (runs.size() - before) / 8;
-  pending = Pending();
-  return totalRuns <= maxRuns;
-}
-
 std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>>
 tessera::planElementCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
                            llvm::ArrayRef<int64_t> destRuns,

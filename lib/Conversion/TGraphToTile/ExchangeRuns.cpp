@@ -46,16 +46,22 @@ tessera::viewCopyRuns(ArrayRef<int64_t> sourceRuns, ArrayRef<int64_t> destRuns,
   // Each row splits where a source or dest tile's interval ends; the pieces
   // go to the builder in dest order, as the element walk
   // (planElementCopies) would give them one element at a time.
+  // The intervals of the last piece are tried first: consecutive rows
+  // mostly read the same source interval and write the same dest one.
   TileLookup source(sourceRuns), dest(destRuns);
   CopyRunBuilder builder(1, maxRuns);
   SmallVector<int64_t> idx(sizes.size(), 0);
   int64_t rowStart = offset;
+  int64_t srcTile = -1, srcBegin = 0, srcEnd = 0;
+  int64_t dstTile = -1, dstBegin = 0, dstEnd = 0;
   for (int64_t i = 0; i < n; i += rowLength) {
     int64_t s = rowStart, d = i, left = rowLength;
     while (left > 0) {
-      int64_t srcTile, srcEnd, dstTile, dstEnd;
-      if (!source.locate(s, srcTile, srcEnd) ||
-          !dest.locate(d, dstTile, dstEnd))
+      if ((s < srcBegin || s >= srcEnd) &&
+          !source.locate(s, srcTile, srcBegin, srcEnd))
+        return std::nullopt;
+      if ((d < dstBegin || d >= dstEnd) &&
+          !dest.locate(d, dstTile, dstBegin, dstEnd))
         return std::nullopt;
       int64_t length = std::min({left, srcEnd - s, dstEnd - d});
       if (!builder.add(0, srcTile, dstTile, s, d, length))

@@ -41,6 +41,12 @@ using ElementSource = std::pair<int, int64_t>;
 /// planners that know where a tile's elements end can skip the element walk.
 class CopyRunBuilder {
 public:
+  /// One copy being grown.
+  struct Pending {
+    int source = -1;
+    int64_t srcTile = 0, dstTile = 0, srcElement = 0, dstElement = 0,
+            length = 0;
+  };
   CopyRunBuilder(size_t numSources, int64_t maxRuns)
       : copies(numSources), maxRuns(maxRuns) {}
   /// Adds a piece; false once more than maxRuns runs are needed.
@@ -59,21 +65,47 @@ public:
     return true;
   }
   /// Ends the pending copy (a gap in the dest: an element no copy writes).
-  bool flush();
+  bool flush() {
+    if (pending.source < 0 || pending.length == 0)
+      return true;
+    llvm::SmallVector<int64_t> &runs = copies[pending.source];
+    size_t before = runs.size();
+    appendCopy(runs, pending);
+    totalRuns += (runs.size() - before) / 8;
+    pending = Pending();
+    return totalRuns <= maxRuns;
+  }
   /// The runs per source (after a last flush).
   llvm::SmallVector<llvm::SmallVector<int64_t>> take() {
     return std::move(copies);
   }
 
-  /// One copy being grown.
-  struct Pending {
-    int source = -1;
-    int64_t srcTile = 0, dstTile = 0, srcElement = 0, dstElement = 0,
-            length = 0;
-  };
   /// Appends a copy to `runs`, folding it into the last run when it
-  /// continues that run's tile and element strides.
-  static void appendCopy(llvm::SmallVector<int64_t> &runs, const Pending &p);
+  /// continues that run's tile and element strides. Inline: a view's
+  /// planning folds a copy per row piece.
+  static void appendCopy(llvm::SmallVector<int64_t> &runs, const Pending &p) {
+    size_t n = runs.size();
+    if (n >= 8) {
+      int64_t *r = &runs[n - 8];
+      int64_t count = r[2];
+      if (r[3] == p.length && p.srcTile == r[0] + count &&
+          p.dstTile == r[1] + count) {
+        if (count == 1) {
+          r[5] = p.srcElement - r[4];
+          r[7] = p.dstElement - r[6];
+          r[2] = 2;
+          return;
+        }
+        if (p.srcElement == r[4] + count * r[5] &&
+            p.dstElement == r[6] + count * r[7]) {
+          r[2] = count + 1;
+          return;
+        }
+      }
+    }
+    runs.append(
+        {p.srcTile, p.dstTile, 1, p.length, p.srcElement, 0, p.dstElement, 0});
+  }
 
 private:
   llvm::SmallVector<llvm::SmallVector<int64_t>> copies;
