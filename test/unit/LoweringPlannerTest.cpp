@@ -7,15 +7,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 #include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
 #include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
+#include "tessera/Conversion/TGraphToTile/ReducePartials.h"
+#include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Target/Presets.h"
 
 #include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
 
 using namespace tessera;
 using tessera::tile::MappingAttr;
@@ -265,6 +269,184 @@ TEST_F(LoweringPlannerTest, ViewCopiesMatchThePerElementPlan) {
     EXPECT_FALSE(
         viewCopyRuns(src.runs, dst.runs, c.shape, c.offset, c.strides, 1));
   }
+}
+
+/// Random runs over [0, n): consecutive element ranges on random tiles of
+/// `numTiles`, listed in a random order (a tile may hold several ranges).
+static llvm::SmallVector<int64_t> randomRuns(std::mt19937_64 &rng, int64_t n,
+                                             int64_t numTiles) {
+  llvm::SmallVector<std::array<int64_t, 4>> runs;
+  int64_t maxPerTile = 1 + rng() % 9;
+  for (int64_t at = 0; at < n;) {
+    int64_t perTile = std::min<int64_t>(n - at, 1 + rng() % maxPerTile);
+    int64_t tiles = std::min<int64_t>((n - at) / perTile, 1 + rng() % 4);
+    tiles = std::min(tiles, numTiles);
+    int64_t first = rng() % (numTiles - tiles + 1);
+    runs.push_back({first, first + tiles, perTile, at});
+    at += tiles * perTile;
+  }
+  if (rng() % 2)
+    std::shuffle(runs.begin(), runs.end(), rng);
+  llvm::SmallVector<int64_t> flat;
+  for (const auto &r : runs)
+    flat.append(r.begin(), r.end());
+  return flat;
+}
+
+TEST_F(LoweringPlannerTest, RandomViewCopiesMatchTheElementWalk) {
+  // viewCopyRuns splits rows where intervals end; the element walk
+  // (planElementCopies) is the reference, runs and budget alike, over
+  // random views (transposes, broadcasts, reversals, slices, rows that
+  // join), random mappings on both sides, sources that do not hold every
+  // element read, and budgets from 1 run up.
+  std::mt19937_64 rng(20261126);
+  int64_t compared = 0, overBudget = 0, unmapped = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    int64_t rank = rng() % 5;
+    llvm::SmallVector<int64_t> shape, strides;
+    int64_t lo = 0, hi = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      shape.push_back(1 + rng() % 6);
+      strides.push_back(static_cast<int64_t>(rng() % 13) - 4);
+    }
+    // Often a row-major block of a bigger source, whose rows join.
+    if (rank > 0 && rng() % 3 == 0) {
+      int64_t step = 1;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        strides[d] = step;
+        step *= shape[d] + (rng() % 3 == 0 ? rng() % 3 : 0);
+      }
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      (strides[d] < 0 ? lo : hi) += (shape[d] - 1) * strides[d];
+    int64_t offset = -lo + rng() % 3;
+    int64_t sourceSize = offset + hi + 1 + rng() % 3;
+    // Now and then a source that stops short of what the view reads.
+    if (rng() % 10 == 0)
+      sourceSize = std::max<int64_t>(1, sourceSize - 1 - rng() % 3);
+    int64_t n = 1;
+    for (int64_t size : shape)
+      n *= size;
+    int64_t numTiles = 1 + rng() % 12;
+    llvm::SmallVector<int64_t> srcRuns = randomRuns(rng, sourceSize, numTiles),
+                               dstRuns = randomRuns(rng, n, numTiles);
+    auto sourceOf = [&](int64_t i) {
+      int64_t s = offset;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        s += (i % shape[d]) * strides[d];
+        i /= shape[d];
+      }
+      return ElementSource{0, s};
+    };
+    int64_t maxRuns = rng() % 2 ? 1 << 20 : rng() % 8;
+    auto expected = planElementCopies({srcRuns}, dstRuns, n, sourceOf, maxRuns);
+    auto view = viewCopyRuns(srcRuns, dstRuns, shape, offset, strides, maxRuns);
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << " n=" << n);
+    ASSERT_EQ(view.has_value(), expected.has_value());
+    if (!expected) {
+      if (planElementCopies({srcRuns}, dstRuns, n, sourceOf, 1 << 20))
+        ++overBudget;
+      else
+        ++unmapped;
+      continue;
+    }
+    EXPECT_EQ(*view, (*expected)[0]);
+    ++compared;
+  }
+  // Each outcome was exercised.
+  EXPECT_GT(compared, 1000);
+  EXPECT_GT(overBudget, 100);
+  EXPECT_GT(unmapped, 50);
+}
+
+TEST_F(LoweringPlannerTest, ViewCopiesOfLongRowsMatchTheElementWalk) {
+  // Blocks of a row-major matrix over 1,472 tiles (a dot operand's view):
+  // long rows that split at the tiles' ends.
+  PlannedMapping src = planLinear(96 * 200, 1472, 2, 300);
+  for (int64_t grain : {1, 2, 8, 64}) {
+    llvm::SmallVector<int64_t> shape = {3, 32, 40}, strides = {40, 200, 1};
+    PlannedMapping dst = planLinear(3 * 32 * 40, 1472, grain);
+    auto sourceOf = [&](int64_t i) {
+      return ElementSource{0,
+                           17 + (i / 1280) * 40 + (i / 40 % 32) * 200 + i % 40};
+    };
+    auto expected =
+        planElementCopies({src.runs}, dst.runs, 3840, sourceOf, 1 << 20);
+    auto view = viewCopyRuns(src.runs, dst.runs, shape, 17, strides, 1 << 20);
+    ASSERT_TRUE(expected && view);
+    EXPECT_EQ(*view, (*expected)[0]) << "grain " << grain;
+  }
+}
+
+TEST_F(LoweringPlannerTest, ReducePartialsMatchAnElementWalk) {
+  // Block by block against element by element: random shapes, reduced
+  // dimensions and input mappings; each tile's outputs in first-reached
+  // order, then the gathered slots against a plain sort by (owner, output,
+  // tile).
+  std::mt19937_64 rng(16);
+  for (int trial = 0; trial < 2000; ++trial) {
+    int64_t rank = rng() % 5, numTiles = 1 + rng() % 12, n = 1;
+    llvm::SmallVector<int64_t> shape, keptShape;
+    llvm::SmallVector<bool> reduced;
+    for (int64_t d = 0; d < rank; ++d) {
+      shape.push_back(1 + rng() % 6);
+      reduced.push_back(rng() % 2);
+      n *= shape.back();
+      if (!reduced.back())
+        keptShape.push_back(shape.back());
+    }
+    llvm::SmallVector<int64_t> outStrides(keptShape.size(), 1);
+    for (int64_t k = static_cast<int64_t>(keptShape.size()) - 2; k >= 0; --k)
+      outStrides[k] = outStrides[k + 1] * keptShape[k + 1];
+    int64_t nOut = 1;
+    for (int64_t size : keptShape)
+      nOut *= size;
+    llvm::SmallVector<int64_t> runs = randomRuns(rng, n, numTiles);
+    SCOPED_TRACE(::testing::Message() << "trial " << trial);
+    auto outputs =
+        partialOutputsPerTile(runs, shape, reduced, outStrides, numTiles);
+    ASSERT_TRUE(outputs.has_value());
+    // The element walk.
+    TileLookup lookup(runs);
+    llvm::SmallVector<std::vector<int64_t>> expected(numTiles);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t o = 0, rest = i;
+      for (int64_t d = rank - 1, k = keptShape.size() - 1; d >= 0; --d) {
+        if (!reduced[d])
+          o += (rest % shape[d]) * outStrides[k--];
+        rest /= shape[d];
+      }
+      std::vector<int64_t> &mine = expected[lookup.tileOf(i)];
+      if (std::find(mine.begin(), mine.end(), o) == mine.end())
+        mine.push_back(o);
+    }
+    ASSERT_EQ(*outputs, expected);
+    // Owners: any tile, several outputs each.
+    std::vector<int64_t> ownerOf(nOut);
+    for (int64_t &owner : ownerOf)
+      owner = rng() % numTiles;
+    std::vector<GatheredSlot> want;
+    int64_t partial = 0;
+    for (int64_t t = 0; t < numTiles; ++t)
+      for (int64_t o : expected[t])
+        want.push_back({ownerOf[o], o, t, partial++});
+    std::sort(want.begin(), want.end(), [](const auto &a, const auto &b) {
+      return std::tie(a.owner, a.output, a.tile) <
+             std::tie(b.owner, b.output, b.tile);
+    });
+    std::vector<GatheredSlot> got = orderGatheredSlots(expected, ownerOf);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t g = 0; g < got.size(); ++g) {
+      EXPECT_EQ(got[g].owner, want[g].owner);
+      EXPECT_EQ(got[g].output, want[g].output);
+      EXPECT_EQ(got[g].tile, want[g].tile);
+      EXPECT_EQ(got[g].partial, want[g].partial);
+    }
+  }
+  // A mapping with a gap or past the tiles is refused.
+  EXPECT_FALSE(
+      partialOutputsPerTile({0, 1, 4, 0, 1, 2, 4, 5}, {9}, {true}, {}, 2));
+  EXPECT_FALSE(partialOutputsPerTile({0, 3, 3, 0}, {9}, {true}, {}, 2));
 }
 
 } // namespace

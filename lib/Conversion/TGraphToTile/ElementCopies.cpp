@@ -8,42 +8,9 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 using namespace tessera;
-
-namespace {
-/// One copy being grown element by element.
-struct Pending {
-  int source = -1;
-  int64_t srcTile = 0, dstTile = 0, srcElement = 0, dstElement = 0, length = 0;
-};
-} // namespace
-
-/// Appends a copy to `runs`, folding it into the last run when it continues
-/// that run's tile and element strides.
-static void appendCopy(llvm::SmallVector<int64_t> &runs, const Pending &p) {
-  size_t n = runs.size();
-  if (n >= 8) {
-    int64_t *r = &runs[n - 8];
-    int64_t count = r[2];
-    if (r[3] == p.length && p.srcTile == r[0] + count &&
-        p.dstTile == r[1] + count) {
-      if (count == 1) {
-        r[5] = p.srcElement - r[4];
-        r[7] = p.dstElement - r[6];
-        r[2] = 2;
-        return;
-      }
-      if (p.srcElement == r[4] + count * r[5] &&
-          p.dstElement == r[6] + count * r[7]) {
-        r[2] = count + 1;
-        return;
-      }
-    }
-  }
-  runs.append(
-      {p.srcTile, p.dstTile, 1, p.length, p.srcElement, 0, p.dstElement, 0});
-}
 
 std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>>
 tessera::planElementCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
@@ -55,40 +22,23 @@ tessera::planElementCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
   for (llvm::ArrayRef<int64_t> runs : sourceRuns)
     sources.emplace_back(runs);
   TileLookup dest(destRuns);
-  llvm::SmallVector<llvm::SmallVector<int64_t>> copies(sourceRuns.size());
-  int64_t totalRuns = 0;
-  Pending p;
-  auto flush = [&]() -> bool {
-    if (p.source < 0 || p.length == 0)
-      return true;
-    size_t before = copies[p.source].size();
-    appendCopy(copies[p.source], p);
-    totalRuns += (copies[p.source].size() - before) / 8;
-    p = Pending();
-    return totalRuns <= maxRuns;
-  };
+  CopyRunBuilder builder(sourceRuns.size(), maxRuns);
   for (int64_t i = 0; i < numElements; ++i) {
     auto [k, s] = sourceOf(i);
     if (k < 0 || k >= static_cast<int>(sources.size())) {
-      if (!flush())
+      if (!builder.flush())
         return std::nullopt;
       continue;
     }
     int64_t srcTile = sources[k].tileOf(s), dstTile = dest.tileOf(i);
     if (srcTile < 0 || dstTile < 0)
       return std::nullopt;
-    if (p.source == k && p.srcTile == srcTile && p.dstTile == dstTile &&
-        p.srcElement + p.length == s && p.dstElement + p.length == i) {
-      ++p.length;
-      continue;
-    }
-    if (!flush())
+    if (!builder.add(k, srcTile, dstTile, s, i, 1))
       return std::nullopt;
-    p = {k, srcTile, dstTile, s, i, 1};
   }
-  if (!flush())
+  if (!builder.flush())
     return std::nullopt;
-  return copies;
+  return builder.take();
 }
 
 /// The per-tile intervals of a mapping in element order.
@@ -107,24 +57,27 @@ sortedIntervals(llvm::ArrayRef<int64_t> runs) {
   return intervals;
 }
 
-llvm::SmallVector<int64_t>
+std::optional<llvm::SmallVector<int64_t>>
 tessera::planIdentityCopies(llvm::ArrayRef<int64_t> sourceRuns,
-                            llvm::ArrayRef<int64_t> destRuns) {
+                            llvm::ArrayRef<int64_t> destRuns, int64_t maxRuns) {
   auto src = sortedIntervals(sourceRuns), dst = sortedIntervals(destRuns);
   llvm::SmallVector<int64_t> copies;
   // Walk both interval lists in element order; every overlap is one copy.
+  // Runs only grow, so the walk stops as soon as they exceed the budget.
   size_t i = 0, j = 0;
   while (i < src.size() && j < dst.size()) {
     int64_t begin = std::max(src[i][0], dst[j][0]);
     int64_t end = std::min(src[i][1], dst[j][1]);
     if (begin < end) {
-      Pending p;
+      CopyRunBuilder::Pending p;
       p.source = 0;
       p.srcTile = src[i][2];
       p.dstTile = dst[j][2];
       p.srcElement = p.dstElement = begin;
       p.length = end - begin;
-      appendCopy(copies, p);
+      CopyRunBuilder::appendCopy(copies, p);
+      if (static_cast<int64_t>(copies.size() / 8) > maxRuns)
+        return std::nullopt;
     }
     if (src[i][1] <= dst[j][1])
       ++i;
@@ -132,4 +85,11 @@ tessera::planIdentityCopies(llvm::ArrayRef<int64_t> sourceRuns,
       ++j;
   }
   return copies;
+}
+
+llvm::SmallVector<int64_t>
+tessera::planIdentityCopies(llvm::ArrayRef<int64_t> sourceRuns,
+                            llvm::ArrayRef<int64_t> destRuns) {
+  return *planIdentityCopies(sourceRuns, destRuns,
+                             std::numeric_limits<int64_t>::max());
 }

@@ -188,17 +188,21 @@ bool Lowerer::lowerBatchNorm(Operation *op, StringRef name,
   Type elt = xType.getElementType();
   plan.features = planFeatures(x, featureDim, target, numTiles);
   TileLookup owner(plan.features.runs);
-  std::vector<int64_t> order(plan.slots.size());
-  for (int64_t s = 0; s < plan.slots.size(); ++s)
+  // Each slot's owner looked up once, not twice per comparison. The keys
+  // are distinct, so the order is the sort's whatever the algorithm.
+  std::vector<int64_t> order(plan.slots.size()), ownerOfSlot(order.size());
+  for (int64_t s = 0; s < plan.slots.size(); ++s) {
     order[s] = s;
+    ownerOfSlot[s] = owner.tileOf(plan.slots.feature[s]);
+  }
   auto key = [&](int64_t s) {
-    return std::make_tuple(owner.tileOf(plan.slots.feature[s]),
-                           plan.slots.feature[s], plan.slots.tile[s]);
+    return std::make_tuple(ownerOfSlot[s], plan.slots.feature[s],
+                           plan.slots.tile[s]);
   };
   llvm::sort(order, [&](int64_t a, int64_t b) { return key(a) < key(b); });
   SmallVector<std::array<int64_t, 3>> gIntervals;
   for (auto [g, s] : llvm::enumerate(order)) {
-    int64_t t = owner.tileOf(plan.slots.feature[s]);
+    int64_t t = ownerOfSlot[s];
     if (!gIntervals.empty() && gIntervals.back()[0] == t)
       gIntervals.back()[2] = g + 1;
     else

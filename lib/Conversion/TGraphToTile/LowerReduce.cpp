@@ -7,8 +7,9 @@
 
 #include "Lowerer.h"
 
-#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Conversion/TGraphToTile/ElementCopies.h"
+#include "tessera/Conversion/TGraphToTile/ReducePartials.h"
+#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 
 #include <array>
 
@@ -84,65 +85,40 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
   for (int64_t d : reduce.getDimensions())
     if (d >= 0 && d < int64_t(inShape.size()))
       reduced[d] = true;
-  SmallVector<int64_t> outStrides = stridesOf(outType.getShape());
-  SmallVector<int64_t> idx;
-  RowMajorCursor cursor(inShape);
-  auto outOf = [&](int64_t i) {
-    cursor.moveTo(i, idx);
-    int64_t o = 0, k = 0;
-    for (auto [d, v] : llvm::enumerate(idx))
-      if (!reduced[d])
-        o += v * outStrides[k++];
-    return o;
-  };
-  // (tile, output) pairs, in input-interval order; one slot each.
-  TileLookup inLookup(runsOf(input));
-  SmallVector<std::vector<int64_t>> outputsOfTile(numTiles);
-  SmallVector<llvm::DenseMap<int64_t, int64_t>> slotOf(numTiles);
-  // Neighbouring elements mostly share their (tile, output) pair: only a
-  // change of pair costs a map lookup.
-  int64_t lastTile = -1, lastOutput = -1;
-  for (int64_t i = 0; i < nIn; ++i) {
-    int64_t t = inLookup.tileOf(i), o = outOf(i);
-    if (t < 0)
-      return false;
-    if (t == lastTile && o == lastOutput)
-      continue;
-    lastTile = t, lastOutput = o;
-    if (slotOf[t].try_emplace(o, outputsOfTile[t].size()).second)
-      outputsOfTile[t].push_back(o);
-  }
+  // (tile, output) pairs, each tile's in the order of its elements; one
+  // slot each.
+  std::optional<SmallVector<std::vector<int64_t>>> outputsOfTile =
+      partialOutputsPerTile(runsOf(input), inShape, reduced,
+                            stridesOf(outType.getShape()), numTiles);
+  if (!outputsOfTile)
+    return false;
   // Partials: tile-major.
   SmallVector<std::array<int64_t, 3>> pIntervals;
-  SmallVector<int64_t> pBase(numTiles, 0);
   int64_t nPartials = 0;
   for (int64_t t = 0; t < numTiles; ++t) {
-    pBase[t] = nPartials;
-    int64_t c = outputsOfTile[t].size();
+    int64_t c = (*outputsOfTile)[t].size();
     if (c > 0)
       pIntervals.push_back({t, nPartials, nPartials + c});
     nPartials += c;
   }
   PlannedMapping outPlan = planBalancedLinear(
       nOut, mappingGrain(target, hloDtypeName(outType.getElementType())));
+  // Gathered: owner-major, then output, then source tile. Every output
+  // needs an owner.
+  for (const std::vector<int64_t> &outputs : *outputsOfTile)
+    for (int64_t o : outputs)
+      if (o >= nOut)
+        return false;
+  std::vector<int64_t> ownerOf(nOut);
   TileLookup outLookup(outPlan.runs);
-  // Gathered: owner-major, then output, then source tile.
-  struct Slot {
-    int64_t owner, output, tile;
-  };
-  std::vector<Slot> slots;
-  slots.reserve(nPartials);
-  for (int64_t t = 0; t < numTiles; ++t)
-    for (int64_t o : outputsOfTile[t])
-      slots.push_back({outLookup.tileOf(o), o, t});
-  llvm::sort(slots, [](const Slot &a, const Slot &b) {
-    return std::tie(a.owner, a.output, a.tile) <
-           std::tie(b.owner, b.output, b.tile);
-  });
+  for (int64_t o = 0; o < nOut; ++o) {
+    ownerOf[o] = outLookup.tileOf(o);
+    if (ownerOf[o] < 0 && nIn > 0)
+      return false;
+  }
+  std::vector<GatheredSlot> slots = orderGatheredSlots(*outputsOfTile, ownerOf);
   SmallVector<std::array<int64_t, 3>> gIntervals;
   for (auto [g, slot] : llvm::enumerate(slots)) {
-    if (slot.owner < 0)
-      return false;
     if (!gIntervals.empty() && gIntervals.back()[0] == slot.owner)
       gIntervals.back()[2] = g + 1;
     else
@@ -156,8 +132,7 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
   }
   std::vector<ElementSource> sourceOfG(slots.size());
   for (auto [g, slot] : llvm::enumerate(slots))
-    sourceOfG[g] = {0,
-                    pBase[slot.tile] + slotOf[slot.tile].lookup(slot.output)};
+    sourceOfG[g] = {0, slot.partial};
   PlannedMapping pPlan{compressIntervals(pIntervals),
                        "partials: one slot per (tile, output) on the tile "
                        "holding the input elements"};

@@ -120,9 +120,12 @@ TileLookup::TileLookup(llvm::ArrayRef<int64_t> runs) {
       int64_t b = runs[i + 3] + (t - runs[i]) * runs[i + 2];
       intervals.push_back({b, b + runs[i + 2], t});
     }
-  llvm::sort(intervals, [](const Interval &a, const Interval &b) {
+  // Runs mostly list their intervals in element order already.
+  auto byBegin = [](const Interval &a, const Interval &b) {
     return a.begin < b.begin;
-  });
+  };
+  if (!std::is_sorted(intervals.begin(), intervals.end(), byBegin))
+    llvm::sort(intervals, byBegin);
 }
 
 const TileLookup::Interval *TileLookup::find(int64_t element) const {

@@ -404,10 +404,7 @@ static std::optional<SmallVector<int64_t>>
 relayoutCopies(Value buffer, ArrayRef<int64_t> runs, int64_t maxRuns) {
   if (runsOf(buffer) == runs)
     return SmallVector<int64_t>();
-  SmallVector<int64_t> copies = planIdentityCopies(runsOf(buffer), runs);
-  if (static_cast<int64_t>(copies.size() / 8) > maxRuns)
-    return std::nullopt;
-  return copies;
+  return planIdentityCopies(runsOf(buffer), runs, maxRuns);
 }
 
 //===----------------------------------------------------------------------===//

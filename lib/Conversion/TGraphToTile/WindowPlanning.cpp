@@ -153,7 +153,9 @@ static std::vector<CopyPiece> chunkPieces(std::vector<CopyPiece> pieces) {
       bucketed[next[p.srcTile - minTile]++] = p;
     pieces = std::move(bucketed);
     for (size_t t = 0; t + 1 < start.size(); ++t)
-      if (start[t + 1] - start[t] > 1)
+      if (start[t + 1] - start[t] > 1 &&
+          !std::is_sorted(pieces.begin() + start[t],
+                          pieces.begin() + start[t + 1], less))
         std::sort(pieces.begin() + start[t], pieces.begin() + start[t + 1],
                   less);
   } else {
@@ -243,8 +245,12 @@ foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
     for (const auto &k : keyed)
       bucketed[next[k.first[0] - minLine]++] = k;
     keyed = std::move(bucketed);
+    // A line's pieces often come in key order already (a regular window
+    // lists them by tile, then element).
     for (size_t l = 0; l + 1 < start.size(); ++l)
-      if (start[l + 1] - start[l] > 1)
+      if (start[l + 1] - start[l] > 1 &&
+          !std::is_sorted(keyed.begin() + start[l],
+                          keyed.begin() + start[l + 1], byKey))
         std::sort(keyed.begin() + start[l], keyed.begin() + start[l + 1],
                   byKey);
   } else {

@@ -3,7 +3,12 @@
 //
 // A tile.exchange lists its copy runs or stands for them with a view. Cost
 // models and traffic reports need the runs either way; this expands a view
-// against the two buffers' mappings (O(dest elements · log tiles)).
+// against the two buffers' mappings, row by row: a dest row whose source
+// elements are contiguous (unit innermost stride, after joining dimensions
+// that continue each other) splits only where a tile's interval ends, so the
+// cost is O((rows + copies) · log tiles) rather than one lookup per element.
+// A view with a non-unit innermost stride (a transpose, a broadcast) has
+// one-element rows: the element walk.
 //
 //===----------------------------------------------------------------------===//
 

@@ -97,6 +97,18 @@ public:
   int64_t tileOf(int64_t element) const;
   /// End (exclusive) of the interval holding `element` on its tile.
   int64_t intervalEnd(int64_t element) const;
+  /// The tile holding `element` and its interval there [begin, end), in one
+  /// search; false for an unmapped element.
+  bool locate(int64_t element, int64_t &tile, int64_t &begin,
+              int64_t &end) const {
+    const Interval *iv = find(element);
+    if (!iv)
+      return false;
+    tile = iv->tile;
+    begin = iv->begin;
+    end = iv->end;
+    return true;
+  }
 
 private:
   struct Interval {

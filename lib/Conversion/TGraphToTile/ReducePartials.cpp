@@ -1,0 +1,141 @@
+//===- ReducePartials.cpp - where a reduction's partials go ---------------===//
+
+#include "tessera/Conversion/TGraphToTile/ReducePartials.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <array>
+
+using namespace tessera;
+
+std::optional<llvm::SmallVector<std::vector<int64_t>>>
+tessera::partialOutputsPerTile(llvm::ArrayRef<int64_t> inRuns,
+                               llvm::ArrayRef<int64_t> inShape,
+                               llvm::ArrayRef<bool> reduced,
+                               llvm::ArrayRef<int64_t> outStrides,
+                               int64_t numTiles) {
+  int64_t nIn = 1;
+  for (int64_t size : inShape)
+    nIn *= size;
+  // The mapping's intervals within the input (begin, end, tile), which must
+  // tile [0, nIn) without a gap or an overlap.
+  llvm::SmallVector<std::array<int64_t, 3>> intervals;
+  for (size_t r = 0; r + 3 < inRuns.size(); r += 4)
+    for (int64_t t = inRuns[r]; t < inRuns[r + 1]; ++t) {
+      int64_t b = inRuns[r + 3] + (t - inRuns[r]) * inRuns[r + 2];
+      int64_t e = std::min(b + inRuns[r + 2], nIn);
+      if (b < e)
+        intervals.push_back({b, e, t});
+    }
+  if (!std::is_sorted(intervals.begin(), intervals.end()))
+    std::sort(intervals.begin(), intervals.end());
+  int64_t covered = 0;
+  for (const auto &[b, e, t] : intervals) {
+    if (b != covered || t < 0 || t >= numTiles)
+      return std::nullopt;
+    covered = e;
+  }
+  if (covered != nIn)
+    return std::nullopt;
+  // Each tile's intervals in element order (a counting sort by tile, stable).
+  llvm::SmallVector<size_t> firstOfTile(numTiles + 1, 0);
+  for (const auto &iv : intervals)
+    ++firstOfTile[iv[2] + 1];
+  for (int64_t t = 0; t < numTiles; ++t)
+    firstOfTile[t + 1] += firstOfTile[t];
+  llvm::SmallVector<std::array<int64_t, 3>> byTile(intervals.size());
+  llvm::SmallVector<size_t> next(firstOfTile.begin(), firstOfTile.end() - 1);
+  for (const auto &iv : intervals)
+    byTile[next[iv[2]]++] = iv;
+
+  // The trailing reduced dimensions form blocks of `block` elements with
+  // one output each; the leading `lead` dimensions number the blocks, and
+  // each kept one steps the output by its stride.
+  int64_t lead = inShape.size(), block = 1;
+  while (lead > 0 && reduced[lead - 1])
+    block *= inShape[--lead];
+  llvm::SmallVector<int64_t> step(lead, 0);
+  int64_t nOut = 1;
+  for (int64_t d = 0, k = 0; d < lead; ++d)
+    if (!reduced[d]) {
+      step[d] = outStrides[k++];
+      nOut += (inShape[d] - 1) * step[d];
+    }
+
+  llvm::SmallVector<std::vector<int64_t>> outputsOfTile(numTiles);
+  // The last tile that reached each output: tiles are walked in order, so
+  // this says whether the current tile already has it.
+  std::vector<int32_t> seenBy(nIn > 0 ? nOut : 0, -1);
+  llvm::SmallVector<int64_t> coords(lead);
+  for (int64_t t = 0; t < numTiles; ++t) {
+    std::vector<int64_t> &outputs = outputsOfTile[t];
+    for (size_t v = firstOfTile[t]; v < firstOfTile[t + 1]; ++v) {
+      int64_t begin = byTile[v][0], end = byTile[v][1];
+      int64_t q = begin / block, output = 0;
+      for (int64_t d = lead - 1; d >= 0; --d) {
+        coords[d] = q % inShape[d];
+        q /= inShape[d];
+        output += coords[d] * step[d];
+      }
+      for (int64_t blockEnd = (begin / block + 1) * block;; blockEnd += block) {
+        if (seenBy[output] != t) {
+          seenBy[output] = t;
+          outputs.push_back(output);
+        }
+        if (blockEnd >= end)
+          break;
+        for (int64_t d = lead - 1; d >= 0; --d) {
+          output += step[d];
+          if (++coords[d] < inShape[d])
+            break;
+          output -= coords[d] * step[d];
+          coords[d] = 0;
+        }
+      }
+    }
+  }
+  return outputsOfTile;
+}
+
+std::vector<GatheredSlot>
+tessera::orderGatheredSlots(llvm::ArrayRef<std::vector<int64_t>> outputsOfTile,
+                            llvm::ArrayRef<int64_t> ownerOf) {
+  // Each output's (tile, partial) pairs, tiles ascending: a counting sort
+  // by output of the tile-major partials.
+  size_t nOut = ownerOf.size();
+  std::vector<size_t> firstOfOutput(nOut + 1, 0);
+  for (const std::vector<int64_t> &outputs : outputsOfTile)
+    for (int64_t o : outputs)
+      ++firstOfOutput[o + 1];
+  for (size_t o = 0; o < nOut; ++o)
+    firstOfOutput[o + 1] += firstOfOutput[o];
+  std::vector<std::array<int64_t, 2>> byOutput(firstOfOutput[nOut]);
+  std::vector<size_t> next(firstOfOutput.begin(), firstOfOutput.end() - 1);
+  int64_t partial = 0;
+  for (auto [t, outputs] : llvm::enumerate(outputsOfTile))
+    for (int64_t o : outputs)
+      byOutput[next[o]++] = {static_cast<int64_t>(t), partial++};
+  // Outputs with partials by owner, ascending within an owner.
+  int64_t owners = 0;
+  for (size_t o = 0; o < nOut; ++o)
+    if (firstOfOutput[o + 1] > firstOfOutput[o])
+      owners = std::max(owners, ownerOf[o] + 1);
+  std::vector<size_t> firstOfOwner(owners + 1, 0);
+  for (size_t o = 0; o < nOut; ++o)
+    if (firstOfOutput[o + 1] > firstOfOutput[o])
+      ++firstOfOwner[ownerOf[o] + 1];
+  for (int64_t w = 0; w < owners; ++w)
+    firstOfOwner[w + 1] += firstOfOwner[w];
+  std::vector<int64_t> byOwner(firstOfOwner[owners]);
+  std::vector<size_t> nextOfOwner(firstOfOwner.begin(), firstOfOwner.end() - 1);
+  for (size_t o = 0; o < nOut; ++o)
+    if (firstOfOutput[o + 1] > firstOfOutput[o])
+      byOwner[nextOfOwner[ownerOf[o]]++] = o;
+  std::vector<GatheredSlot> slots;
+  slots.reserve(byOutput.size());
+  for (int64_t o : byOwner)
+    for (size_t s = firstOfOutput[o]; s < firstOfOutput[o + 1]; ++s)
+      slots.push_back({ownerOf[o], o, byOutput[s][0], byOutput[s][1]});
+  return slots;
+}
