@@ -72,6 +72,14 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
   std::unordered_map<std::vector<int64_t>, TileOffsets, KeyHash> cache;
   result.tiles.resize(live.numTiles);
   for (int64_t t = 0; t < live.numTiles; ++t) {
+    TileAllocation &tile = result.tiles[t];
+    tile.overheads = live.overheads[t].total();
+    tile.capacity = target.sramBytesPerTile;
+    // The same requests as the tile before: the entry it found.
+    if (live.sameSharesAsPrevious(t)) {
+      tile.allocation = result.tiles[t - 1].allocation;
+      continue;
+    }
     std::vector<LiveInterval> requests;
     std::vector<int64_t> key;
     for (size_t k = 0, e = live.buffersOnTile[t].size(); k < e; ++k) {
@@ -89,10 +97,7 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
       it->second.lowerBound = a.lowerBound;
       it->second.peakPoint = a.peakPoint;
     }
-    TileAllocation &tile = result.tiles[t];
     tile.allocation = it->second;
-    tile.overheads = live.overheads[t].total();
-    tile.capacity = target.sramBytesPerTile;
   }
   result.cost = estimateCost(live, target);
   return result;
