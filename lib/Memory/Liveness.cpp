@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <tuple>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace tessera;
@@ -194,6 +195,20 @@ void LivenessBuilder::collectBuffers() {
   std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> pieces, bucketed;
   std::vector<int64_t> tileStart;
   llvm::SmallVector<std::pair<int64_t, int64_t>> intervals;
+  // A buffer's tile patterns (intervals less a multiple of the padding
+  // period) and their padded elements.
+  struct PatternHash {
+    // A multiply-xor per number: llvm::hash_combine_range cost as much as
+    // the sizing it saved on patterns of many intervals.
+    size_t operator()(const std::vector<int64_t> &key) const {
+      uint64_t h = key.size();
+      for (int64_t x : key)
+        h = (h ^ static_cast<uint64_t>(x)) * 0x9E3779B97F4A7C15ull;
+      return h ^ (h >> 29);
+    }
+  };
+  std::unordered_map<std::vector<int64_t>, int64_t, PatternHash> paddedOf;
+  std::vector<int64_t> pattern;
   program.walk([&](tile::VarOp var) {
     int32_t index = result.buffers.size();
     BufferLiveness buffer;
@@ -236,6 +251,11 @@ void LivenessBuilder::collectBuffers() {
           pieces.swap(bucketed);
         }
       }
+      // Tiles whose intervals are the same pattern shifted by a multiple
+      // of the padding period pad alike: sized once per pattern.
+      int64_t period = paddingPeriod(type.getShape(), target.layoutTile);
+      int64_t total = type.getNumElements();
+      paddedOf.clear();
       for (size_t k = 0; k < pieces.size();) {
         int64_t t = pieces[k].first;
         intervals.clear();
@@ -243,14 +263,34 @@ void LivenessBuilder::collectBuffers() {
           intervals.push_back(pieces[k].second);
         TileBytes share;
         share.tile = t;
-        for (auto [b, e] : intervals)
+        bool inside = true;
+        for (auto [b, e] : intervals) {
           share.elements += e - b;
+          inside &= 0 <= b && b <= e && e <= total;
+        }
         share.bytes = share.elements * buffer.elementBytes;
-        share.paddedBytes =
-            alignTo(paddedElementsOnTile(type.getShape(), target.layoutTile,
-                                         intervals) *
-                        buffer.elementBytes,
-                    target.alignmentBytes);
+        int64_t *padded = nullptr;
+        if (period > 0 && inside) {
+          int64_t base = intervals.front().first / period * period;
+          pattern.clear();
+          for (auto [b, e] : intervals)
+            pattern.insert(pattern.end(), {b - base, e - base});
+          if (paddedOf.size() > 4096)
+            paddedOf.clear();
+          auto [it, inserted] = paddedOf.try_emplace(pattern, -1);
+          padded = &it->second;
+        }
+        if (!padded || *padded < 0) {
+          int64_t slots = paddedElementsOnTile(type.getShape(),
+                                               target.layoutTile, intervals);
+          if (padded)
+            *padded = slots;
+          share.paddedBytes =
+              alignTo(slots * buffer.elementBytes, target.alignmentBytes);
+        } else {
+          share.paddedBytes =
+              alignTo(*padded * buffer.elementBytes, target.alignmentBytes);
+        }
         buffer.bytes += share.bytes;
         buffer.paddedBytes += share.paddedBytes;
         buffer.tiles.push_back(share);
