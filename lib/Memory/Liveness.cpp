@@ -7,10 +7,10 @@
 #include "tessera/Memory/Padding.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <tuple>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace tessera;
@@ -70,28 +70,48 @@ struct TileRef {
   int64_t lo, hi;
 };
 
-/// Sorted tiles as ranges of consecutive ones.
-void tileRanges(llvm::DenseSet<int64_t> &tiles,
-                std::vector<std::pair<int64_t, int64_t>> &ranges) {
-  std::vector<int64_t> sorted(tiles.begin(), tiles.end());
-  llvm::sort(sorted);
-  ranges.clear();
-  for (int64_t t : sorted) {
-    if (!ranges.empty() && ranges.back().second == t)
-      ++ranges.back().second;
+using TileRanges = std::vector<std::pair<int64_t, int64_t>>;
+
+/// Tile ranges [lo, hi) made sorted and disjoint: overlapping or adjacent
+/// ones merged.
+void mergeRanges(TileRanges &ranges) {
+  if (!std::is_sorted(ranges.begin(), ranges.end()))
+    llvm::sort(ranges);
+  size_t out = 0;
+  for (auto [lo, hi] : ranges) {
+    if (out > 0 && lo <= ranges[out - 1].second)
+      ranges[out - 1].second = std::max(ranges[out - 1].second, hi);
     else
-      ranges.push_back({t, t + 1});
+      ranges[out++] = {lo, hi};
   }
+  ranges.resize(out);
 }
 
 /// The first point in [0, points) where a curve given as (point, delta)
 /// events peaks, and its value there (point 0 and 0 bytes when it never
-/// rises above zero): what std::max_element over the summed curve gives,
-/// in O(events log events) instead of O(points). Sorts `events`.
+/// rises above zero): what std::max_element over the summed curve gives.
+/// When the points are few next to the events, the deltas are summed per
+/// point in `dense` (O(events + points)); otherwise `events` are sorted
+/// (O(events log events)).
 std::pair<int64_t, int64_t>
-firstPeak(std::vector<std::pair<int64_t, int64_t>> &events, int64_t points) {
-  llvm::sort(events);
+firstPeak(std::vector<std::pair<int64_t, int64_t>> &events, int64_t points,
+          std::vector<int64_t> &dense) {
   int64_t current = 0, bestPoint = 0, best = 0;
+  if (points < 16 * static_cast<int64_t>(events.size()) + 4096) {
+    dense.assign(points, 0);
+    for (auto [point, delta] : events)
+      if (point < points)
+        dense[point] += delta;
+    // Between events the curve is flat, so a point without one cannot
+    // raise it; at point 0 the curve starts.
+    for (int64_t p = 0; p < points; ++p) {
+      current += dense[p];
+      if (p == 0 || current > best)
+        best = current, bestPoint = p;
+    }
+    return {bestPoint, best};
+  }
+  llvm::sort(events);
   for (size_t i = 0; i < events.size();) {
     int64_t point = events[i].first;
     if (point >= points)
@@ -130,8 +150,9 @@ private:
   void collectBuffers();
   void collectRefs();
   /// The tiles an exchange reads the source on and writes the destination on.
-  void exchangeTiles(tile::ExchangeOp ex, llvm::DenseSet<int64_t> &senders,
-                     llvm::DenseSet<int64_t> &receivers);
+  /// (Sorted, disjoint tile ranges.)
+  void exchangeTiles(tile::ExchangeOp ex, TileRanges &senders,
+                     TileRanges &receivers);
   void computeRanges();
   void computeOverheads();
   void computeChipCurves();
@@ -174,6 +195,20 @@ void LivenessBuilder::collectBuffers() {
   std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> pieces, bucketed;
   std::vector<int64_t> tileStart;
   llvm::SmallVector<std::pair<int64_t, int64_t>> intervals;
+  // A buffer's tile patterns (intervals less a multiple of the padding
+  // period) and their padded elements.
+  struct PatternHash {
+    // A multiply-xor per number: llvm::hash_combine_range cost as much as
+    // the sizing it saved on patterns of many intervals.
+    size_t operator()(const std::vector<int64_t> &key) const {
+      uint64_t h = key.size();
+      for (int64_t x : key)
+        h = (h ^ static_cast<uint64_t>(x)) * 0x9E3779B97F4A7C15ull;
+      return h ^ (h >> 29);
+    }
+  };
+  std::unordered_map<std::vector<int64_t>, int64_t, PatternHash> paddedOf;
+  std::vector<int64_t> pattern;
   program.walk([&](tile::VarOp var) {
     int32_t index = result.buffers.size();
     BufferLiveness buffer;
@@ -216,6 +251,11 @@ void LivenessBuilder::collectBuffers() {
           pieces.swap(bucketed);
         }
       }
+      // Tiles whose intervals are the same pattern shifted by a multiple
+      // of the padding period pad alike: sized once per pattern.
+      int64_t period = paddingPeriod(type.getShape(), target.layoutTile);
+      int64_t total = type.getNumElements();
+      paddedOf.clear();
       for (size_t k = 0; k < pieces.size();) {
         int64_t t = pieces[k].first;
         intervals.clear();
@@ -223,14 +263,34 @@ void LivenessBuilder::collectBuffers() {
           intervals.push_back(pieces[k].second);
         TileBytes share;
         share.tile = t;
-        for (auto [b, e] : intervals)
+        bool inside = true;
+        for (auto [b, e] : intervals) {
           share.elements += e - b;
+          inside &= 0 <= b && b <= e && e <= total;
+        }
         share.bytes = share.elements * buffer.elementBytes;
-        share.paddedBytes =
-            alignTo(paddedElementsOnTile(type.getShape(), target.layoutTile,
-                                         intervals) *
-                        buffer.elementBytes,
-                    target.alignmentBytes);
+        int64_t *padded = nullptr;
+        if (period > 0 && inside) {
+          int64_t base = intervals.front().first / period * period;
+          pattern.clear();
+          for (auto [b, e] : intervals)
+            pattern.insert(pattern.end(), {b - base, e - base});
+          if (paddedOf.size() > 4096)
+            paddedOf.clear();
+          auto [it, inserted] = paddedOf.try_emplace(pattern, -1);
+          padded = &it->second;
+        }
+        if (!padded || *padded < 0) {
+          int64_t slots = paddedElementsOnTile(type.getShape(),
+                                               target.layoutTile, intervals);
+          if (padded)
+            *padded = slots;
+          share.paddedBytes =
+              alignTo(slots * buffer.elementBytes, target.alignmentBytes);
+        } else {
+          share.paddedBytes =
+              alignTo(*padded * buffer.elementBytes, target.alignmentBytes);
+        }
         buffer.bytes += share.bytes;
         buffer.paddedBytes += share.paddedBytes;
         buffer.tiles.push_back(share);
@@ -244,40 +304,52 @@ void LivenessBuilder::collectBuffers() {
   refs.assign(result.buffers.size(), Refs());
 }
 
-void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex,
-                                    llvm::DenseSet<int64_t> &senders,
-                                    llvm::DenseSet<int64_t> &receivers) {
+void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex, TileRanges &senders,
+                                    TileRanges &receivers) {
+  senders.clear();
+  receivers.clear();
   // A view exchange lists no copies: every tile holding part of the source
   // may send, every tile holding part of the destination receives. (The
   // model device found the need: without it a view's source was freed
   // before the view read it.)
   if (ex.isView()) {
-    for (auto [v, set] : {std::make_pair(ex.getSource(), &senders),
-                          std::make_pair(ex.getDest(), &receivers)}) {
+    for (auto [v, ranges] : {std::make_pair(ex.getSource(), &senders),
+                             std::make_pair(ex.getDest(), &receivers)}) {
       int32_t b = bufferOf(v);
       if (b < 0)
         continue;
       for (const TileShares::Run &run :
            result.buffers[storageOf(b)].tiles.runs())
-        for (int64_t t = run.firstTile; t < run.endTile(); ++t)
-          set->insert(t);
+        ranges->push_back({run.firstTile, run.endTile()});
+      mergeRanges(*ranges);
     }
     return;
   }
-  for (size_t i = 0, e = ex.getNumRuns(); i < e; ++i) {
-    tile::ExchangeOp::Run run = ex.getRun(i);
-    for (int64_t k = 0; k < run.count; ++k) {
-      senders.insert(run.srcTileOf(k));
-      receivers.insert(run.dstTileOf(k));
-    }
+  // A copy run's tiles step by 0 or 1 (the verifier sees to it): one tile,
+  // or `count` consecutive ones. The attributes are read once, not per run.
+  llvm::ArrayRef<int64_t> copies = ex.getCopyRuns();
+  std::optional<llvm::ArrayRef<int64_t>> strided = ex.getStrided();
+  constexpr size_t R = tile::ExchangeOp::kRunSize;
+  constexpr size_t S = tile::ExchangeOp::kStridedSize;
+  for (size_t i = 0, e = copies.size() / R; i < e; ++i) {
+    int64_t srcTile = copies[R * i], dstTile = copies[R * i + 1];
+    int64_t count = copies[R * i + 2];
+    if (count <= 0)
+      continue;
+    int64_t srcStep = strided ? (*strided)[S * i + 3] : 1;
+    int64_t dstStep = strided ? (*strided)[S * i + 4] : 1;
+    senders.push_back({srcTile, srcStep ? srcTile + count : srcTile + 1});
+    receivers.push_back({dstTile, dstStep ? dstTile + count : dstTile + 1});
   }
+  mergeRanges(senders);
+  mergeRanges(receivers);
 }
 
 void LivenessBuilder::collectRefs() {
   tileRefs.resize(result.buffers.size());
   const std::vector<std::pair<int64_t, int64_t>> everywhere = {
       {0, result.numTiles}};
-  std::vector<std::pair<int64_t, int64_t>> ranges;
+  TileRanges senders, receivers;
   for (const Step &step : result.schedule.steps) {
     int64_t p = step.point;
     // Records a read or write of `v` at p: on the buffer (and the aliases
@@ -309,12 +381,9 @@ void LivenessBuilder::collectRefs() {
     } else if (auto ex = dyn_cast<tile::ExchangeOp>(op)) {
       // Only the tiles that send read the source; only those that receive
       // write the destination.
-      llvm::DenseSet<int64_t> senders, receivers;
       exchangeTiles(ex, senders, receivers);
-      tileRanges(senders, ranges);
-      ref(ex.getSource(), false, ranges);
-      tileRanges(receivers, ranges);
-      ref(ex.getDest(), true, ranges);
+      ref(ex.getSource(), false, senders);
+      ref(ex.getDest(), true, receivers);
     } else if (auto copy = dyn_cast<tile::HostCopyOp>(op)) {
       int32_t b = storageOf(bufferOf(copy.getBuffer()));
       if (b >= 0)
@@ -438,9 +507,17 @@ void LivenessBuilder::computeRanges() {
   // neighbour's list.
   int64_t numTiles = result.numTiles;
   std::vector<std::vector<uint32_t>> startAt(numTiles + 1), endAt(numTiles + 1);
+  result.sharesChange.assign(numTiles + 1, false);
+  result.sharesChange[0] = true;
   for (auto [b, buffer] : llvm::enumerate(result.buffers)) {
     if (buffer.aliasOf >= 0)
       continue;
+    for (const TileShares::Run &run : buffer.tiles.runs()) {
+      if (!run.isLive())
+        continue;
+      result.sharesChange[run.firstTile] = true;
+      result.sharesChange[run.endTile()] = true;
+    }
     int64_t begin = -1, end = -1;
     auto flush = [&, b = b] {
       if (begin < end) {
@@ -485,18 +562,20 @@ void LivenessBuilder::computeRanges() {
     }
     result.buffersOnTile.push_back(current);
   }
+  result.sharesChange.resize(numTiles);
 }
 
 void LivenessBuilder::computeOverheads() {
   const ProgramOverheads &o = target.overheads;
   int64_t numTiles = result.numTiles;
   result.overheads.assign(numTiles, TileOverheads());
-  // Compute sets cover tile ranges: per vertex kind its ranges, and the
-  // vertex state as a difference array, rather than a walk over every tile
-  // of every compute set.
+  // Compute sets and exchanges cover tile ranges: per vertex kind its
+  // ranges, and the vertex state and exchange code as difference arrays,
+  // rather than a walk over every tile of every step.
   llvm::StringMap<std::vector<std::pair<int64_t, int64_t>>> kindRanges;
   std::vector<int64_t> stateDelta(numTiles + 1, 0);
-  std::vector<int64_t> lastExchange(numTiles, -1);
+  std::vector<int64_t> exchangeDelta(numTiles + 1, 0);
+  TileRanges senders, receivers;
   for (const Step &step : result.schedule.steps) {
     if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
       int64_t first = std::min<int64_t>(cs.getFirstTile(), numTiles);
@@ -507,17 +586,16 @@ void LivenessBuilder::computeOverheads() {
       stateDelta[first] += cs.getVerticesPerTile() * o.vertexStateBytes;
       stateDelta[end] -= cs.getVerticesPerTile() * o.vertexStateBytes;
     } else if (auto ex = dyn_cast<tile::ExchangeOp>(step.op)) {
-      auto join = [&](int64_t t) {
-        if (t < 0 || t >= result.numTiles || lastExchange[t] == step.point)
-          return;
-        lastExchange[t] = step.point;
-        result.overheads[t].exchangeCode +=
-            o.exchangeCodeBytes + o.exchangeStateBytes;
-      };
-      llvm::DenseSet<int64_t> senders, receivers;
+      // Once per tile that sends or receives in it.
       exchangeTiles(ex, senders, receivers);
-      llvm::for_each(senders, join);
-      llvm::for_each(receivers, join);
+      senders.insert(senders.end(), receivers.begin(), receivers.end());
+      mergeRanges(senders);
+      for (auto [lo, hi] : senders) {
+        lo = std::clamp<int64_t>(lo, 0, numTiles);
+        hi = std::clamp<int64_t>(hi, 0, numTiles);
+        exchangeDelta[lo] += o.exchangeCodeBytes + o.exchangeStateBytes;
+        exchangeDelta[hi] -= o.exchangeCodeBytes + o.exchangeStateBytes;
+      }
     }
   }
   // Distinct kinds per tile: each kind's ranges merged, then counted once
@@ -536,13 +614,15 @@ void LivenessBuilder::computeOverheads() {
     }
     ++kindDelta[begin], --kindDelta[end];
   }
-  int64_t kinds = 0, state = 0;
+  int64_t kinds = 0, state = 0, exchange = 0;
   for (int64_t t = 0; t < numTiles; ++t) {
     TileOverheads &tile = result.overheads[t];
     kinds += kindDelta[t];
     state += stateDelta[t];
+    exchange += exchangeDelta[t];
     tile.vertexCode = kinds * o.vertexCodeBytes;
     tile.vertexState = state;
+    tile.exchangeCode = exchange;
     tile.controlCode = target.reservedBytesPerTile.code;
     tile.stack = target.reservedBytesPerTile.stack;
   }
@@ -596,27 +676,37 @@ void LivenessBuilder::computeChipCurves() {
   }
   // Each tile's peak from a sweep over its own buffers' start and end
   // events (a curve over every program point per tile would cost tiles ×
-  // points), checked against a direct sum at that point.
+  // points), checked against a direct sum at that point. A tile with its
+  // predecessor's shares has its predecessor's result.
+  std::vector<int64_t> peakPointOf(result.numTiles, 0);
+  std::vector<char> matchedOn(result.numTiles, 1);
   std::vector<std::pair<int64_t, int64_t>> events;
-  for (int64_t t = 0; t < result.numTiles; ++t) {
-    size_t n = result.buffersOnTile[t].size();
-    if (n == 0)
-      continue;
+  std::vector<int64_t> dense;
+  result.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
+    if (shares.empty())
+      return;
     events.clear();
-    for (size_t i = 0; i < n; ++i) {
-      TileBytes share = result.shareOn(t, i);
+    for (const TileBytes &share : shares) {
       events.push_back({share.first, share.paddedBytes});
       events.push_back({share.last + 1, -share.paddedBytes});
     }
-    auto [peakPoint, peakBytes] = firstPeak(events, points);
+    auto [peakPoint, peakBytes] = firstPeak(events, points, dense);
     int64_t sum = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (result.shareOn(t, i).liveAt(peakPoint))
-        sum += result.shareOn(t, i).paddedBytes;
+    for (const TileBytes &share : shares)
+      if (share.liveAt(peakPoint))
+        sum += share.paddedBytes;
+    peakPointOf[t] = peakPoint;
+    matchedOn[t] = sum == peakBytes;
+  });
+  for (int64_t t = 0; t < result.numTiles; ++t) {
+    if (result.buffersOnTile[t].empty())
+      continue;
+    if (result.sameSharesAsPrevious(t))
+      peakPointOf[t] = peakPointOf[t - 1], matchedOn[t] = matchedOn[t - 1];
     ++check.pointsChecked;
-    if (sum != peakBytes)
+    if (!matchedOn[t])
       mismatch("tile " + std::to_string(t) + " at point " +
-               std::to_string(peakPoint));
+               std::to_string(peakPointOf[t]));
   }
 }
 
@@ -660,6 +750,45 @@ std::vector<uint32_t> ProgramLiveness::liveOn(int64_t tile,
     if (shareOn(tile, i).liveAt(point))
       live.push_back(buffersOnTile[tile][i]);
   return live;
+}
+
+void ProgramLiveness::forEachChangedTile(
+    llvm::function_ref<void(int64_t, llvm::ArrayRef<TileBytes>)> fn) const {
+  // The live runs by first tile (a counting sort), as (buffer, run).
+  std::vector<uint32_t> startOf(numTiles + 1, 0);
+  for (const BufferLiveness &buffer : buffers)
+    if (buffer.aliasOf < 0)
+      for (const TileShares::Run &run : buffer.tiles.runs())
+        if (run.isLive())
+          ++startOf[run.firstTile + 1];
+  for (int64_t t = 0; t < numTiles; ++t)
+    startOf[t + 1] += startOf[t];
+  std::vector<std::pair<uint32_t, uint32_t>> starts(startOf[numTiles]);
+  std::vector<uint32_t> next(startOf.begin(), startOf.end() - 1);
+  for (auto [b, buffer] : llvm::enumerate(buffers))
+    if (buffer.aliasOf < 0)
+      for (auto [r, run] : llvm::enumerate(buffer.tiles.runs()))
+        if (run.isLive())
+          starts[next[run.firstTile]++] = {static_cast<uint32_t>(b),
+                                           static_cast<uint32_t>(r)};
+  // Each buffer's share on the tile at hand: set where a run starts; a
+  // buffer whose run ended is off the tile's list.
+  std::vector<TileBytes> current(buffers.size());
+  std::vector<TileBytes> shares;
+  for (int64_t t = 0; t < numTiles; ++t) {
+    for (uint32_t k = startOf[t]; k < startOf[t + 1]; ++k)
+      current[starts[k].first] =
+          buffers[starts[k].first].tiles.runs()[starts[k].second].on(t);
+    if (!sharesChange[t])
+      continue;
+    llvm::ArrayRef<uint32_t> onTile = buffersOnTile[t];
+    shares.resize(onTile.size());
+    for (size_t i = 0; i < onTile.size(); ++i) {
+      shares[i] = current[onTile[i]];
+      shares[i].tile = t;
+    }
+    fn(t, shares);
+  }
 }
 
 std::optional<TileBytes> ProgramLiveness::share(uint32_t b,

@@ -71,11 +71,12 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
   };
   std::unordered_map<std::vector<int64_t>, TileOffsets, KeyHash> cache;
   result.tiles.resize(live.numTiles);
-  for (int64_t t = 0; t < live.numTiles; ++t) {
-    std::vector<LiveInterval> requests;
+  std::vector<LiveInterval> requests;
+  live.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
+    requests.clear();
     std::vector<int64_t> key;
-    for (size_t k = 0, e = live.buffersOnTile[t].size(); k < e; ++k) {
-      const TileBytes &share = live.shareOn(t, k);
+    key.reserve(3 * shares.size());
+    for (const TileBytes &share : shares) {
       LiveInterval i{share.first, share.last, share.paddedBytes};
       requests.push_back(i);
       key.insert(key.end(), {i.first, i.last, i.size});
@@ -89,8 +90,13 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
       it->second.lowerBound = a.lowerBound;
       it->second.peakPoint = a.peakPoint;
     }
+    result.tiles[t].allocation = it->second;
+  });
+  for (int64_t t = 0; t < live.numTiles; ++t) {
     TileAllocation &tile = result.tiles[t];
-    tile.allocation = it->second;
+    // The same requests as the tile before: the entry it found.
+    if (live.sameSharesAsPrevious(t))
+      tile.allocation = result.tiles[t - 1].allocation;
     tile.overheads = live.overheads[t].total();
     tile.capacity = target.sramBytesPerTile;
   }

@@ -257,6 +257,29 @@ inLayoutTiles(llvm::ArrayRef<int64_t> shape, LayoutTile layout,
   return count * layout.rows * layout.cols;
 }
 
+int64_t tessera::paddingPeriod(llvm::ArrayRef<int64_t> shape,
+                               LayoutTile layout) {
+  if (shape.empty() || layout.rows < 1 || layout.cols < 1)
+    return 0;
+  for (int64_t d : shape)
+    if (d <= 0)
+      return 0;
+  // Rank 1: the one row's layout tiles are every `cols` elements. Rank 2: a
+  // shift must keep the rows' layout-tile blocks (inLayoutTiles), so it is
+  // whole blocks of layout.rows rows. Rank 3 and up: a step of dim 0 keeps
+  // every other index, and the [rows, cols] planes with them; the boxes of
+  // boxOf and paddedRunAsBoxes depend only on the indices below dim 0 and
+  // on the differences along it.
+  if (shape.size() == 1)
+    return layout.cols;
+  if (shape.size() == 2)
+    return layout.rows * shape[1];
+  int64_t step = 1;
+  for (int64_t d : shape.drop_front())
+    step *= d;
+  return step;
+}
+
 int64_t tessera::paddedElementsOnTile(
     llvm::ArrayRef<int64_t> shape, LayoutTile layout,
     llvm::ArrayRef<std::pair<int64_t, int64_t>> intervals) {

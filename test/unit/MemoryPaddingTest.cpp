@@ -1,6 +1,7 @@
 //===- MemoryPaddingTest.cpp - layout-tile padding per tile ---------------===//
 
 #include "tessera/Memory/Padding.h"
+#include "tessera/Target/Layout.h"
 
 #include "tessera/Target/Presets.h"
 
@@ -182,6 +183,49 @@ TEST(MemoryPadding, RaggedPiecesPayNoMoreThanTheLayoutTilesTheyTouch) {
     EXPECT_GE(padded, e - b) << "case " << c;
   }
   EXPECT_GT(ragged, 1000);
+}
+
+TEST(MemoryPadding, ShiftsByThePeriodPadAlike) {
+  // The liveness sizes a pattern of intervals once per tile pattern: any
+  // part moved by a multiple of paddingPeriod (inside the buffer) must
+  // take the same slots, boxes, runs and ragged pieces alike.
+  std::mt19937_64 rng(11);
+  int shifted = 0;
+  for (int c = 0; c < 4000; ++c) {
+    LayoutTile layout{int64_t(1 + rng() % 8), int64_t(1 + rng() % 16)};
+    size_t rank = 1 + rng() % 4;
+    llvm::SmallVector<int64_t> shape;
+    for (size_t d = 0; d < rank; ++d)
+      shape.push_back(int64_t(1 + rng() % (d == 0 ? 40 : 12)));
+    int64_t n = elementsOf(shape);
+    int64_t period = paddingPeriod(shape, layout);
+    ASSERT_GT(period, 0) << "case " << c;
+    // A few disjoint intervals in a window, in any order.
+    int64_t window = 1 + rng() % n;
+    llvm::SmallVector<std::pair<int64_t, int64_t>> parts;
+    for (int64_t at = rng() % window; at < window && parts.size() < 4;) {
+      int64_t end = std::min(window, at + 1 + int64_t(rng() % 30));
+      parts.push_back({at, end});
+      at = end + int64_t(rng() % 8);
+    }
+    if (parts.empty())
+      continue;
+    std::shuffle(parts.begin(), parts.end(), rng);
+    int64_t room = (n - window) / period;
+    if (room == 0)
+      continue;
+    int64_t by = (1 + int64_t(rng() % room)) * period;
+    llvm::SmallVector<std::pair<int64_t, int64_t>> moved;
+    for (auto [b, e] : parts)
+      moved.push_back({b + by, e + by});
+    ++shifted;
+    EXPECT_EQ(paddedElementsOnTile(shape, layout, moved),
+              paddedElementsOnTile(shape, layout, parts))
+        << "case " << c << ", shift " << by;
+  }
+  EXPECT_GT(shifted, 1000);
+  EXPECT_EQ(paddingPeriod({}, {8, 128}), 0);
+  EXPECT_EQ(paddingPeriod({4, 0}, {8, 128}), 0);
 }
 
 TEST(MemoryPadding, MatrixUnitFit) {

@@ -51,6 +51,15 @@ int64_t
 paddedElementsOnTile(llvm::ArrayRef<int64_t> shape, LayoutTile layout,
                      llvm::ArrayRef<std::pair<int64_t, int64_t>> intervals);
 
+/// A shift, in elements, that leaves paddedElementsOnTile unchanged: moving
+/// every interval of a part by a multiple of it (staying inside the
+/// buffer) moves its box, its runs' boxes and the layout tiles it touches
+/// by whole steps of the buffer's outer dims (rank 2: by whole rows of
+/// layout tiles). A tile's share of a buffer can thus be sized once per
+/// distinct pattern of intervals. 0 when there is none (rank 0, a dim
+/// under 1).
+int64_t paddingPeriod(llvm::ArrayRef<int64_t> shape, LayoutTile layout);
+
 /// Element slots of the run [begin, end) of a buffer of `shape` (all dims
 /// positive) stored as the boxes it is made of, each in its least-padded
 /// LayoutView: a run of a row-major buffer is at most 2 × rank - 1 boxes.

@@ -1,0 +1,113 @@
+//===- MemoryLivenessTest.cpp - per-tile shares and the tiles sharing them ===//
+//
+// The liveness marks the tiles whose shares differ from the tile before;
+// the allocation and the peak check do their per-tile work only there. A
+// tile left unmarked must really hold its predecessor's buffers with the
+// same shares, and get the allocation its own requests would get.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Memory/MemoryAnalysis.h"
+
+#include "tessera/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::memory;
+
+namespace {
+
+// Buffers over different tile spans with different live ranges: `a` on
+// tiles 0-99, `b` and `y` on 0-49, `c` on 10-29 but read again on 20-29
+// only, `d` 7 elements on each of tiles 0-2 and 5 on tile 3.
+constexpr const char *kProgram = R"mlir(
+tile.program @p target "tile-1472" tiles 1472 {
+  %a = tile.var "a" parameter mapping<[0, 99] x 10 from 0> : !tile.buffer<10x100xf32>
+  %b = tile.var "b" temporary mapping<[0, 49] x 20 from 0> : !tile.buffer<10x100xf32>
+  %c = tile.var "c" temporary mapping<[10, 29] x 5 from 0> : !tile.buffer<100xf32>
+  %d = tile.var "d" partials mapping<[0, 2] x 7 from 0, [3, 3] x 5 from 21> : !tile.buffer<26xf32>
+  %y = tile.var "y" output mapping<[0, 49] x 20 from 0> : !tile.buffer<10x100xf32>
+  tile.host_copy infeed %a : !tile.buffer<10x100xf32>
+  tile.sync
+  tile.compute_set "one" kind "elementwise.negate" tiles [0, 49]
+      ins(%a : !tile.buffer<10x100xf32>) outs(%b : !tile.buffer<10x100xf32>)
+  tile.compute_set "two" kind "elementwise.negate" tiles [10, 29]
+      ins(%b : !tile.buffer<10x100xf32>) outs(%c : !tile.buffer<100xf32>)
+  tile.sync
+  tile.compute_set "three" kind "elementwise.negate" tiles [20, 29]
+      ins(%c : !tile.buffer<100xf32>) outs(%b : !tile.buffer<10x100xf32>)
+  tile.compute_set "part" kind "reduce-partial.add" tiles [0, 3]
+      ins(%b : !tile.buffer<10x100xf32>) outs(%d : !tile.buffer<26xf32>)
+  tile.sync
+  tile.compute_set "out" kind "elementwise.negate" tiles [0, 49]
+      ins(%b : !tile.buffer<10x100xf32>) outs(%y : !tile.buffer<10x100xf32>)
+  tile.host_copy outfeed %y : !tile.buffer<10x100xf32>
+}
+)mlir";
+
+bool sameShare(const TileBytes &x, const TileBytes &y) {
+  return x.elements == y.elements && x.bytes == y.bytes &&
+         x.paddedBytes == y.paddedBytes && x.first == y.first &&
+         x.last == y.last;
+}
+
+TEST(MemoryLivenessTest, TilesLeftUnmarkedRepeatTheirPredecessor) {
+  MLIRContext context;
+  context.loadDialect<tile::TileDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kProgram, &context);
+  ASSERT_TRUE(module);
+  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
+  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
+  ASSERT_TRUE(static_cast<bool>(analysis));
+  const ProgramLiveness &live = analysis->liveness;
+  ASSERT_EQ(live.sharesChange.size(), static_cast<size_t>(live.numTiles));
+
+  int64_t repeated = 0, marked = 0;
+  for (int64_t t = 0; t < live.numTiles; ++t) {
+    // Whatever the mark, the tile's allocation is the one its own requests
+    // get.
+    std::vector<LiveInterval> requests;
+    for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i) {
+      TileBytes s = live.shareOn(t, i);
+      requests.push_back({s.first, s.last, s.paddedBytes});
+    }
+    Allocation alone = allocate(requests, analysis->target.alignmentBytes);
+    const TileOffsets &got = analysis->tiles[t].allocation;
+    EXPECT_EQ(got.offsets(), llvm::ArrayRef<int64_t>(alone.offsets))
+        << "tile " << t;
+    EXPECT_EQ(got.peak, alone.peak) << "tile " << t;
+    EXPECT_EQ(got.lowerBound, alone.lowerBound) << "tile " << t;
+    if (!live.sameSharesAsPrevious(t)) {
+      ++marked;
+      continue;
+    }
+    ++repeated;
+    ASSERT_EQ(live.buffersOnTile[t], live.buffersOnTile[t - 1]) << "tile " << t;
+    for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i)
+      EXPECT_TRUE(sameShare(live.shareOn(t, i), live.shareOn(t - 1, i)))
+          << "tile " << t << ", buffer " << live.buffersOnTile[t][i];
+  }
+  // Both kinds occur: the tiles where a buffer's span or range changes
+  // (0, 3 and 4 for `d`, 10, 20, 30, 50, 100) and the tiles in between.
+  EXPECT_GT(repeated, 1000);
+  for (int64_t t : {0, 3, 4, 10, 20, 30, 50, 100})
+    EXPECT_FALSE(live.sameSharesAsPrevious(t)) << "tile " << t;
+  EXPECT_EQ(marked, 8);
+
+  // The check still covers every tile holding buffers.
+  int64_t used =
+      llvm::count_if(llvm::seq<int64_t>(0, live.numTiles),
+                     [&](int64_t t) { return !live.buffersOnTile[t].empty(); });
+  EXPECT_EQ(live.check.mismatches, 0);
+  EXPECT_EQ(live.check.pointsChecked, live.numPoints() + used);
+}
+
+} // namespace
