@@ -9,6 +9,7 @@
 #include "google/protobuf/wire_format_lite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
@@ -30,7 +31,7 @@ namespace tessera {
 
 /// Bump when the key's encoding or an entry's meaning changes, so old
 /// entries are never read as new ones.
-static constexpr uint32_t kCacheSchemaVersion = 1;
+static constexpr uint32_t kCacheSchemaVersion = 2;
 static constexpr StringLiteral kEntryExtension = ".tessera";
 
 namespace {
@@ -42,16 +43,21 @@ public:
     add(value);
   }
 
-  std::string hex() { return toHex(hasher.final(), /*LowerCase=*/true); }
+  std::string hex() {
+    BLAKE3Result<> digest = hasher.final();
+    return toHex(digest, /*LowerCase=*/true);
+  }
 
 private:
   void add(StringRef bytes) {
     char length[8];
     support::endian::write64le(length, bytes.size());
-    hasher.update(StringRef(length, sizeof(length)));
-    hasher.update(bytes);
+    hasher.update(arrayRefFromStringRef(StringRef(length, sizeof(length))));
+    hasher.update(arrayRefFromStringRef(bytes));
   }
-  SHA256 hasher;
+  // BLAKE3, not SHA-256: a cache hit hashes the whole model, and SHA-256
+  // was a seventh of a hit's instructions (bert: 9.3 M of 65 M).
+  BLAKE3 hasher;
 };
 } // namespace
 

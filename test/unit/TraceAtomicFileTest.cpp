@@ -33,6 +33,29 @@ TEST(TraceAtomicFile, WritesAndReplaces) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"out.json"});
 }
 
+TEST(TraceAtomicFile, DirectWritesKeepTheirPlace) {
+  // Bytes written from where they are follow everything the stream holds
+  // (in its buffer or queued for the writer thread) and precede what comes
+  // after them; the large string is several of the stream's buffers.
+  ScopedTempDir dir;
+  std::string path = dir.path("out.bin");
+  std::string big(5 << 20, 'b');
+  for (size_t i = 0; i < big.size(); i += 4099)
+    big[i] = static_cast<char>('0' + i % 10);
+  std::string head(3 << 20, 'h');
+  auto file = AtomicFileStream::open(path);
+  ASSERT_TRUE(static_cast<bool>(file));
+  (*file)->os() << head << "|";
+  (*file)->writeDirect(big);
+  (*file)->os() << "|tail";
+  EXPECT_EQ((*file)->os().tell(), head.size() + big.size() + 6);
+  ASSERT_FALSE(static_cast<bool>((*file)->commit()));
+  EXPECT_EQ(readWholeFile(path), head + "|" + big + "|tail");
+  // writeFileAtomically(path, bytes) writes them that way.
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(path, big)));
+  EXPECT_EQ(readWholeFile(path), big);
+}
+
 TEST(TraceAtomicFile, FailedWriterLeavesNoTraces) {
   ScopedTempDir dir;
   std::string path = dir.path("out.json");

@@ -58,6 +58,9 @@ public:
   ~AtomicFileStream();
 
   llvm::raw_ostream &os() { return *stream; }
+  /// Appends bytes already in memory without copying them to the writer
+  /// thread (BackgroundFdStream::writeDirect).
+  void writeDirect(llvm::StringRef bytes) { stream->writeDirect(bytes); }
   /// Flushes and renames the temporary to the path.
   llvm::Error commit();
 

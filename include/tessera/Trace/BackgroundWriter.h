@@ -36,10 +36,17 @@ public:
   /// write error (later writes are skipped after one). Idempotent.
   std::error_code finish();
 
+  /// Writes `bytes` on the caller's thread once everything before them is
+  /// written: for bytes already in memory (an executable copied from the
+  /// cache), where handing them to the writer thread only adds a copy.
+  void writeDirect(llvm::StringRef bytes);
+
 private:
   void write_impl(const char *ptr, size_t size) override;
   uint64_t current_pos() const override { return position; }
   void writerLoop();
+  /// ::write until all of it is written; the first error.
+  std::error_code writeAll(const char *data, size_t size);
 
   using Buffer = std::unique_ptr<char[]>;
   /// A buffer to write, and whether it returns to the pool after.
@@ -64,6 +71,7 @@ private:
   std::condition_variable changed;
   std::deque<Pending> queue;
   bool stopping = false;
+  bool writing = false; ///< the writer thread holds a buffer off the queue
   std::error_code error;
   std::thread writer;
 };

@@ -60,27 +60,47 @@ void BackgroundFdStream::writerLoop() {
     Pending buffer = std::move(queue.front());
     queue.pop_front();
     bool failed = static_cast<bool>(error);
+    writing = true;
     lock.unlock();
     // After an error the rest is dropped: the file is discarded anyway.
-    std::error_code ec;
-    for (size_t done = 0; !failed && done < buffer.size;) {
-      ssize_t n =
-          ::write(fd, buffer.data.get() + done, buffer.size - done);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0) {
-        ec = std::error_code(errno, std::generic_category());
-        break;
-      }
-      done += static_cast<size_t>(n);
-    }
+    std::error_code ec =
+        failed ? std::error_code() : writeAll(buffer.data.get(), buffer.size);
     lock.lock();
+    writing = false;
     if (ec && !error)
       error = ec;
     if (buffer.pooled)
       free.push_back(std::move(buffer.data));
     changed.notify_all();
   }
+}
+
+std::error_code BackgroundFdStream::writeAll(const char *data, size_t size) {
+  for (size_t done = 0; done < size;) {
+    ssize_t n = ::write(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return std::error_code(errno, std::generic_category());
+    done += static_cast<size_t>(n);
+  }
+  return {};
+}
+
+void BackgroundFdStream::writeDirect(llvm::StringRef bytes) {
+  flush();
+  std::unique_lock<std::mutex> lock(mutex);
+  changed.wait(lock, [&] { return queue.empty() && !writing; });
+  position += bytes.size();
+  if (error)
+    return;
+  // Nothing is queued and the caller is the only producer: the writer
+  // thread stays idle while the bytes go out here.
+  lock.unlock();
+  std::error_code ec = writeAll(bytes.data(), bytes.size());
+  lock.lock();
+  if (ec && !error)
+    error = ec;
 }
 
 std::error_code BackgroundFdStream::finish() {
