@@ -2,12 +2,15 @@
 //
 // The memory report (MemoryReport.h) in two forms (docs/memory.md, "Compact
 // and complete reports"). The complete form is what buildMemoryReport()
-// returns. The compact form, tessera-compile's default, is made from it by
-// compactMemoryReport(): the per-buffer, per-tile and per-op lists become
-// column tables, the heap curves keep only the points where they change
-// (the step at each point is a column table of its own), buffers listed
-// again (at the peak, on a tile out of memory) are indices into `buffers`,
-// and the per-step cost list is left out (`cost.ops` is its sum per op).
+// returns by default. The compact form, tessera-compile's default, is what
+// compactMemoryReport() makes of it (and what buildMemoryReport(...,
+// ReportForm::Compact) builds directly, with TableBuilder below, which a
+// unit test holds to the same bytes): the per-buffer, per-tile and per-op
+// lists become column tables, the heap curves keep only the points where
+// they change (the step at each point is a column table of its own),
+// buffers listed again (at the peak, on a tile out of memory) are indices
+// into `buffers`, and the per-step cost list is left out (`cost.ops` is its
+// sum per op).
 // Every reader calls expandMemoryReport() first, which gives back the
 // complete form but for `cost.steps`.
 //
