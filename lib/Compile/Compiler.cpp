@@ -82,7 +82,7 @@ static int64_t nsBetween(std::chrono::steady_clock::time_point a,
 }
 
 llvm::Expected<CompileOutput>
-Compiler::reuseCached(std::string executable, llvm::StringRef moduleName,
+Compiler::reuseCached(llvm::StringRef moduleName,
                       std::chrono::steady_clock::time_point start) {
   CompileBeginInfo info;
   info.moduleName = moduleName.str();
@@ -109,7 +109,6 @@ Compiler::reuseCached(std::string executable, llvm::StringRef moduleName,
   CompileOutput output;
   output.moduleName = info.moduleName;
   output.moduleId = info.moduleId;
-  output.executable = std::move(executable);
   return output;
 }
 

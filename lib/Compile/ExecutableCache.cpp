@@ -253,9 +253,12 @@ ExecutableCache::lookup(StringRef key) const {
     return createStringError(errc::file_too_large,
                              "%s: larger than the largest executable",
                              hit.path.c_str());
+  // Read, not mapped (IsVolatile): the bytes verified below are the ones
+  // written to -o even if the entry is changed in place meanwhile.
   ErrorOr<std::unique_ptr<MemoryBuffer>> file =
       MemoryBuffer::getFile(hit.path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+                            /*RequiresNullTerminator=*/false,
+                            /*IsVolatile=*/true);
   if (!file)
     return file.getError() == errc::no_such_file_or_directory
                ? Expected<std::optional<Hit>>(std::nullopt)
@@ -272,7 +275,7 @@ ExecutableCache::lookup(StringRef key) const {
   if (!moduleName)
     return moduleName.takeError();
   hit.moduleName = std::move(*moduleName);
-  hit.bytes = (*file)->getBuffer().str();
+  hit.file = std::move(*file);
   // The entry's mtime is its last use, for eviction. A read-only cache
   // still serves hits, so a failure here is ignored.
   (void)::utimensat(AT_FDCWD, hit.path.c_str(), nullptr, 0);

@@ -138,7 +138,7 @@ TEST(ExecutableCache, StoresAndFindsEntries) {
       cache->lookup(keyOf('a'));
   ASSERT_TRUE(static_cast<bool>(hit)) << toString(hit.takeError());
   ASSERT_TRUE(hit->has_value());
-  EXPECT_EQ((*hit)->bytes, bytes);
+  EXPECT_EQ((*hit)->bytes(), bytes);
   EXPECT_EQ((*hit)->moduleName, "mlp");
   EXPECT_EQ((*hit)->path, cache->entryPath(keyOf('a')));
 }

@@ -334,7 +334,15 @@ int main(int argc, char **argv) {
 
   // Compile everything first, then write: a later model's failure must not
   // leave an earlier model's output behind.
-  std::vector<std::string> programs;
+  // Each model's executable: compiled, or a cache hit's entry as read.
+  struct Program {
+    std::string compiled;
+    std::unique_ptr<MemoryBuffer> cached;
+    StringRef bytes() const {
+      return cached ? cached->getBuffer() : StringRef(compiled);
+    }
+  };
+  std::vector<Program> programs;
   std::vector<std::pair<std::string, std::string>> vertexGraphs;
   for (const std::string &model : models) {
     auto start = std::chrono::steady_clock::now();
@@ -372,11 +380,11 @@ int main(int argc, char **argv) {
         errs() << kTool << ": '" << model
                << "': executable cache hit, no compile: " << (*hit)->path
                << "\n";
-        Expected<CompileOutput> reused = compiler.reuseCached(
-            std::move((*hit)->bytes), (*hit)->moduleName, start);
+        Expected<CompileOutput> reused =
+            compiler.reuseCached((*hit)->moduleName, start);
         if (!reused)
           return abandon(reused.takeError());
-        programs.push_back(std::move(reused->executable));
+        programs.push_back({std::string(), std::move((*hit)->file)});
         continue;
       }
     }
@@ -402,7 +410,7 @@ int main(int argc, char **argv) {
         errs() << kTool
                << ": warning: executable cache: " << toString(std::move(err))
                << "\n";
-    programs.push_back(std::move(compiled->executable));
+    programs.push_back({std::move(compiled->executable), nullptr});
     if (!flags.saveVertexGraph.empty())
       vertexGraphs.push_back(
           {(dumpModulePrefix(compiled->moduleId) + "." +
@@ -410,7 +418,7 @@ int main(int argc, char **argv) {
            std::move(compiled->vertexGraphDot)});
   }
   for (auto [output, program] : llvm::zip(outputs, programs)) {
-    if (Error err = writeFileAtomically(output, program))
+    if (Error err = writeFileAtomically(output, program.bytes()))
       return abandon(std::move(err));
     if (output != "-")
       committed.push_back(output);

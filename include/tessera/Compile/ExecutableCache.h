@@ -20,8 +20,10 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -80,8 +82,9 @@ public:
 
   struct Hit {
     std::string path;
-    /// The entry's bytes: what a compile would write to -o.
-    std::string bytes;
+    /// The entry as read: what a compile would write to -o.
+    std::unique_ptr<llvm::MemoryBuffer> file;
+    llvm::StringRef bytes() const { return file->getBuffer(); }
     /// The executable's module_name, for the events.
     std::string moduleName;
   };
