@@ -123,7 +123,8 @@ private:
   json summary(llvm::ArrayRef<TileBreakdown> tiles,
                const PaddingReport &padding);
   json viewer();
-  json heap(int64_t points);
+  /// Point `p`'s step, kind and depth (the heap's labels).
+  Fields stepFields(int64_t p) const;
   json outOfMemory();
   /// Tile `t` at its peak: totals, and its live buffers (the `maxListed`
   /// largest) with offsets and the steps that wrote them.
@@ -428,48 +429,17 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
   return s;
 }
 
-/// The chip's heap at every point: in the complete form an entry per
-/// point; in the compact one the points where it changes, each point's step
-/// as a table, and the number of points (compactMemoryReport's form).
-json ReportBuilder::heap(int64_t points) {
-  auto stepFields = [&](int64_t p) -> Fields {
-    bool inSchedule = p < live.schedule.numPoints();
-    return {
-        {"step", stepAt(p)},
-        {"kind", inSchedule ? stepKindName(live.schedule.steps[p].kind) : ""},
-        {"depth", inSchedule ? live.schedule.steps[p].depth : 0}};
-  };
-  if (form == ReportForm::Complete) {
-    json heap = json::array();
-    for (int64_t p = 0; p < points; ++p) {
-      Fields f = stepFields(p);
-      f.insert(f.begin(), {"point", p});
-      f.emplace_back("padded", live.chipLivePadded[p]);
-      f.emplace_back("unpadded", live.chipLiveBytes[p]);
-      heap.push_back(toObject(std::move(f)));
-    }
-    return heap;
-  }
-  json changes = json::array();
-  forms::TableBuilder<json> steps;
-  for (int64_t p = 0; p < points; ++p) {
-    if (p == 0 || live.chipLivePadded[p] != live.chipLivePadded[p - 1] ||
-        live.chipLiveBytes[p] != live.chipLiveBytes[p - 1])
-      changes.push_back(
-          json::array({p, live.chipLivePadded[p], live.chipLiveBytes[p]}));
-    steps.add(stepFields(p));
-  }
-  return {{"changes", std::move(changes)}, {"steps", steps.finish()}};
+Fields ReportBuilder::stepFields(int64_t p) const {
+  bool inSchedule = p < live.schedule.numPoints();
+  return {{"step", stepAt(p)},
+          {"kind", inSchedule ? stepKindName(live.schedule.steps[p].kind) : ""},
+          {"depth", inSchedule ? live.schedule.steps[p].depth : 0}};
 }
 
-/// A curve as [[point, padded, unpadded], ...] where it changes.
+/// A curve's change points (the compact form's heaps).
 static json changePoints(llvm::ArrayRef<int64_t> padded,
                          llvm::ArrayRef<int64_t> unpadded) {
-  json out = json::array();
-  for (size_t p = 0; p < padded.size() && p < unpadded.size(); ++p)
-    if (p == 0 || padded[p] != padded[p - 1] || unpadded[p] != unpadded[p - 1])
-      out.push_back(json::array({p, padded[p], unpadded[p]}));
-  return out;
+  return forms::changePoints<llvm::ArrayRef<int64_t>, json>(padded, unpadded);
 }
 
 json ReportBuilder::viewer() {
@@ -483,13 +453,25 @@ json ReportBuilder::viewer() {
   v["peak_step"] = stepAt(peak);
   v["peak_bytes"] = live.chipLivePadded[peak];
   v["peak_unpadded_bytes"] = live.chipLiveBytes[peak];
-  json heapSteps;
+  // The chip's heap: an entry per point (complete), or the points where it
+  // changes and each point's step as a table (compact, `heap_steps` below).
+  forms::TableBuilder<json> heapSteps;
   if (form == ReportForm::Compact) {
-    json h = heap(points);
-    v["heap"] = std::move(h["changes"]);
-    heapSteps = std::move(h["steps"]);
+    v["heap"] =
+        changePoints(llvm::ArrayRef(live.chipLivePadded).take_front(points),
+                     llvm::ArrayRef(live.chipLiveBytes).take_front(points));
+    for (int64_t p = 0; p < points; ++p)
+      heapSteps.add(stepFields(p));
   } else {
-    v["heap"] = heap(points);
+    json heap = json::array();
+    for (int64_t p = 0; p < points; ++p) {
+      Fields f = stepFields(p);
+      f.insert(f.begin(), {"point", p});
+      f.emplace_back("padded", live.chipLivePadded[p]);
+      f.emplace_back("unpadded", live.chipLiveBytes[p]);
+      heap.push_back(toObject(std::move(f)));
+    }
+    v["heap"] = std::move(heap);
   }
 
   // Per-tile heaps of the five fullest tiles (all tiles would be tiles ×
@@ -533,7 +515,7 @@ json ReportBuilder::viewer() {
   v["buffers_at_peak_by_size"] = bySize;
   if (form == ReportForm::Compact) {
     v["points"] = points;
-    v["heap_steps"] = std::move(heapSteps);
+    v["heap_steps"] = heapSteps.finish();
   }
   return v;
 }

@@ -81,7 +81,8 @@ struct CompileOutput {
   int64_t moduleId = 0;
   /// The module as MLIR bytecode with --serialized_graph, else empty.
   std::string serializedProgram;
-  /// The executable file's bytes (runtime/Format, docs/executable.md).
+  /// The executable file's bytes (runtime/Format, docs/executable.md);
+  /// empty from reuseCached(), whose bytes stay in the cache hit.
   std::string executable;
   /// The vertex graph as DOT when save_vertex_graph is set, else empty.
   std::string vertexGraphDot;

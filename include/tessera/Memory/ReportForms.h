@@ -263,9 +263,11 @@ template <typename Json> Json fromTable(const Json &table, Budget &budget) {
   return out;
 }
 
-/// A curve as [[point, padded, unpadded], ...] where it changes.
-template <typename Json>
-Json changePoints(const Json &padded, const Json &unpadded) {
+/// A curve as [[point, padded, unpadded], ...] where it changes: of JSON
+/// arrays (compacting a report) or of numbers (the report builder, which
+/// names the JSON type).
+template <typename Curve, typename Json = Curve>
+Json changePoints(const Curve &padded, const Curve &unpadded) {
   Json out = Json::array();
   for (size_t p = 0; p < padded.size() && p < unpadded.size(); ++p)
     if (p == 0 || padded[p] != padded[p - 1] || unpadded[p] != unpadded[p - 1])
