@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Memory.h"
+#include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "google/protobuf/io/coded_stream.h"
@@ -48,12 +49,29 @@ llvm::Expected<std::string> constantBytes(ElementsAttr value, DType dtype) {
     return llvm::createStringError("its value is not a dense literal");
   int64_t width = dtypeBytes(dtype);
   std::string bytes;
-  bytes.reserve(dense.getNumElements() * width);
   auto put = [&](uint64_t bits) {
     for (int64_t i = 0; i < width; ++i)
       bytes.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
   };
   Type elt = dense.getElementType();
+  // A number type of exactly the dtype's width is held as its little-endian
+  // bytes already (a splat as one element): copied, not converted element
+  // by element through APFloat/APInt, which was half of writing a
+  // constant-heavy model's buffers (mobilenetv2: 0.48 G instructions).
+  if (isa<FloatType, IntegerType>(elt) && llvm::sys::IsLittleEndianHost &&
+      elt.getIntOrFloatBitWidth() == 8 * width) {
+    ArrayRef<char> raw = dense.getRawData();
+    int64_t n = dense.getNumElements();
+    if (dense.isSplat() && raw.size() == size_t(width)) {
+      bytes.reserve(n * width);
+      for (int64_t i = 0; i < n; ++i)
+        bytes.append(raw.data(), raw.size());
+      return bytes;
+    }
+    if (!dense.isSplat() && raw.size() == size_t(n * width))
+      return std::string(raw.data(), raw.size());
+  }
+  bytes.reserve(dense.getNumElements() * width);
   if (isa<FloatType>(elt)) {
     for (const APFloat &v : dense.getValues<APFloat>())
       put(v.bitcastToAPInt().getZExtValue());

@@ -5,8 +5,15 @@
 #include "tessera/Target/Presets.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Support/Parallel.h"
+#include "llvm/Support/ThreadPool.h"
 
+#include <atomic>
 #include <unordered_map>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 using namespace tessera;
@@ -50,6 +57,86 @@ tessera::memory::summarizeAllocation(const MemoryAnalysis &a) {
   return s;
 }
 
+/// Places the shares of every tile whose shares change (sharesChange);
+/// the others take the tile before's in analyzeMemory.
+///
+/// Linear mappings give many tiles the same buffers with the same sizes
+/// and ranges: each distinct request list is allocated once. The lists are
+/// gathered first, in tile order, then allocated on --compile_threads
+/// threads (each
+/// allocation depends on its list alone, so the offsets do not depend on
+/// the threads); the allocation was a fifth of a convolution model's
+/// compile (mobilenetv2: 588 lists of ~700 intervals, 2.0 G instructions).
+/// Hashed, not ordered: the lists of neighbouring tiles share long
+/// prefixes, which made each comparison of an ordered map walk most of
+/// both lists. A key is the list itself, (first, last, size) per share,
+/// so the requests are read back from it; the keys are freed before the
+/// cost model runs (68 MB at 100k ops).
+static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
+                          std::vector<TileAllocation> &tiles) {
+  struct KeyHash {
+    size_t operator()(const std::vector<int64_t> &key) const {
+      return llvm::hash_combine_range(key.begin(), key.end());
+    }
+  };
+  std::unordered_map<std::vector<int64_t>, size_t, KeyHash> index;
+  std::vector<const std::vector<int64_t> *> lists;
+  std::vector<std::pair<int64_t, size_t>> listOfTile;
+  live.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
+    std::vector<int64_t> key;
+    key.reserve(3 * shares.size());
+    for (const TileBytes &share : shares)
+      key.insert(key.end(), {share.first, share.last, share.paddedBytes});
+    auto [it, inserted] = index.try_emplace(std::move(key), lists.size());
+    if (inserted)
+      lists.push_back(&it->first);
+    listOfTile.push_back({t, it->second});
+  });
+
+  std::vector<TileOffsets> placed(lists.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < lists.size();) {
+      const std::vector<int64_t> &key = *lists[i];
+      std::vector<LiveInterval> requests;
+      requests.reserve(key.size() / 3);
+      for (size_t k = 0; k < key.size(); k += 3)
+        requests.push_back({key[k], key[k + 1], key[k + 2]});
+      Allocation a = allocate(requests, alignment);
+      TileOffsets &out = placed[i];
+      out.shared =
+          std::make_shared<const std::vector<int64_t>>(std::move(a.offsets));
+      out.peak = a.peak;
+      out.lowerBound = a.lowerBound;
+      out.peakPoint = a.peakPoint;
+    }
+  };
+  // The lists go to whichever thread is free next (their sizes vary). The
+  // helper threads are this call's own and end with it: the allocator
+  // keeps an index sized for the largest list per thread, which in a pool
+  // that outlived the call stayed resident (65 MB at 100k ops).
+  size_t threads = std::min<size_t>(
+      llvm::parallel::strategy.compute_thread_count(), lists.size());
+  if (threads <= 1) {
+    work();
+  } else {
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(threads - 1));
+    for (size_t t = 1; t < threads; ++t)
+      pool.async(work);
+    work();
+    pool.wait();
+  }
+#if defined(__GLIBC__)
+  // What the helper threads freed is in glibc arenas of their own, which
+  // the main thread's later allocations do not reuse: given back here, or
+  // it stays resident through the rest of the compile (20 MB at 30k ops).
+  if (threads > 1)
+    malloc_trim(0);
+#endif
+  for (auto [t, i] : listOfTile)
+    tiles[t].allocation = placed[i];
+}
+
 MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
                                               const TargetDescription &target) {
   MemoryAnalysis result;
@@ -60,38 +147,8 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
   result.liveness = computeLiveness(program, target);
   const ProgramLiveness &live = result.liveness;
 
-  // Linear mappings give many tiles the same buffers with the same sizes
-  // and ranges: allocate each distinct request list once. Hashed, not
-  // ordered: the lists of neighbouring tiles share long prefixes, which
-  // made each comparison of an ordered map walk most of both lists.
-  struct KeyHash {
-    size_t operator()(const std::vector<int64_t> &key) const {
-      return llvm::hash_combine_range(key.begin(), key.end());
-    }
-  };
-  std::unordered_map<std::vector<int64_t>, TileOffsets, KeyHash> cache;
   result.tiles.resize(live.numTiles);
-  std::vector<LiveInterval> requests;
-  live.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
-    requests.clear();
-    std::vector<int64_t> key;
-    key.reserve(3 * shares.size());
-    for (const TileBytes &share : shares) {
-      LiveInterval i{share.first, share.last, share.paddedBytes};
-      requests.push_back(i);
-      key.insert(key.end(), {i.first, i.last, i.size});
-    }
-    auto [it, inserted] = cache.try_emplace(std::move(key));
-    if (inserted) {
-      Allocation a = allocate(requests, target.alignmentBytes);
-      it->second.shared =
-          std::make_shared<const std::vector<int64_t>>(std::move(a.offsets));
-      it->second.peak = a.peak;
-      it->second.lowerBound = a.lowerBound;
-      it->second.peakPoint = a.peakPoint;
-    }
-    result.tiles[t].allocation = it->second;
-  });
+  allocateTiles(live, target.alignmentBytes, result.tiles);
   for (int64_t t = 0; t < live.numTiles; ++t) {
     TileAllocation &tile = result.tiles[t];
     // The same requests as the tile before: the entry it found.

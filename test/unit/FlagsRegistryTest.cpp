@@ -55,7 +55,8 @@ const char *const kIssueFlags[] = {"dump_to",
                                    "allow_out_of_memory",
                                    "trace_json",
                                    "executable_cache_dir",
-                                   "executable_cache_max_bytes"};
+                                   "executable_cache_max_bytes",
+                                   "compile_threads"};
 
 TEST(FlagsRegistry, HasEveryIssueFlagOnce) {
   llvm::StringSet<> seen;

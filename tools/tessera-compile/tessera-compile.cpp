@@ -37,9 +37,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -249,6 +251,10 @@ int main(int argc, char **argv) {
   // asked for, every compile does, at once.
   if (!flags.showProgressBar)
     compile.progressDelay = std::chrono::milliseconds(2000);
+  // The compile's parallel work (the tiles' allocation) runs on LLVM's
+  // executor, whose size is fixed at its first use.
+  if (flags.compileThreads != 0)
+    parallel::strategy = hardware_concurrency(flags.compileThreads);
 
   Expected<TargetDescription> target = resolveTarget(
       compile.target.empty() ? defaultTargetName() : StringRef(compile.target));
