@@ -45,10 +45,24 @@ private:
   /// Bytes of `v` on tiles [first, end).
   int64_t bytesOn(Value v, int64_t first, int64_t end) {
     int64_t sum = 0;
-    for (const TileBytes &s : buffer(v).tiles)
-      if (s.tile >= first && s.tile < end)
-        sum += s.bytes;
+    forEachRunIn(buffer(v), first, end,
+                 [&](const TileShares::Run &run, int64_t tiles) {
+                   sum += tiles * run.bytes;
+                 });
     return sum;
+  }
+  /// Calls `fn(run, tiles)` on each run of `b`'s shares that has tiles in
+  /// [first, end), with how many: by runs, not tiles, since a step's
+  /// buffers span up to every tile of the chip and the steps are many.
+  template <typename Fn>
+  static void forEachRunIn(const BufferLiveness &b, int64_t first, int64_t end,
+                           Fn fn) {
+    for (const TileShares::Run &run : b.tiles.runs()) {
+      int64_t lo = std::max<int64_t>(run.firstTile, first);
+      int64_t hi = std::min<int64_t>(run.endTile(), end);
+      if (lo < hi)
+        fn(run, hi - lo);
+    }
   }
   /// The HLO instruction a step implements: the `hlo` of what it writes,
   /// else its name.
@@ -129,14 +143,13 @@ StepCost CostBuilder::computeSet(tile::ComputeSetOp cs) {
   bool counts = kind.starts_with("elementwise") || kind.starts_with("reduce");
   int64_t elements = 0, padded = 0;
   if (work)
-    for (const TileBytes &s : buffer(work).tiles) {
-      if (s.tile < first || s.tile >= end)
-        continue;
-      int64_t vectors = ceilDiv(s.elements, width);
-      cost.cycles = std::max(cost.cycles, vectors);
-      elements += s.elements;
-      padded += vectors * width;
-    }
+    forEachRunIn(buffer(work), first, end,
+                 [&](const TileShares::Run &run, int64_t tiles) {
+                   int64_t vectors = ceilDiv(run.elements, width);
+                   cost.cycles = std::max(cost.cycles, vectors);
+                   elements += tiles * run.elements;
+                   padded += tiles * vectors * width;
+                 });
   if (flopsAttr) {
     // A vertex that states its FLOPs (a convolution partial): the vector
     // unit does them at its width.
