@@ -4,12 +4,12 @@
 
 #include "tessera/Target/Presets.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Support/Parallel.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <atomic>
-#include <unordered_map>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -63,45 +63,63 @@ tessera::memory::summarizeAllocation(const MemoryAnalysis &a) {
 /// Linear mappings give many tiles the same buffers with the same sizes
 /// and ranges: each distinct request list is allocated once. The lists are
 /// gathered first, in tile order, then allocated on --compile_threads
-/// threads (each
-/// allocation depends on its list alone, so the offsets do not depend on
-/// the threads); the allocation was a fifth of a convolution model's
-/// compile (mobilenetv2: 588 lists of ~700 intervals, 2.0 G instructions).
-/// Hashed, not ordered: the lists of neighbouring tiles share long
-/// prefixes, which made each comparison of an ordered map walk most of
-/// both lists. A key is the list itself, (first, last, size) per share,
-/// so the requests are read back from it; the keys are freed before the
-/// cost model runs (68 MB at 100k ops).
+/// threads (each allocation depends on its list alone, so the offsets do
+/// not depend on the threads); the allocation was a fifth of a convolution
+/// model's compile (mobilenetv2: 588 lists of ~700 intervals, 2.0 G
+/// instructions). A list is known by its hash and the first tile that has
+/// it, whose shares are read again to confirm a match and to make the
+/// requests: holding each list as a key (24 bytes per share) was 12 MB of
+/// a 30k-op compile's peak.
 static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
                           std::vector<TileAllocation> &tiles) {
-  struct KeyHash {
-    size_t operator()(const std::vector<int64_t> &key) const {
-      return llvm::hash_combine_range(key.begin(), key.end());
-    }
+  // The request a share makes; what the allocation depends on.
+  auto sameRequest = [](const TileBytes &a, const TileBytes &b) {
+    return a.first == b.first && a.last == b.last &&
+           a.paddedBytes == b.paddedBytes;
   };
-  std::unordered_map<std::vector<int64_t>, size_t, KeyHash> index;
-  std::vector<const std::vector<int64_t> *> lists;
+  auto sameList = [&](int64_t tile, llvm::ArrayRef<TileBytes> shares) {
+    if (live.buffersOnTile[tile].size() != shares.size())
+      return false;
+    for (auto [i, share] : llvm::enumerate(shares))
+      if (!sameRequest(live.shareOn(tile, i), share))
+        return false;
+    return true;
+  };
+  // Per hash, the lists (by first tile) that have it; collisions are
+  // compared share by share.
+  llvm::DenseMap<uint64_t, llvm::SmallVector<size_t, 1>> byHash;
+  std::vector<int64_t> lists; // the first tile of each
   std::vector<std::pair<int64_t, size_t>> listOfTile;
   live.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
-    std::vector<int64_t> key;
-    key.reserve(3 * shares.size());
+    llvm::hash_code hash = llvm::hash_value(shares.size());
     for (const TileBytes &share : shares)
-      key.insert(key.end(), {share.first, share.last, share.paddedBytes});
-    auto [it, inserted] = index.try_emplace(std::move(key), lists.size());
-    if (inserted)
-      lists.push_back(&it->first);
-    listOfTile.push_back({t, it->second});
+      hash =
+          llvm::hash_combine(hash, share.first, share.last, share.paddedBytes);
+    llvm::SmallVector<size_t, 1> &candidates = byHash[size_t(hash)];
+    auto found = llvm::find_if(
+        candidates, [&](size_t i) { return sameList(lists[i], shares); });
+    size_t list = lists.size();
+    if (found != candidates.end()) {
+      list = *found;
+    } else {
+      candidates.push_back(list);
+      lists.push_back(t);
+    }
+    listOfTile.push_back({t, list});
   });
 
   std::vector<TileOffsets> placed(lists.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i; (i = next++) < lists.size();) {
-      const std::vector<int64_t> &key = *lists[i];
+      int64_t tile = lists[i];
+      size_t n = live.buffersOnTile[tile].size();
       std::vector<LiveInterval> requests;
-      requests.reserve(key.size() / 3);
-      for (size_t k = 0; k < key.size(); k += 3)
-        requests.push_back({key[k], key[k + 1], key[k + 2]});
+      requests.reserve(n);
+      for (size_t k = 0; k < n; ++k) {
+        TileBytes share = live.shareOn(tile, k);
+        requests.push_back({share.first, share.last, share.paddedBytes});
+      }
       Allocation a = allocate(requests, alignment);
       TileOffsets &out = placed[i];
       out.shared =
