@@ -177,7 +177,7 @@ void printOverview(const ModuleRuns &m, const Options &o, raw_ostream &os) {
     host.push_back(ns / 1e9);
   Spread h = spreadOf(host);
   reportLine(os, 2, "Job",
-             fmt("compile {0} ({1}x, {2} passes), load {3} ({4}x), "
+             fmt("compile {0} ({1}x, {2} steps), load {3} ({4}x), "
                      "execute {5} ({6} runs)",
                      duration(m.compileNs / 1e9), m.compiles, m.passes,
                      duration(m.loadNs / 1e9), m.loads,
