@@ -33,26 +33,26 @@ StringRef tessera::memory::categoryLabel(tile::Category category) {
   return "Temporary";
 }
 
-void TileShares::push_back(const TileBytes &share) {
+void TileShares::append(const TileBytes &share, int64_t tiles) {
   if (!runList.empty()) {
     Run &last = runList.back();
     if (last.endTile() == share.tile && last.elements == share.elements &&
         last.bytes == share.bytes && last.paddedBytes == share.paddedBytes &&
         last.first == share.first && last.last == share.last) {
-      ++last.tiles, ++count;
+      last.tiles += static_cast<int32_t>(tiles), count += tiles;
       return;
     }
   }
   Run run;
   run.firstTile = static_cast<int32_t>(share.tile);
-  run.tiles = 1;
+  run.tiles = static_cast<int32_t>(tiles);
   run.first = static_cast<int32_t>(share.first);
   run.last = static_cast<int32_t>(share.last);
   run.elements = share.elements;
   run.bytes = share.bytes;
   run.paddedBytes = share.paddedBytes;
   runList.push_back(run);
-  ++count;
+  count += tiles;
 }
 
 int64_t TileShares::runOf(int64_t tile) const {
@@ -182,6 +182,10 @@ struct Refs {
   void use(int64_t p) {
     firstUse = std::min(firstUse, p);
     lastRef = std::max(lastRef, p);
+  }
+  bool operator==(const Refs &o) const {
+    return firstDef == o.firstDef && firstUse == o.firstUse &&
+           lastRef == o.lastRef;
   }
 };
 
@@ -621,15 +625,21 @@ void LivenessBuilder::computeRanges() {
     std::vector<TileRef>().swap(tileRefs[b]);
     TileShares split;
     for (const TileShares::Run &run : buffer.tiles.runs())
-      for (int64_t t = run.firstTile; t < run.endTile(); ++t) {
-        TileBytes share = run.on(t);
+      for (int64_t t = run.firstTile, end = run.endTile(); t < end;) {
+        // Neighbouring tiles with the same references get the same range
+        // (most do: a step touches a range of tiles): one piece of the run.
         const Refs &r = onTile[t];
+        int64_t next = t + 1;
+        while (next < end && onTile[next] == r)
+          ++next;
+        TileBytes share = run.on(t);
         std::tie(share.first, share.last) = rangeOf(r, r.firstDef, category);
         if (share.isLive()) {
           buffer.first = std::min(buffer.first, share.first);
           buffer.last = std::max(buffer.last, share.last);
         }
-        split.push_back(share);
+        split.append(share, next - t);
+        t = next;
       }
     split.shrink_to_fit();
     buffer.tiles = std::move(split);
