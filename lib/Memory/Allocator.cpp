@@ -163,7 +163,7 @@ public:
   llvm::ArrayRef<Range> ranges() const { return segments; }
 
 private:
-  llvm::SmallVector<Range, 2> segments;
+  llvm::SmallVector<Range, 1> segments;
 };
 
 /// The address ranges of the buffers placed so far, found by live range.
@@ -227,9 +227,10 @@ public:
       }
       distinct = points.size();
     }
-    leaves = 1;
-    while (leaves < distinct)
-      leaves *= 2;
+    // One leaf per distinct endpoint, not rounded up to a power of two:
+    // the bottom-up walks below need no more, and a tile of 100 k buffers
+    // held 50 MB of nodes.
+    leaves = std::max<size_t>(distinct, 1);
     if (cover.size() < 2 * leaves) {
       cover.resize(2 * leaves);
       below.resize(2 * leaves);
