@@ -231,10 +231,8 @@ public:
     // the bottom-up walks below need no more, and a tile of 100 k buffers
     // held 50 MB of nodes.
     leaves = std::max<size_t>(distinct, 1);
-    if (cover.size() < 2 * leaves) {
-      cover.resize(2 * leaves);
-      below.resize(2 * leaves);
-    }
+    if (nodes.size() < 2 * leaves)
+      nodes.resize(2 * leaves);
     stamp.assign(2 * leaves, 0);
     visit = 0;
     clear();
@@ -242,8 +240,8 @@ public:
 
   void clear() {
     for (size_t n = 0; n < 2 * leaves; ++n) {
-      cover[n].clear();
-      below[n].clear();
+      nodes[n].cover.clear();
+      nodes[n].below.clear();
     }
   }
 
@@ -251,12 +249,12 @@ public:
   void add(size_t i, Range r) {
     ++visit;
     forEachNode(i, [&](size_t node) {
-      cover[node].add(r);
+      nodes[node].cover.add(r);
       // A node's `below` holds its children's: once one held `r`
       // already, so do the nodes above it.
       for (size_t n = node; n >= 1 && stamp[n] != visit; n /= 2) {
         stamp[n] = visit;
-        if (!below[n].add(r))
+        if (!nodes[n].below.add(r))
           break;
       }
     });
@@ -268,11 +266,11 @@ public:
     out.clear();
     ++visit;
     forEachNode(i, [&](size_t node) {
-      for (const Range &r : below[node].ranges())
+      for (const Range &r : nodes[node].below.ranges())
         out.push_back(r);
       for (size_t n = node / 2; n >= 1 && stamp[n] != visit; n /= 2) {
         stamp[n] = visit;
-        for (const Range &r : cover[n].ranges())
+        for (const Range &r : nodes[n].cover.ranges())
           out.push_back(r);
       }
     });
@@ -295,7 +293,12 @@ private:
   /// Per interval, its first and last point among the distinct endpoints.
   std::vector<uint32_t> firstIndex, lastIndex;
   size_t leaves = 1;
-  std::vector<RangeUnion> cover, below; ///< segment tree, 1-based
+  /// A node's two unions side by side: a placement visits a few dozen
+  /// nodes of a tree that outgrows the caches on large tiles.
+  struct Node {
+    RangeUnion cover, below;
+  };
+  std::vector<Node> nodes; ///< segment tree, 1-based
   /// The nodes visited by the current add or query (ancestors are shared).
   std::vector<uint64_t> stamp;
   uint64_t visit = 0;
