@@ -247,39 +247,6 @@ private:
   std::vector<int32_t> touched;
 };
 
-/// Bytes per tile summed in an array indexed by tile, then written to a
-/// map in tile order: a view adds to most tiles once or more, and a
-/// hash-map update each time was most of its pricing. The map gets the
-/// same keys (the tiles added to) and values as direct updates.
-class TileTotals {
-public:
-  explicit TileTotals(llvm::DenseMap<int64_t, int64_t> &out) : out(out) {}
-  ~TileTotals() {
-    for (size_t t = 0; t < bytes.size(); ++t)
-      if (touched[t])
-        out[static_cast<int64_t>(t)] += bytes[t];
-  }
-  void add(int64_t tile, int64_t delta) {
-    // Tiles are small and non-negative (the mapping verifier's rule);
-    // anything else goes to the map directly.
-    if (tile < 0 || tile >= (int64_t(1) << 24)) {
-      out[tile] += delta;
-      return;
-    }
-    if (static_cast<size_t>(tile) >= bytes.size()) {
-      bytes.resize(tile + 1, 0);
-      touched.resize(tile + 1, 0);
-    }
-    bytes[tile] += delta;
-    touched[tile] = 1;
-  }
-
-private:
-  llvm::DenseMap<int64_t, int64_t> &out;
-  std::vector<int64_t> bytes;
-  std::vector<char> touched;
-};
-
 /// The traffic of an exchange's listed copy runs. The attributes are read
 /// once, not per run.
 static void listedTraffic(tile::ExchangeOp exchange, int64_t elementBytes,
@@ -376,21 +343,13 @@ ExchangeTraffic tessera::memory::exchangeTraffic(tile::ExchangeOp exchange,
   int64_t offset = *exchange.getViewOffset();
   tile::MappingAttr source = srcVar.getMapping();
   std::set<int64_t> destChips;
-  {
-    TileTotals received(traffic.received);
-    int64_t lastChip = -1;
-    dstVar.getMapping().forEachInterval(
-        [&](int64_t tile, int64_t begin, int64_t end) {
-          received.add(tile, (end - begin) * elementBytes);
-          traffic.bytesMoved += (end - begin) * elementBytes;
-          // Neighbouring intervals are mostly on one chip: the set is
-          // asked only when the chip changes.
-          if (begin < end && tile / perChip != lastChip) {
-            lastChip = tile / perChip;
-            destChips.insert(lastChip);
-          }
-        });
-  }
+  dstVar.getMapping().forEachInterval(
+      [&](int64_t tile, int64_t begin, int64_t end) {
+        traffic.received[tile] += (end - begin) * elementBytes;
+        traffic.bytesMoved += (end - begin) * elementBytes;
+        if (begin < end)
+          destChips.insert(tile / perChip);
+      });
   if (traffic.bytesMoved == 0)
     return traffic;
 
@@ -404,22 +363,20 @@ ExchangeTraffic tessera::memory::exchangeTraffic(tile::ExchangeOp exchange,
   int64_t base = offset;
   int64_t times = reduceDims(whole, base);
   bool complete = true;
-  std::optional<TileTotals> sent(std::in_place, traffic.sent);
   if (whole.size() <= 1) {
     Dim d = whole.empty() ? Dim{1, 1} : whole.front();
     source.forEachInterval([&](int64_t tile, int64_t begin, int64_t end) {
       if (int64_t n = countInRange(base, d.stride, d.len, begin, end))
-        sent->add(tile, n * times * elementBytes);
+        traffic.sent[tile] += n * times * elementBytes;
     });
   } else {
     auto addSent = [&](int64_t tile, int64_t, int64_t elements) {
-      sent->add(tile, elements * elementBytes);
+      traffic.sent[tile] += elements * elementBytes;
     };
     ViewWalker walker(shape, strides, offset, ownersOf(source, 1), maxSteps,
                       addSent);
     complete = walker.walkMapping(dstVar.getMapping());
   }
-  sent.reset(); // into traffic.sent
 
   // What goes from chip to chip: walked by boxes against the source's
   // chips, whose intervals are long, unless both sides are on one chip.

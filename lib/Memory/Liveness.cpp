@@ -452,10 +452,16 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex, TileRanges &senders,
       int32_t b = bufferOf(v);
       if (b < 0)
         continue;
+      // The runs are in tile order and disjoint: merged as they come (a
+      // buffer of a run per tile gave a view a list as long as the tiles).
       for (const TileShares::Run &run :
-           result.buffers[storageOf(b)].tiles.runs())
-        ranges->push_back({run.firstTile, run.endTile()});
-      mergeRanges(*ranges, cover);
+           result.buffers[storageOf(b)].tiles.runs()) {
+        if (!ranges->empty() && run.firstTile <= ranges->back().second)
+          ranges->back().second =
+              std::max<int64_t>(ranges->back().second, run.endTile());
+        else
+          ranges->push_back({run.firstTile, run.endTile()});
+      }
     }
     return;
   }
