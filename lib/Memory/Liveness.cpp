@@ -119,6 +119,17 @@ void mergeRanges(TileRanges &ranges, std::vector<int32_t> &cover) {
   ranges.resize(out);
 }
 
+/// Appends the non-empty range [lo, hi) to `ranges`, joined to the last
+/// one when it starts inside or right after it (copies listed in tile
+/// order): the union is the same, and mergeRanges gets a short list.
+void addRange(TileRanges &ranges, int64_t lo, int64_t hi) {
+  if (!ranges.empty() && ranges.back().first <= lo &&
+      lo <= ranges.back().second)
+    ranges.back().second = std::max(ranges.back().second, hi);
+  else
+    ranges.push_back({lo, hi});
+}
+
 /// The union of two sorted, disjoint lists of ranges, the same way merged.
 void unionRanges(const TileRanges &a, const TileRanges &b, TileRanges &out) {
   out.clear();
@@ -478,8 +489,8 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex, TileRanges &senders,
       continue;
     int64_t srcStep = strided ? (*strided)[S * i + 3] : 1;
     int64_t dstStep = strided ? (*strided)[S * i + 4] : 1;
-    senders.push_back({srcTile, srcStep ? srcTile + count : srcTile + 1});
-    receivers.push_back({dstTile, dstStep ? dstTile + count : dstTile + 1});
+    addRange(senders, srcTile, srcStep ? srcTile + count : srcTile + 1);
+    addRange(receivers, dstTile, dstStep ? dstTile + count : dstTile + 1);
   }
   mergeRanges(senders, cover);
   mergeRanges(receivers, cover);
