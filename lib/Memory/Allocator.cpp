@@ -18,6 +18,7 @@
 #include "tessera/Memory/Allocator.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <optional>
@@ -123,34 +124,46 @@ struct Range {
   int64_t begin, end;
 };
 
-/// Disjoint address ranges, sorted: the union of the ranges added.
+/// Disjoint address ranges, sorted: the union of the ranges added. Most
+/// unions are a few segments (packed buffers touch), so they are searched
+/// from the front and kept inline, without a heap block of their own.
 class RangeUnion {
 public:
-  void add(Range r) {
+  /// Adds `r`; false when the union held it already.
+  bool add(Range r) {
     // The first range ending at or after r.begin, then every range that
     // touches r merges into it.
-    auto it =
-        llvm::lower_bound(segments, r, [](const Range &a, const Range &b) {
-          return a.end < b.begin;
-        });
-    auto last = it;
-    while (last != segments.end() && last->begin <= r.end) {
+    Range *begin = segments.begin(), *end = segments.end();
+    Range *it = begin;
+    if (end - begin > 8)
+      it = std::lower_bound(begin, end, r, [](const Range &a, const Range &b) {
+        return a.end < b.begin;
+      });
+    else
+      while (it != end && it->end < r.begin)
+        ++it;
+    Range *last = it;
+    while (last != end && last->begin <= r.end) {
       r.begin = std::min(r.begin, last->begin);
       r.end = std::max(r.end, last->end);
       ++last;
     }
-    if (last == it + 1) {
-      *it = r;
-      return;
+    if (last == it) {
+      segments.insert(it, r);
+      return true;
     }
-    it = segments.erase(it, last);
-    segments.insert(it, r);
+    if (last == it + 1 && it->begin <= r.begin && r.end <= it->end)
+      return false;
+    *it = r;
+    if (last != it + 1)
+      segments.erase(it + 1, last);
+    return true;
   }
   void clear() { segments.clear(); }
   llvm::ArrayRef<Range> ranges() const { return segments; }
 
 private:
-  std::vector<Range> segments;
+  llvm::SmallVector<Range, 1> segments;
 };
 
 /// The address ranges of the buffers placed so far, found by live range.
@@ -214,13 +227,12 @@ public:
       }
       distinct = points.size();
     }
-    leaves = 1;
-    while (leaves < distinct)
-      leaves *= 2;
-    if (cover.size() < 2 * leaves) {
-      cover.resize(2 * leaves);
-      below.resize(2 * leaves);
-    }
+    // One leaf per distinct endpoint, not rounded up to a power of two:
+    // the bottom-up walks below need no more, and a tile of 100 k buffers
+    // held 50 MB of nodes.
+    leaves = std::max<size_t>(distinct, 1);
+    if (nodes.size() < 2 * leaves)
+      nodes.resize(2 * leaves);
     stamp.assign(2 * leaves, 0);
     visit = 0;
     clear();
@@ -228,8 +240,8 @@ public:
 
   void clear() {
     for (size_t n = 0; n < 2 * leaves; ++n) {
-      cover[n].clear();
-      below[n].clear();
+      nodes[n].cover.clear();
+      nodes[n].below.clear();
     }
   }
 
@@ -237,10 +249,13 @@ public:
   void add(size_t i, Range r) {
     ++visit;
     forEachNode(i, [&](size_t node) {
-      cover[node].add(r);
+      nodes[node].cover.add(r);
+      // A node's `below` holds its children's: once one held `r`
+      // already, so do the nodes above it.
       for (size_t n = node; n >= 1 && stamp[n] != visit; n /= 2) {
         stamp[n] = visit;
-        below[n].add(r);
+        if (!nodes[n].below.add(r))
+          break;
       }
     });
   }
@@ -251,10 +266,12 @@ public:
     out.clear();
     ++visit;
     forEachNode(i, [&](size_t node) {
-      llvm::append_range(out, below[node].ranges());
+      for (const Range &r : nodes[node].below.ranges())
+        out.push_back(r);
       for (size_t n = node / 2; n >= 1 && stamp[n] != visit; n /= 2) {
         stamp[n] = visit;
-        llvm::append_range(out, cover[n].ranges());
+        for (const Range &r : nodes[n].cover.ranges())
+          out.push_back(r);
       }
     });
     llvm::sort(
@@ -276,7 +293,12 @@ private:
   /// Per interval, its first and last point among the distinct endpoints.
   std::vector<uint32_t> firstIndex, lastIndex;
   size_t leaves = 1;
-  std::vector<RangeUnion> cover, below; ///< segment tree, 1-based
+  /// A node's two unions side by side: a placement visits a few dozen
+  /// nodes of a tree that outgrows the caches on large tiles.
+  struct Node {
+    RangeUnion cover, below;
+  };
+  std::vector<Node> nodes; ///< segment tree, 1-based
   /// The nodes visited by the current add or query (ancestors are shared).
   std::vector<uint64_t> stamp;
   uint64_t visit = 0;
@@ -410,38 +432,45 @@ public:
   }
 
   void sort(int which, std::vector<size_t> &order) const {
-    auto by = [&](auto less) {
-      std::stable_sort(order.begin(), order.end(), less);
-    };
-    switch (which) {
-    case 0:
-      return by([&](size_t a, size_t b) {
-        if (aligned[a] != aligned[b])
-          return aligned[a] > aligned[b];
-        return live[a].first < live[b].first;
-      });
-    case 1:
-      return by([&](size_t a, size_t b) {
-        if (live[a].first != live[b].first)
-          return live[a].first < live[b].first;
-        return live[a].last > live[b].last;
-      });
-    case 2:
-      return by([&](size_t a, size_t b) {
-        if (duration[a] != duration[b])
-          return duration[a] > duration[b];
-        return live[a].size > live[b].size;
-      });
-    default:
-      return by([&](size_t a, size_t b) {
-        return live[a].size * duration[a] > live[b].size * duration[b];
-      });
+    // Each buffer's two keys, in `order`'s order; ties keep that order (its
+    // position is the last key), which makes the unstable sort stable.
+    keys.resize(order.size());
+    for (size_t k = 0; k < order.size(); ++k) {
+      size_t i = order[k];
+      Key &key = keys[k];
+      key.position = k;
+      key.index = i;
+      switch (which) {
+      case 0: // largest first, then by start
+        key.first = -aligned[i], key.second = live[i].first;
+        break;
+      case 1: // by start, then the longest
+        key.first = live[i].first, key.second = -live[i].last;
+        break;
+      case 2: // longest-lived first, then the largest
+        key.first = -duration[i], key.second = -live[i].size;
+        break;
+      default: // largest area first
+        key.first = -live[i].size * duration[i], key.second = 0;
+        break;
+      }
     }
+    std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+      return std::tie(a.first, a.second, a.position) <
+             std::tie(b.first, b.second, b.position);
+    });
+    for (size_t k = 0; k < order.size(); ++k)
+      order[k] = keys[k].index;
   }
 
 private:
+  struct Key {
+    int64_t first, second;
+    size_t position, index;
+  };
   llvm::ArrayRef<LiveInterval> live;
   std::vector<int64_t> aligned, duration;
+  mutable std::vector<Key> keys;
 };
 
 /// Big buffers first, for tiles where every order leaves a gap: a few dozen

@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -71,37 +72,6 @@ int64_t countInRange(int64_t base, int64_t stride, int64_t len, int64_t begin,
   };
   return std::max<int64_t>(0, firstAtOrAfter(end) - firstAtOrAfter(begin));
 }
-
-/// Bytes per tile, summed in an array indexed by tile: the tiles of one
-/// exchange are few thousand at most, its copies up to millions.
-class TileSums {
-public:
-  void add(int64_t tile, int64_t bytes) {
-    if (tile < 0) { // not a tile of the chip: kept as the map would
-      negative[tile] += bytes;
-      return;
-    }
-    if (size_t(tile) >= sums.size()) {
-      sums.resize(std::max<size_t>(tile + 1, 2 * sums.size()), 0);
-      seen.resize(sums.size(), false);
-    }
-    if (!seen[tile])
-      seen[tile] = true, touched.push_back(tile);
-    sums[tile] += bytes;
-  }
-  /// Into `map`, one entry per tile added to (zero bytes included).
-  void moveTo(llvm::DenseMap<int64_t, int64_t> &map) {
-    map = std::move(negative);
-    map.reserve(map.size() + touched.size());
-    for (int64_t tile : touched)
-      map[tile] += sums[tile];
-  }
-
-private:
-  std::vector<int64_t> sums, touched;
-  std::vector<bool> seen;
-  llvm::DenseMap<int64_t, int64_t> negative;
-};
 
 /// Walks a view's dest intervals and counts the elements each reads from
 /// each source owner, by boxes.
@@ -247,6 +217,108 @@ static std::vector<Owned> ownersOf(tile::MappingAttr mapping,
   return joined;
 }
 
+/// Per tile, the bytes of copy runs that each cover consecutive tiles
+/// (step 1) or one tile `count` times (step 0), summed as differences over
+/// the span of tiles they touch and written to `out` in tile order, for the
+/// tiles some copy touches: a hash-map update per copy was most of the cost
+/// model's time on convolution exchanges of thousands of runs.
+class TileSums {
+public:
+  TileSums(int64_t lo, int64_t hi)
+      : lo(lo), bytes(hi - lo + 2, 0), touched(hi - lo + 2, 0) {}
+  void add(int64_t tile, int64_t step, int64_t count, int64_t each) {
+    int64_t end = step ? tile + count : tile + 1;
+    int64_t total = step ? each : count * each;
+    bytes[tile - lo] += total, bytes[end - lo] -= total;
+    ++touched[tile - lo], --touched[end - lo];
+  }
+  void writeTo(llvm::DenseMap<int64_t, int64_t> &out) const {
+    int64_t sum = 0, cover = 0;
+    for (size_t t = 0; t + 1 < bytes.size(); ++t) {
+      sum += bytes[t], cover += touched[t];
+      if (cover > 0)
+        out[lo + static_cast<int64_t>(t)] = sum;
+    }
+  }
+
+private:
+  int64_t lo;
+  std::vector<int64_t> bytes;
+  std::vector<int32_t> touched;
+};
+
+/// The traffic of an exchange's listed copy runs. The attributes are read
+/// once, not per run.
+static void listedTraffic(tile::ExchangeOp exchange, int64_t elementBytes,
+                          int64_t perChip, ExchangeTraffic &traffic) {
+  ArrayRef<int64_t> copies = exchange.getCopyRuns();
+  std::optional<ArrayRef<int64_t>> strided = exchange.getStrided();
+  constexpr size_t R = tile::ExchangeOp::kRunSize;
+  constexpr size_t S = tile::ExchangeOp::kStridedSize;
+  size_t runs = copies.size() / R;
+  auto steps = [&](size_t i) -> std::pair<int64_t, int64_t> {
+    if (!strided)
+      return {1, 1};
+    return {(*strided)[S * i + 3], (*strided)[S * i + 4]};
+  };
+  // The span of tiles the copies touch, and whether every run steps its
+  // tiles by 0 or 1 (the verifier's rule).
+  int64_t lo = INT64_MAX, hi = INT64_MIN, listed = 0;
+  bool regular = true;
+  for (size_t i = 0; i < runs; ++i) {
+    int64_t src = copies[R * i], dst = copies[R * i + 1];
+    int64_t count = copies[R * i + 2];
+    auto [srcStep, dstStep] = steps(i);
+    traffic.bytesMoved += count * copies[R * i + 3] * elementBytes;
+    if (count <= 0)
+      continue;
+    listed += count;
+    regular &= (srcStep == 0 || srcStep == 1) && (dstStep == 0 || dstStep == 1);
+    lo = std::min({lo, src, dst});
+    hi = std::max(
+        {hi, src + (count - 1) * srcStep, dst + (count - 1) * dstStep});
+  }
+  if (listed == 0)
+    return;
+  bool dense = regular && hi - lo < 16 * listed + 4096;
+  std::optional<TileSums> sent, received;
+  if (dense)
+    sent.emplace(lo, hi), received.emplace(lo, hi);
+  for (size_t i = 0; i < runs; ++i) {
+    int64_t src = copies[R * i], dst = copies[R * i + 1];
+    int64_t count = copies[R * i + 2];
+    int64_t bytes = copies[R * i + 3] * elementBytes;
+    if (count <= 0)
+      continue;
+    auto [srcStep, dstStep] = steps(i);
+    if (dense) {
+      sent->add(src, srcStep, count, bytes);
+      received->add(dst, dstStep, count, bytes);
+    }
+    // Chip to chip only when the run's tiles are not all on one chip.
+    int64_t srcLast = src + (count - 1) * srcStep;
+    int64_t dstLast = dst + (count - 1) * dstStep;
+    int64_t chip = src / perChip;
+    bool oneChip = srcLast / perChip == chip && dst / perChip == chip &&
+                   dstLast / perChip == chip;
+    if (dense && oneChip)
+      continue;
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t from = src + k * srcStep, to = dst + k * dstStep;
+      if (!dense) {
+        traffic.sent[from] += bytes;
+        traffic.received[to] += bytes;
+      }
+      if (from / perChip != to / perChip)
+        traffic.chipBytes[{from / perChip, to / perChip}] += bytes;
+    }
+  }
+  if (dense) {
+    sent->writeTo(traffic.sent);
+    received->writeTo(traffic.received);
+  }
+}
+
 ExchangeTraffic tessera::memory::exchangeTraffic(tile::ExchangeOp exchange,
                                                  int64_t elementBytes,
                                                  int64_t tilesPerChip,
@@ -254,46 +326,7 @@ ExchangeTraffic tessera::memory::exchangeTraffic(tile::ExchangeOp exchange,
   ExchangeTraffic traffic;
   int64_t perChip = std::max<int64_t>(tilesPerChip, 1);
   if (!exchange.isView()) {
-    // Sums per tile in flat arrays, moved to the maps once: a map update
-    // per copy was most of the cost model's time on large graphs (1.4 G
-    // instructions of a 10k-op compile's 26 G). A run whose tiles all lie
-    // on one chip moves nothing between chips, so only the others divide.
-    // The runs' fields are read in place (ExchangeOp::getRun looks the
-    // attributes up again for every run, and the runs are millions).
-    TileSums sent, received;
-    ArrayRef<int64_t> copies = exchange.getCopyRuns();
-    std::optional<ArrayRef<int64_t>> strided = exchange.getStrided();
-    constexpr size_t kRun = tile::ExchangeOp::kRunSize;
-    constexpr size_t kStrided = tile::ExchangeOp::kStridedSize;
-    for (size_t i = 0, e = copies.size() / kRun; i < e; ++i) {
-      const int64_t *c = copies.data() + kRun * i;
-      // Fields 0-3 of a run: source tile, dest tile, count, elements;
-      // fields 3-4 of a strided one: the tile steps (else 1).
-      int64_t srcTile = c[0], dstTile = c[1], count = c[2];
-      int64_t srcStep = 1, dstStep = 1;
-      if (strided) {
-        srcStep = (*strided)[kStrided * i + 3];
-        dstStep = (*strided)[kStrided * i + 4];
-      }
-      if (count <= 0)
-        continue;
-      int64_t bytes = c[3] * elementBytes;
-      int64_t lastSrc = srcTile + (count - 1) * srcStep;
-      int64_t lastDst = dstTile + (count - 1) * dstStep;
-      int64_t chip = srcTile / perChip;
-      bool oneChip = lastSrc / perChip == chip && dstTile / perChip == chip &&
-                     lastDst / perChip == chip;
-      for (int64_t k = 0; k < count; ++k) {
-        int64_t src = srcTile + k * srcStep, dst = dstTile + k * dstStep;
-        sent.add(src, bytes);
-        received.add(dst, bytes);
-        if (!oneChip && src / perChip != dst / perChip)
-          traffic.chipBytes[{src / perChip, dst / perChip}] += bytes;
-      }
-      traffic.bytesMoved += count * bytes;
-    }
-    sent.moveTo(traffic.sent);
-    received.moveTo(traffic.received);
+    listedTraffic(exchange, elementBytes, perChip, traffic);
     return traffic;
   }
   // A view writes every dest element once, from wherever its source

@@ -9,6 +9,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <numeric>
 #include <tuple>
 #include <unordered_map>
 
@@ -32,26 +33,26 @@ StringRef tessera::memory::categoryLabel(tile::Category category) {
   return "Temporary";
 }
 
-void TileShares::push_back(const TileBytes &share) {
+void TileShares::append(const TileBytes &share, int64_t tiles) {
   if (!runList.empty()) {
     Run &last = runList.back();
     if (last.endTile() == share.tile && last.elements == share.elements &&
         last.bytes == share.bytes && last.paddedBytes == share.paddedBytes &&
         last.first == share.first && last.last == share.last) {
-      ++last.tiles, ++count;
+      last.tiles += static_cast<int32_t>(tiles), count += tiles;
       return;
     }
   }
   Run run;
   run.firstTile = static_cast<int32_t>(share.tile);
-  run.tiles = 1;
+  run.tiles = static_cast<int32_t>(tiles);
   run.first = static_cast<int32_t>(share.first);
   run.last = static_cast<int32_t>(share.last);
   run.elements = share.elements;
   run.bytes = share.bytes;
   run.paddedBytes = share.paddedBytes;
   runList.push_back(run);
-  ++count;
+  count += tiles;
 }
 
 int64_t TileShares::runOf(int64_t tile) const {
@@ -73,10 +74,41 @@ struct TileRef {
 using TileRanges = std::vector<std::pair<int64_t, int64_t>>;
 
 /// Tile ranges [lo, hi) made sorted and disjoint: overlapping or adjacent
-/// ones merged.
-void mergeRanges(TileRanges &ranges) {
-  if (!std::is_sorted(ranges.begin(), ranges.end()))
-    llvm::sort(ranges);
+/// ones merged. Many unsorted ranges over a narrow span of tiles (an
+/// exchange's copies listed by destination, read by source) are merged by
+/// counting their cover in an array over that span rather than sorted:
+/// sorting them was a quarter of the liveness on mobilenetv2.
+void mergeRanges(TileRanges &ranges, std::vector<int32_t> &cover) {
+  if (!std::is_sorted(ranges.begin(), ranges.end())) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    bool nonEmpty = true;
+    for (auto [b, e] : ranges) {
+      lo = std::min(lo, b);
+      hi = std::max(hi, e);
+      nonEmpty &= b < e;
+    }
+    int64_t n = ranges.size();
+    if (!nonEmpty || n < 16 || hi - lo > 16 * n) {
+      llvm::sort(ranges);
+    } else {
+      // Every range is non-empty, so the tiles covered are exactly the
+      // merged ranges (adjacent ones join as the count stays above 0).
+      cover.assign(hi - lo + 1, 0);
+      for (auto [b, e] : ranges)
+        ++cover[b - lo], --cover[e - lo];
+      ranges.clear();
+      int64_t count = 0;
+      for (int64_t t = 0; t <= hi - lo; ++t) {
+        int64_t before = count;
+        count += cover[t];
+        if (before == 0 && count > 0)
+          ranges.push_back({lo + t, 0});
+        else if (before > 0 && count == 0)
+          ranges.back().second = lo + t;
+      }
+      return;
+    }
+  }
   size_t out = 0;
   for (auto [lo, hi] : ranges) {
     if (out > 0 && lo <= ranges[out - 1].second)
@@ -85,6 +117,31 @@ void mergeRanges(TileRanges &ranges) {
       ranges[out++] = {lo, hi};
   }
   ranges.resize(out);
+}
+
+/// Appends the non-empty range [lo, hi) to `ranges`, joined to the last
+/// one when it starts inside or right after it (copies listed in tile
+/// order): the union is the same, and mergeRanges gets a short list.
+void addRange(TileRanges &ranges, int64_t lo, int64_t hi) {
+  if (!ranges.empty() && ranges.back().first <= lo &&
+      lo <= ranges.back().second)
+    ranges.back().second = std::max(ranges.back().second, hi);
+  else
+    ranges.push_back({lo, hi});
+}
+
+/// The union of two sorted, disjoint lists of ranges, the same way merged.
+void unionRanges(const TileRanges &a, const TileRanges &b, TileRanges &out) {
+  out.clear();
+  auto add = [&](std::pair<int64_t, int64_t> r) {
+    if (!out.empty() && r.first <= out.back().second)
+      out.back().second = std::max(out.back().second, r.second);
+    else
+      out.push_back(r);
+  };
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size())
+    add(j == b.size() || (i < a.size() && a[i] <= b[j]) ? a[i++] : b[j++]);
 }
 
 /// The first point in [0, points) where a curve given as (point, delta)
@@ -137,6 +194,10 @@ struct Refs {
     firstUse = std::min(firstUse, p);
     lastRef = std::max(lastRef, p);
   }
+  bool operator==(const Refs &o) const {
+    return firstDef == o.firstDef && firstUse == o.firstUse &&
+           lastRef == o.lastRef;
+  }
 };
 
 class LivenessBuilder {
@@ -148,6 +209,12 @@ public:
 
 private:
   void collectBuffers();
+  /// The shares of `var` (not an alias) into `buffer`, a mapping run at a
+  /// time, when its runs hold disjoint tiles in tile order (as the
+  /// lowering's linear mappings do): each tile then holds one interval,
+  /// and they step by the run's elements per tile. False, with nothing
+  /// done, otherwise.
+  bool sharesByRun(tile::VarOp var, BufferLiveness &buffer);
   void collectRefs();
   /// The tiles an exchange reads the source on and writes the destination on.
   /// (Sorted, disjoint tile ranges.)
@@ -185,9 +252,64 @@ private:
   /// a list per buffer rather than Refs per (buffer, tile), which held as
   /// much memory as the shares themselves.
   std::vector<std::vector<TileRef>> tileRefs;
+  /// Per tile (and one past the last), the change in exchange code bytes
+  /// from the tile before: each exchange counts once on each tile that
+  /// sends or receives in it. Summed while the references are collected,
+  /// so each exchange's tiles are found once.
+  std::vector<int64_t> exchangeDelta;
+  std::vector<int32_t> cover;   ///< mergeRanges' scratch
+  std::vector<int64_t> slotsOf; ///< sharesByRun's padded slots per phase
 };
 
 } // namespace
+
+bool LivenessBuilder::sharesByRun(tile::VarOp var, BufferLiveness &buffer) {
+  tile::MappingAttr mapping = var.getMapping();
+  int64_t numTiles = result.numTiles;
+  for (size_t i = 1, e = mapping.getNumRuns(); i < e; ++i)
+    if (mapping.getRun(i).firstTile < mapping.getRun(i - 1).endTile)
+      return false;
+  tile::BufferType type = var.getType();
+  llvm::ArrayRef<int64_t> shape = type.getShape();
+  int64_t period = paddingPeriod(shape, target.layoutTile);
+  int64_t total = type.getNumElements();
+  for (size_t i = 0, e = mapping.getNumRuns(); i < e; ++i) {
+    tile::MappingAttr::Run run = mapping.getRun(i);
+    int64_t tiles = std::min(run.endTile, numTiles) - run.firstTile;
+    if (tiles <= 0)
+      continue;
+    int64_t n = run.perTile;
+    // Tile k of the run holds [s + k·n, s + (k + 1)·n): tiles `cycle`
+    // apart hold the same interval shifted by a multiple of the period,
+    // and pad alike (paddingPeriod).
+    int64_t cycle = period > 0
+                        ? std::min(tiles, period / std::gcd(n % period, period))
+                        : tiles;
+    slotsOf.assign(cycle, -1);
+    TileBytes share;
+    share.elements = n;
+    share.bytes = n * buffer.elementBytes;
+    for (int64_t k = 0; k < tiles; ++k) {
+      int64_t begin = run.firstElement + k * n, end = begin + n;
+      bool inside = 0 <= begin && end <= total;
+      int64_t slots = period > 0 && inside ? slotsOf[k % cycle] : -1;
+      if (slots < 0) {
+        std::pair<int64_t, int64_t> interval = {begin, end};
+        slots = paddedElementsOnTile(shape, target.layoutTile, interval);
+        if (period > 0 && inside)
+          slotsOf[k % cycle] = slots;
+      }
+      share.tile = run.firstTile + k;
+      share.paddedBytes =
+          alignTo(slots * buffer.elementBytes, target.alignmentBytes);
+      buffer.bytes += share.bytes;
+      buffer.paddedBytes += share.paddedBytes;
+      buffer.tiles.push_back(share);
+    }
+  }
+  buffer.tiles.shrink_to_fit();
+  return true;
+}
 
 void LivenessBuilder::collectBuffers() {
   llvm::DenseMap<Operation *, int32_t> byVar;
@@ -209,6 +331,13 @@ void LivenessBuilder::collectBuffers() {
   };
   std::unordered_map<std::vector<int64_t>, int64_t, PatternHash> paddedOf;
   std::vector<int64_t> pattern;
+  // The first var of each (type, mapping).
+  llvm::DenseMap<std::pair<const void *, const void *>, int32_t> byLayout;
+  // Counted first: the vector grown by doubling held up to twice the
+  // buffers' 160 bytes each (38 MB at 100 k ops).
+  size_t vars = 0;
+  program.walk([&](tile::VarOp) { ++vars; });
+  result.buffers.reserve(vars);
   program.walk([&](tile::VarOp var) {
     int32_t index = result.buffers.size();
     BufferLiveness buffer;
@@ -221,7 +350,23 @@ void LivenessBuilder::collectBuffers() {
       if (it != byVar.end())
         buffer.aliasOf = it->second;
     }
-    if (buffer.aliasOf < 0) {
+    // Vars of one type and mapping (attributes and types are uniqued) have
+    // the same shares: an elementwise chain's values mostly do.
+    int32_t twin = -1;
+    if (buffer.aliasOf < 0)
+      twin = byLayout
+                 .try_emplace({type.getAsOpaquePointer(),
+                               var.getMapping().getAsOpaquePointer()},
+                              index)
+                 .first->second;
+    if (buffer.aliasOf < 0 && twin != index) {
+      const BufferLiveness &first = result.buffers[twin];
+      buffer.tiles = first.tiles;
+      buffer.bytes = first.bytes;
+      buffer.paddedBytes = first.paddedBytes;
+    } else if (buffer.aliasOf < 0 && sharesByRun(var, buffer)) {
+      // Done run by run.
+    } else if (buffer.aliasOf < 0) {
       // Intervals per tile (in element order within a tile), then padded
       // per tile. One sorted list, not a map of lists: a buffer spread
       // over every tile would otherwise cost a node per tile.
@@ -318,10 +463,16 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex, TileRanges &senders,
       int32_t b = bufferOf(v);
       if (b < 0)
         continue;
+      // The runs are in tile order and disjoint: merged as they come (a
+      // buffer of a run per tile gave a view a list as long as the tiles).
       for (const TileShares::Run &run :
-           result.buffers[storageOf(b)].tiles.runs())
-        ranges->push_back({run.firstTile, run.endTile()});
-      mergeRanges(*ranges);
+           result.buffers[storageOf(b)].tiles.runs()) {
+        if (!ranges->empty() && run.firstTile <= ranges->back().second)
+          ranges->back().second =
+              std::max<int64_t>(ranges->back().second, run.endTile());
+        else
+          ranges->push_back({run.firstTile, run.endTile()});
+      }
     }
     return;
   }
@@ -338,18 +489,21 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex, TileRanges &senders,
       continue;
     int64_t srcStep = strided ? (*strided)[S * i + 3] : 1;
     int64_t dstStep = strided ? (*strided)[S * i + 4] : 1;
-    senders.push_back({srcTile, srcStep ? srcTile + count : srcTile + 1});
-    receivers.push_back({dstTile, dstStep ? dstTile + count : dstTile + 1});
+    addRange(senders, srcTile, srcStep ? srcTile + count : srcTile + 1);
+    addRange(receivers, dstTile, dstStep ? dstTile + count : dstTile + 1);
   }
-  mergeRanges(senders);
-  mergeRanges(receivers);
+  mergeRanges(senders, cover);
+  mergeRanges(receivers, cover);
 }
 
 void LivenessBuilder::collectRefs() {
   tileRefs.resize(result.buffers.size());
   const std::vector<std::pair<int64_t, int64_t>> everywhere = {
       {0, result.numTiles}};
-  TileRanges senders, receivers;
+  TileRanges senders, receivers, both;
+  int64_t numTiles = result.numTiles;
+  exchangeDelta.assign(numTiles + 1, 0);
+  const ProgramOverheads &o = target.overheads;
   for (const Step &step : result.schedule.steps) {
     int64_t p = step.point;
     // Records a read or write of `v` at p: on the buffer (and the aliases
@@ -384,6 +538,14 @@ void LivenessBuilder::collectRefs() {
       exchangeTiles(ex, senders, receivers);
       ref(ex.getSource(), false, senders);
       ref(ex.getDest(), true, receivers);
+      // Its code, once per tile that sends or receives in it.
+      unionRanges(senders, receivers, both);
+      for (auto [lo, hi] : both) {
+        lo = std::clamp<int64_t>(lo, 0, numTiles);
+        hi = std::clamp<int64_t>(hi, 0, numTiles);
+        exchangeDelta[lo] += o.exchangeCodeBytes + o.exchangeStateBytes;
+        exchangeDelta[hi] -= o.exchangeCodeBytes + o.exchangeStateBytes;
+      }
     } else if (auto copy = dyn_cast<tile::HostCopyOp>(op)) {
       int32_t b = storageOf(bufferOf(copy.getBuffer()));
       if (b >= 0)
@@ -485,15 +647,21 @@ void LivenessBuilder::computeRanges() {
     std::vector<TileRef>().swap(tileRefs[b]);
     TileShares split;
     for (const TileShares::Run &run : buffer.tiles.runs())
-      for (int64_t t = run.firstTile; t < run.endTile(); ++t) {
-        TileBytes share = run.on(t);
+      for (int64_t t = run.firstTile, end = run.endTile(); t < end;) {
+        // Neighbouring tiles with the same references get the same range
+        // (most do: a step touches a range of tiles): one piece of the run.
         const Refs &r = onTile[t];
+        int64_t next = t + 1;
+        while (next < end && onTile[next] == r)
+          ++next;
+        TileBytes share = run.on(t);
         std::tie(share.first, share.last) = rangeOf(r, r.firstDef, category);
         if (share.isLive()) {
           buffer.first = std::min(buffer.first, share.first);
           buffer.last = std::max(buffer.last, share.last);
         }
-        split.push_back(share);
+        split.append(share, next - t);
+        t = next;
       }
     split.shrink_to_fit();
     buffer.tiles = std::move(split);
@@ -574,8 +742,6 @@ void LivenessBuilder::computeOverheads() {
   // rather than a walk over every tile of every step.
   llvm::StringMap<std::vector<std::pair<int64_t, int64_t>>> kindRanges;
   std::vector<int64_t> stateDelta(numTiles + 1, 0);
-  std::vector<int64_t> exchangeDelta(numTiles + 1, 0);
-  TileRanges senders, receivers;
   for (const Step &step : result.schedule.steps) {
     if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
       int64_t first = std::min<int64_t>(cs.getFirstTile(), numTiles);
@@ -585,17 +751,6 @@ void LivenessBuilder::computeOverheads() {
       kindRanges[cs.getKind()].push_back({first, end});
       stateDelta[first] += cs.getVerticesPerTile() * o.vertexStateBytes;
       stateDelta[end] -= cs.getVerticesPerTile() * o.vertexStateBytes;
-    } else if (auto ex = dyn_cast<tile::ExchangeOp>(step.op)) {
-      // Once per tile that sends or receives in it.
-      exchangeTiles(ex, senders, receivers);
-      senders.insert(senders.end(), receivers.begin(), receivers.end());
-      mergeRanges(senders);
-      for (auto [lo, hi] : senders) {
-        lo = std::clamp<int64_t>(lo, 0, numTiles);
-        hi = std::clamp<int64_t>(hi, 0, numTiles);
-        exchangeDelta[lo] += o.exchangeCodeBytes + o.exchangeStateBytes;
-        exchangeDelta[hi] -= o.exchangeCodeBytes + o.exchangeStateBytes;
-      }
     }
   }
   // Distinct kinds per tile: each kind's ranges merged, then counted once

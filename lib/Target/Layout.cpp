@@ -96,6 +96,16 @@ static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// gives the same number.
 static int64_t paddedBoxElements(llvm::ArrayRef<int64_t> box,
                                  LayoutTile layout) {
+  // One-row layout tiles (tile-1472's [1, 4]): every view of the block is
+  // its elements rounded up to the columns' unit (layoutViewOf), so there
+  // is nothing to search or remember.
+  if (layout.rows <= 1) {
+    int64_t elements = 1;
+    for (int64_t d : box)
+      elements *= std::max<int64_t>(d, 0);
+    return static_cast<int64_t>(
+        llvm::alignTo(elements, std::max<int64_t>(1, layout.cols)));
+  }
   struct Entry {
     llvm::SmallVector<int64_t, 6> box;
     LayoutTile layout;
@@ -187,7 +197,7 @@ int64_t tessera::paddedRunAsBoxes(llvm::ArrayRef<int64_t> shape,
     extents[d] = (to - from) / unitOf(d);
     for (size_t k = d + 1; k < rank; ++k)
       extents[k] = shape[k];
-    slots += layoutViewOf(extents, layout).paddedElements;
+    slots += paddedBoxElements(extents, layout);
   };
   int64_t cursor = begin;
   for (size_t d = rank; d-- > 0;) { // up

@@ -102,7 +102,10 @@ public:
 
   /// Appends the share of a tile after the last one: it extends the last
   /// run when it follows that run's tiles with an equal share.
-  void push_back(const TileBytes &share);
+  void push_back(const TileBytes &share) { append(share, 1); }
+  /// Appends the share of `tiles` tiles from `share.tile` on, all alike:
+  /// as many push_backs of it, tile by tile.
+  void append(const TileBytes &share, int64_t tiles);
   void reserve(size_t runs) { runList.reserve(runs); }
   void shrink_to_fit() { runList.shrink_to_fit(); }
   void clear() { runList.clear(), count = 0; }
