@@ -563,6 +563,14 @@ Allocation tessera::memory::placeInOrder(llvm::ArrayRef<LiveInterval> live,
   return place(live, order, alignment, firstFit, index);
 }
 
+/// The calling thread's index (see allocate).
+static BusyIndex &threadIndex() {
+  static thread_local BusyIndex index;
+  return index;
+}
+
+void tessera::memory::releaseAllocatorStorage() { threadIndex() = BusyIndex(); }
+
 Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
                                      int64_t alignment) {
   std::vector<size_t> order;
@@ -576,7 +584,7 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   orders.sort(0, order);
   // Every order places the same buffers: one index serves them all, and
   // one per thread serves every tile (keeping its storage).
-  static thread_local BusyIndex index;
+  BusyIndex &index = threadIndex();
   index.reset(live, order);
   Allocation best = place(live, order, alignment, /*firstFit=*/false, index);
   // Other orders, only while a gap is left: start order (optimal for

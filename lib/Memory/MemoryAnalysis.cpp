@@ -155,12 +155,15 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
     work();
     pool.wait();
   }
+  // The helper threads' storage ended with them; this thread's would stay
+  // through the rest of the compile.
+  releaseAllocatorStorage();
 #if defined(__GLIBC__)
   // What the helper threads freed is in glibc arenas of their own, which
-  // the main thread's later allocations do not reuse: given back here, or
-  // it stays resident through the rest of the compile (20 MB at 30k ops).
-  if (threads > 1)
-    malloc_trim(0);
+  // the main thread's later allocations do not reuse, and the index's
+  // pages are free: given back here, or they stay resident through the
+  // rest of the compile (20 MB at 30k ops).
+  malloc_trim(0);
 #endif
   for (auto [t, i] : listOfTile)
     tiles[t].allocation = placed[i];

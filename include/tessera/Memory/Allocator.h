@@ -46,6 +46,11 @@ std::pair<int64_t, int64_t> liveLowerBound(llvm::ArrayRef<LiveInterval> live,
 /// take no space.
 Allocation allocate(llvm::ArrayRef<LiveInterval> live, int64_t alignment);
 
+/// Frees the storage `allocate` keeps on the calling thread for its next
+/// call (an index sized for the largest list it placed: 25 MB at 100k
+/// ops), once a caller has placed all its lists.
+void releaseAllocatorStorage();
+
 /// One greedy pass of `allocate`: the intervals `order` (non-empty ones) are
 /// placed in that order, each in the tightest gap left by the placed
 /// intervals it overlaps in time (best fit) or the lowest such gap (first
