@@ -4,11 +4,11 @@
 
 #include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <tuple>
 
 using namespace tessera;
@@ -404,20 +404,30 @@ std::optional<BlockCopyPlan> tessera::planBlockCopies(
   TileLookup source(sourceRuns);
   BlockCopyPlan plan;
   // The first block with each content is filled from the source; the others
-  // copy it.
-  std::map<std::vector<int64_t>, size_t> firstWith;
+  // copy it. The contents (each box's lo and hi) are laid out in one array
+  // that never reallocates, and looked up by hash: a vector and a tree
+  // node per block cost more than planning the block.
+  size_t contentSize = 0;
+  for (const TileBlock &block : blocks)
+    for (const Box &box : block.boxes)
+      contentSize += box.lo.size() + box.hi.size();
+  std::vector<int64_t> contents;
+  contents.reserve(contentSize);
+  llvm::DenseMap<llvm::ArrayRef<int64_t>, size_t> firstWith;
+  firstWith.reserve(blocks.size());
   std::vector<CopyPiece> pieces, replicas;
   std::vector<int64_t> base(blocks.size());
   bool ok = true;
   for (auto [i, block] : llvm::enumerate(blocks)) {
     int64_t begin = plan.numElements;
     base[i] = begin;
-    std::vector<int64_t> content;
+    size_t contentBegin = contents.size();
     for (const Box &box : block.boxes) {
-      content.insert(content.end(), box.lo.begin(), box.lo.end());
-      content.insert(content.end(), box.hi.begin(), box.hi.end());
+      contents.insert(contents.end(), box.lo.begin(), box.lo.end());
+      contents.insert(contents.end(), box.hi.begin(), box.hi.end());
     }
-    auto [it, fresh] = firstWith.try_emplace(std::move(content), i);
+    auto [it, fresh] = firstWith.try_emplace(
+        llvm::ArrayRef<int64_t>(contents).slice(contentBegin), i);
     if (fresh) {
       ++plan.numPrimaries;
       for (const Box &box : block.boxes)
