@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <vector>
 
 using namespace mlir;
 using namespace tessera::tile;
@@ -175,6 +177,35 @@ public:
     return false;
   }
 
+  /// The table of `mapping`, shared with the last few exchanges that
+  /// asked for the same runs: every exchange reading or writing a buffer
+  /// checks against its mapping (a convolution's window buffer is the
+  /// destination of one exchange and both sides of another), and a table
+  /// costs a pass over every tile. Keyed by the runs' contents, not the
+  /// attribute, whose storage a later context may reuse; per thread, as
+  /// the verifier may run on several.
+  static std::shared_ptr<const TileIntervals> of(MappingAttr mapping,
+                                                 int64_t numTiles) {
+    struct Entry {
+      std::vector<int64_t> runs;
+      int64_t numTiles = -1;
+      std::shared_ptr<const TileIntervals> table;
+    };
+    static thread_local std::array<Entry, 4> cache;
+    static thread_local size_t victim = 0;
+    ArrayRef<int64_t> runs = mapping.getRuns();
+    for (Entry &e : cache)
+      if (e.table && e.numTiles == numTiles &&
+          ArrayRef<int64_t>(e.runs) == runs)
+        return e.table;
+    Entry &e = cache[victim];
+    victim = (victim + 1) % cache.size();
+    e.runs.assign(runs.begin(), runs.end());
+    e.numTiles = numTiles;
+    e.table = std::make_shared<const TileIntervals>(mapping, numTiles);
+    return e.table;
+  }
+
 private:
   /// (begin, end) of each tile's intervals, tile by tile.
   llvm::SmallVector<std::array<int64_t, 2>> intervals;
@@ -235,8 +266,11 @@ LogicalResult ExchangeOp::verify() {
   ProgramOp program = enclosingProgram(*this);
   if (!program)
     return emitOpError("must be inside a tile.program");
-  TileIntervals src(srcMapping, program.getTiles()),
-      dst(dstMapping, program.getTiles());
+  std::shared_ptr<const TileIntervals> srcTable = TileIntervals::of(
+                                           srcMapping, program.getTiles()),
+                                       dstTable = TileIntervals::of(
+                                           dstMapping, program.getTiles());
+  const TileIntervals &src = *srcTable, &dst = *dstTable;
   // The arrays once, not through getRun's property lookups per run.
   ArrayRef<int64_t> copies = getCopyRuns(),
                     strided = isStrided() ? *getStrided() : ArrayRef<int64_t>();
