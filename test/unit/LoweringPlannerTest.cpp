@@ -359,6 +359,69 @@ TEST_F(LoweringPlannerTest, RandomViewCopiesMatchTheElementWalk) {
   EXPECT_GT(unmapped, 50);
 }
 
+TEST_F(LoweringPlannerTest, RandomSpanCopiesMatchTheElementWalk) {
+  // planSpanCopies (pad and concatenate, a span per row piece) must give
+  // the element walk's runs and budget verdicts: random segments of the
+  // result from two sources or from nothing (padding), spans that end
+  // anywhere inside a segment, random mappings, sources that stop short.
+  std::mt19937_64 rng(20261127);
+  int64_t compared = 0, failed = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    int64_t n = 1 + rng() % 200, numTiles = 1 + rng() % 12;
+    struct Segment {
+      int64_t begin, end;
+      int source;
+      int64_t element;
+    };
+    std::vector<Segment> segments;
+    int64_t sizes[2] = {1 + static_cast<int64_t>(rng() % 150),
+                        1 + static_cast<int64_t>(rng() % 150)};
+    for (int64_t i = 0; i < n;) {
+      int64_t len = std::min<int64_t>(n - i, 1 + rng() % 40);
+      int source = static_cast<int>(rng() % 3) - 1;
+      // Mostly inside the source; now and then past its end.
+      int64_t element = source < 0
+                            ? 0
+                            : static_cast<int64_t>(rng() % sizes[source]) -
+                                  (rng() % 8 == 0 ? 0 : len);
+      segments.push_back({i, i + len, source, std::max<int64_t>(element, 0)});
+      i += len;
+    }
+    auto segmentOf = [&](int64_t i) -> const Segment & {
+      for (const Segment &s : segments)
+        if (i < s.end)
+          return s;
+      return segments.back();
+    };
+    auto sourceOf = [&](int64_t i) {
+      const Segment &s = segmentOf(i);
+      return ElementSource{s.source, s.element + (i - s.begin)};
+    };
+    auto spanOf = [&](int64_t i) {
+      const Segment &s = segmentOf(i);
+      int64_t rest = s.end - i;
+      return SourceSpan{s.source, s.element + (i - s.begin),
+                        1 + static_cast<int64_t>(rng() % rest)};
+    };
+    llvm::SmallVector<int64_t> src0 = randomRuns(rng, sizes[0], numTiles),
+                               src1 = randomRuns(rng, sizes[1], numTiles),
+                               dst = randomRuns(rng, n, numTiles);
+    int64_t maxRuns = rng() % 2 ? 1 << 20 : rng() % 8;
+    auto expected = planElementCopies({src0, src1}, dst, n, sourceOf, maxRuns);
+    auto spans = planSpanCopies({src0, src1}, dst, n, spanOf, maxRuns);
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << " n=" << n);
+    ASSERT_EQ(spans.has_value(), expected.has_value());
+    if (!expected) {
+      ++failed;
+      continue;
+    }
+    EXPECT_EQ(*spans, *expected);
+    ++compared;
+  }
+  EXPECT_GT(compared, 500);
+  EXPECT_GT(failed, 100);
+}
+
 TEST_F(LoweringPlannerTest, ViewCopiesOfLongRowsMatchTheElementWalk) {
   // Blocks of a row-major matrix over 1,472 tiles (a dot operand's view):
   // long rows that split at the tiles' ends.
