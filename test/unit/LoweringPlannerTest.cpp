@@ -422,6 +422,53 @@ TEST_F(LoweringPlannerTest, RandomSpanCopiesMatchTheElementWalk) {
   EXPECT_GT(failed, 100);
 }
 
+TEST_F(LoweringPlannerTest, TileLookupFindsEachElementsInterval) {
+  // TileLookup searches runs and divides; every element's tile and interval
+  // must be those of the one interval holding it, whatever the run order,
+  // with empty runs, runs of zero-length intervals (which hold nothing, and
+  // must not hide the interval that begins where they do) and elements no
+  // run maps.
+  std::mt19937_64 rng(20261128);
+  for (int trial = 0; trial < 500; ++trial) {
+    llvm::SmallVector<std::array<int64_t, 4>> runList;
+    int64_t element = 0, tile = 0;
+    int64_t numRuns = 1 + rng() % 8;
+    for (int64_t r = 0; r < numRuns; ++r) {
+      element += rng() % 3; // a gap now and then: unmapped elements
+      int64_t tiles = rng() % 5, perTile = rng() % 6 == 0 ? 0 : 1 + rng() % 7;
+      runList.push_back({tile, tile + tiles, perTile, element});
+      element += tiles * perTile;
+      tile += tiles + rng() % 2;
+    }
+    std::shuffle(runList.begin(), runList.end(), rng);
+    llvm::SmallVector<int64_t> runs;
+    for (const auto &r : runList)
+      runs.append(r.begin(), r.end());
+    TileLookup lookup(runs);
+    for (int64_t e = 0; e <= element; ++e) {
+      int64_t wantTile = -1, wantBegin = 0, wantEnd = 0;
+      for (const auto &r : runList)
+        for (int64_t t = r[0]; t < r[1]; ++t) {
+          int64_t b = r[3] + (t - r[0]) * r[2];
+          if (e >= b && e < b + r[2])
+            wantTile = t, wantBegin = b, wantEnd = b + r[2];
+        }
+      int64_t gotTile = -7, gotBegin = -7, gotEnd = -7;
+      bool found = lookup.locate(e, gotTile, gotBegin, gotEnd);
+      SCOPED_TRACE(::testing::Message()
+                   << "trial " << trial << " element " << e);
+      ASSERT_EQ(found, wantTile >= 0);
+      EXPECT_EQ(lookup.tileOf(e), wantTile);
+      if (!found)
+        continue;
+      EXPECT_EQ(gotTile, wantTile);
+      EXPECT_EQ(gotBegin, wantBegin);
+      EXPECT_EQ(gotEnd, wantEnd);
+      EXPECT_EQ(lookup.intervalEnd(e), wantEnd);
+    }
+  }
+}
+
 TEST_F(LoweringPlannerTest, ViewCopiesOfLongRowsMatchTheElementWalk) {
   // Blocks of a row-major matrix over 1,472 tiles (a dot operand's view):
   // long rows that split at the tiles' ends.
