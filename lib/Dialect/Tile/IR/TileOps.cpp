@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Dialect/Tile/IR/MappingTiles.h"
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -89,15 +90,19 @@ LogicalResult ComputeSetOp::verify() {
     MappingAttr mapping = mappingOf(buffer);
     if (!mapping)
       return emitOpError("operand #") << index << " is not a tile.var";
-    // One pass over the runs, not one per tile of the range.
-    llvm::SmallVector<int64_t> perTile =
-        mapping.elementsPerTile(program.getTiles());
-    for (int64_t t = first; t < end; ++t)
-      if (perTile[t] == 0)
-        return emitOpError("vertex on tile ")
-               << t << " would touch operand #" << index << " ('"
-               << buffer.getDefiningOp<VarOp>().getName()
-               << "'), which has no elements on that tile";
+    // The first tile of the range outside the operand's tile ranges: a
+    // walk over its runs, not over the tiles.
+    int64_t t = first;
+    for (auto [b, e] : tilesWithElements(mapping, program.getTiles())) {
+      if (b > t || t >= end)
+        break;
+      t = std::max(t, e);
+    }
+    if (t < end)
+      return emitOpError("vertex on tile ")
+             << t << " would touch operand #" << index << " ('"
+             << buffer.getDefiningOp<VarOp>().getName()
+             << "'), which has no elements on that tile";
   }
   return success();
 }
