@@ -117,6 +117,27 @@ tile.program @stridedread target "t" tiles 4 {
 
 // -----
 
+tile.program @fanin target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %y = tile.var "y" output mapping<[0, 1] x 4 from 0> : !tile.buffer<8xf32>
+  // Two copies into tile 0 (dst tile step 0); the second lands on y[4, 6),
+  // which tile 1 holds.
+  // expected-error @+1 {{copy run 0 writes elements [4, 6) of the dest on tile 0, which does not hold them}}
+  tile.exchange "bad" %x -> %y copies [0, 0, 2, 2, 0, 2, 0, 4] strided [2, 0, 0, 1, 0] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
+tile.program @fanin_gap target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %y = tile.var "y" output mapping<[0, 1] x 2 from 0, [0, 1] x 2 from 4> : !tile.buffer<8xf32>
+  // Valid: tile 0 holds y[0, 2) and y[4, 6), where the two copies land,
+  // but not the gap between them (the verifier must not ask it to).
+  tile.exchange "ok" %x -> %y copies [0, 0, 2, 2, 0, 2, 0, 4] strided [2, 0, 0, 1, 0] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
 tile.program @viewrange target "t" tiles 4 {
   %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
   %y = tile.var "y" output mapping<[0, 3] x 4 from 0> : !tile.buffer<4x4xf32>

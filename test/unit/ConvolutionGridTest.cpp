@@ -11,6 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <vector>
+
 using namespace tessera;
 
 namespace {
@@ -95,6 +98,66 @@ TEST(ConvolutionGridTest, BatchGroupBlocksReadOneBoxPerGroup) {
   EXPECT_EQ(boxes[0].hi[0], 2);
   EXPECT_EQ(boxes[1].lo[0], 3);
   EXPECT_EQ(boxes[1].hi[0], 4);
+}
+
+TEST(ConvolutionGridTest, GroupBoxesAreThePerGroupBoxesMerged) {
+  // inputBoxes joins the groups' boxes without building one per group; it
+  // must give what one box per group, merged, gives: for feature and batch
+  // groups, slices that are and are not whole groups, every block.
+  struct Case {
+    ConvShape cs;
+    int64_t bk, bb, bf;
+  };
+  std::vector<Case> cases = {
+      {makeShape("b01f_01io->b01f", {1, 8, 8, 32}, {3, 3, 1, 32}, {1, 8, 8, 32},
+                 1, /*featureGroups=*/32),
+       1, 1, 4},
+      {makeShape("b01f_01io->b01f", {1, 8, 8, 32}, {3, 3, 4, 32}, {1, 8, 8, 32},
+                 1, /*featureGroups=*/8),
+       2, 1, 8},
+      {makeShape("b01f_01io->b01f", {1, 8, 8, 32}, {3, 3, 4, 32}, {1, 8, 8, 32},
+                 1, /*featureGroups=*/8),
+       4, 1, 12},
+      {makeShape("b01f_01io->b01f", {8, 6, 6, 4}, {3, 3, 4, 8}, {2, 6, 6, 8}, 1,
+                 1, /*batchGroups=*/4),
+       4, 2, 4},
+      {makeShape("b01f_01io->b01f", {8, 6, 6, 4}, {3, 3, 4, 8}, {2, 6, 6, 8}, 1,
+                 1, /*batchGroups=*/4),
+       4, 1, 6}};
+  for (const Case &c : cases) {
+    const ConvShape &cs = c.cs;
+    ConvGrid g = makeGrid(cs, c.bk, c.bb, 3, 2, c.bf);
+    for (int64_t kk = 0; kk < g.pk; ++kk)
+      for (int64_t ib = 0; ib < g.pb; ++ib)
+        for (int64_t jf = 0; jf < g.pf; ++jf) {
+          ConvBlock b = cs.block(g, kk, ib, {1, 2}, jf);
+          llvm::SmallVector<Box, 1> expected;
+          for (int64_t grp = b.f0 / cs.perGroup;
+               grp <= (b.f1 - 1) / cs.perGroup; ++grp) {
+            Box box;
+            box.lo.assign(cs.in.size(), 0);
+            box.hi.assign(cs.in.begin(), cs.in.end());
+            for (size_t s = 0; s < cs.window.size(); ++s)
+              std::tie(box.lo[cs.dims.input.spatial[s]],
+                       box.hi[cs.dims.input.spatial[s]]) =
+                  cs.spatialRange(b, s);
+            int64_t bo = cs.batchGroups > 1 ? grp * cs.B : 0;
+            int64_t fo = cs.featureGroups > 1 ? grp * cs.Cg : 0;
+            box.lo[cs.dims.input.batchOrInput] = bo + b.b0;
+            box.hi[cs.dims.input.batchOrInput] = bo + b.b1;
+            box.lo[cs.dims.input.featureOrOutput] = fo + b.c0;
+            box.hi[cs.dims.input.featureOrOutput] = fo + b.c1;
+            expected.push_back(box);
+          }
+          mergeAdjacentBoxes(expected);
+          llvm::SmallVector<Box, 1> got = cs.inputBoxes(b);
+          ASSERT_EQ(got.size(), expected.size());
+          for (size_t i = 0; i < got.size(); ++i) {
+            EXPECT_EQ(got[i].lo, expected[i].lo);
+            EXPECT_EQ(got[i].hi, expected[i].hi);
+          }
+        }
+  }
 }
 
 TEST(ConvolutionGridTest, RankedGridsFitTheTargetOnBothPresets) {

@@ -59,17 +59,29 @@ SmallVector<Box, 1> ConvShape::inputBoxes(const ConvBlock &b) const {
   for (size_t s = 0; s < window.size(); ++s)
     std::tie(base.lo[dims.input.spatial[s]], base.hi[dims.input.spatial[s]]) =
         spatialRange(b, s);
-  SmallVector<Box, 1> boxes;
-  for (int64_t g = b.f0 / perGroup; g <= (b.f1 - 1) / perGroup; ++g) {
+  // The boxes of groups [first, last]: the batches (batch groups) or input
+  // features (feature groups) of the slice, from first's to last's.
+  auto groupsBox = [&](int64_t first, int64_t last) {
     Box box = base;
-    int64_t bo = batchGroups > 1 ? g * B : 0;
-    int64_t fo = featureGroups > 1 ? g * Cg : 0;
-    box.lo[dims.input.batchOrInput] = bo + b.b0;
-    box.hi[dims.input.batchOrInput] = bo + b.b1;
-    box.lo[dims.input.featureOrOutput] = fo + b.c0;
-    box.hi[dims.input.featureOrOutput] = fo + b.c1;
-    boxes.push_back(box);
-  }
+    int64_t bo = batchGroups > 1 ? B : 0, fo = featureGroups > 1 ? Cg : 0;
+    box.lo[dims.input.batchOrInput] = first * bo + b.b0;
+    box.hi[dims.input.batchOrInput] = last * bo + b.b1;
+    box.lo[dims.input.featureOrOutput] = first * fo + b.c0;
+    box.hi[dims.input.featureOrOutput] = last * fo + b.c1;
+    return box;
+  };
+  int64_t firstGroup = b.f0 / perGroup, lastGroup = (b.f1 - 1) / perGroup;
+  // Neighbouring groups' boxes differ in the grouped dimension only, and
+  // touch exactly when the slice is the whole group there; then they join
+  // into one box (what mergeAdjacentBoxes makes of them, without building
+  // one box per group: a depthwise block has a group per feature).
+  bool oneGroupedDim = (batchGroups > 1) != (featureGroups > 1);
+  bool wholeGroup = batchGroups > 1 ? b.b1 - b.b0 == B : b.c1 - b.c0 == Cg;
+  if (firstGroup == lastGroup || (oneGroupedDim && wholeGroup))
+    return {groupsBox(firstGroup, lastGroup)};
+  SmallVector<Box, 1> boxes;
+  for (int64_t g = firstGroup; g <= lastGroup; ++g)
+    boxes.push_back(groupsBox(g, g));
   mergeAdjacentBoxes(boxes);
   return boxes;
 }

@@ -41,6 +41,48 @@ tessera::planElementCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
   return builder.take();
 }
 
+std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>>
+tessera::planSpanCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
+                        llvm::ArrayRef<int64_t> destRuns, int64_t numElements,
+                        llvm::function_ref<SourceSpan(int64_t)> spanOf,
+                        int64_t maxRuns) {
+  llvm::SmallVector<TileLookup> sources;
+  for (llvm::ArrayRef<int64_t> runs : sourceRuns)
+    sources.emplace_back(runs);
+  TileLookup dest(destRuns);
+  CopyRunBuilder builder(sourceRuns.size(), maxRuns);
+  for (int64_t i = 0; i < numElements;) {
+    SourceSpan span = spanOf(i);
+    int64_t left = std::min(std::max<int64_t>(span.length, 1), numElements - i);
+    if (span.source < 0 || span.source >= static_cast<int>(sources.size())) {
+      // One flush for the gap: the element walk flushes once per element,
+      // and a flush of nothing pending does nothing.
+      if (!builder.flush())
+        return std::nullopt;
+      i += left;
+      continue;
+    }
+    // Pieces within one source and one dest interval, fed in dest order:
+    // the runs the element walk would grow (CopyRunBuilder).
+    int64_t s = span.element;
+    while (left > 0) {
+      int64_t srcTile, srcBegin, srcEnd, dstTile, dstBegin, dstEnd;
+      if (!sources[span.source].locate(s, srcTile, srcBegin, srcEnd) ||
+          !dest.locate(i, dstTile, dstBegin, dstEnd))
+        return std::nullopt;
+      int64_t length = std::min({left, srcEnd - s, dstEnd - i});
+      if (!builder.add(span.source, srcTile, dstTile, s, i, length))
+        return std::nullopt;
+      s += length;
+      i += length;
+      left -= length;
+    }
+  }
+  if (!builder.flush())
+    return std::nullopt;
+  return builder.take();
+}
+
 /// The per-tile intervals of a mapping in element order.
 static llvm::SmallVector<std::array<int64_t, 3>>
 sortedIntervals(llvm::ArrayRef<int64_t> runs) {

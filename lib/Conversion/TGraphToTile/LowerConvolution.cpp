@@ -46,7 +46,12 @@ static std::optional<ConvPlan> planGrid(const ConvShape &cs, const ConvGrid &g,
   ConvPlan plan;
   plan.grid = g;
   SmallVector<TileBlock> inBlocks, wBlocks;
+  inBlocks.reserve(g.tiles());
+  wBlocks.reserve(g.tiles());
   std::vector<std::array<int64_t, 3>> outSpans; // begin, end, tile
+  // Without groups a block's input window does not depend on its output
+  // features: computed once for the pf blocks that share it.
+  SmallVector<Box, 1> sharedIn;
   for (int64_t kk = 0; kk < g.pk; ++kk)
     for (int64_t ib = 0; ib < g.pb; ++ib)
       for (int64_t ir = 0; ir < g.ps[0]; ++ir)
@@ -54,7 +59,9 @@ static std::optional<ConvPlan> planGrid(const ConvShape &cs, const ConvGrid &g,
           for (int64_t jf = 0; jf < g.pf; ++jf) {
             int64_t t = g.tileOf(kk, ib, ir, ic, jf);
             ConvBlock b = cs.block(g, kk, ib, {ir, ic}, jf);
-            inBlocks.push_back({t, cs.inputBoxes(b)});
+            if (cs.groups > 1 || jf == 0)
+              sharedIn = cs.inputBoxes(b);
+            inBlocks.push_back({t, sharedIn});
             plan.inputBoxes.push_back(inBlocks.back().boxes.size());
             for (const Box &box : inBlocks.back().boxes) {
               plan.inputBoxes.append(box.lo.begin(), box.lo.end());

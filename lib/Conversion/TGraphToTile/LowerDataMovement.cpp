@@ -164,8 +164,23 @@ bool Lowerer::lowerCopyOp(Operation *op, StringRef name, std::string &detail) {
   // otherwise stands for the irregular ones (a transpose between linear
   // layouts needs a copy per tile pair and element group).
   std::optional<SmallVector<SmallVector<int64_t>>> copies;
-  if (!fillFromScalar && !view)
-    copies = planElementCopies(srcRuns, plan->runs, n, sourceOf, kMaxCopyRuns);
+  if (!fillFromScalar && !view) {
+    // Concatenate and pad (without interior padding in the innermost
+    // dimension) read whole innermost rows of a source: element i's span
+    // runs to the end of its result row or of its source row, whichever
+    // comes first (the innermost stride is 1 on both sides).
+    auto p = dyn_cast<tg::PadOp>(op);
+    bool rows = !shape.empty() && (!p || p.getInteriorPadding().back() == 0);
+    auto spanOf = [&](int64_t i) {
+      auto [k, s] = sourceOf(i);
+      if (k < 0 || !rows)
+        return SourceSpan{k, s, 1};
+      size_t d = shape.size() - 1;
+      int64_t row = srcShapes[k][d];
+      return SourceSpan{k, s, std::min(shape[d] - idx[d], row - s % row)};
+    };
+    copies = planSpanCopies(srcRuns, plan->runs, n, spanOf, kMaxCopyRuns);
+  }
   if (!fillFromScalar && !copies && !view) {
     detail = "needs more than " + std::to_string(kMaxCopyRuns) +
              " exchange copy runs";

@@ -87,16 +87,15 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
       reduced[d] = true;
   // (tile, output) pairs, each tile's in the order of its elements; one
   // slot each.
-  std::optional<SmallVector<std::vector<int64_t>>> outputsOfTile =
-      partialOutputsPerTile(runsOf(input), inShape, reduced,
-                            stridesOf(outType.getShape()), numTiles);
+  std::optional<TileOutputs> outputsOfTile = partialOutputsPerTile(
+      runsOf(input), inShape, reduced, stridesOf(outType.getShape()), numTiles);
   if (!outputsOfTile)
     return false;
   // Partials: tile-major.
   SmallVector<std::array<int64_t, 3>> pIntervals;
   int64_t nPartials = 0;
   for (int64_t t = 0; t < numTiles; ++t) {
-    int64_t c = (*outputsOfTile)[t].size();
+    int64_t c = outputsOfTile->of(t).size();
     if (c > 0)
       pIntervals.push_back({t, nPartials, nPartials + c});
     nPartials += c;
@@ -105,10 +104,9 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
       nOut, mappingGrain(target, hloDtypeName(outType.getElementType())));
   // Gathered: owner-major, then output, then source tile. Every output
   // needs an owner.
-  for (const std::vector<int64_t> &outputs : *outputsOfTile)
-    for (int64_t o : outputs)
-      if (o >= nOut)
-        return false;
+  for (int64_t o : outputsOfTile->outputs)
+    if (o >= nOut)
+      return false;
   std::vector<int64_t> ownerOf(nOut);
   TileLookup outLookup(outPlan.runs);
   for (int64_t o = 0; o < nOut; ++o) {

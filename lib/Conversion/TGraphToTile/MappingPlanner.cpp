@@ -115,52 +115,72 @@ tessera::compressIntervals(llvm::ArrayRef<std::array<int64_t, 3>> intervals) {
 }
 
 TileLookup::TileLookup(llvm::ArrayRef<int64_t> runs) {
-  for (size_t i = 0; i + 3 < runs.size(); i += 4)
-    for (int64_t t = runs[i]; t < runs[i + 1]; ++t) {
-      int64_t b = runs[i + 3] + (t - runs[i]) * runs[i + 2];
-      intervals.push_back({b, b + runs[i + 2], t});
-    }
-  // Runs mostly list their intervals in element order already.
-  auto byBegin = [](const Interval &a, const Interval &b) {
+  auto byBegin = [](const Segment &a, const Segment &b) {
     return a.begin < b.begin;
   };
-  if (!std::is_sorted(intervals.begin(), intervals.end(), byBegin))
-    llvm::sort(intervals, byBegin);
-}
-
-const TileLookup::Interval *TileLookup::find(int64_t element) const {
-  // Lookups mostly walk elements in order: try the last interval found and
-  // its successor before searching.
-  if (last < intervals.size()) {
-    const Interval &iv = intervals[last];
-    if (element >= iv.begin && element < iv.end)
-      return &iv;
-    if (last + 1 < intervals.size() && element >= iv.end &&
-        element >= intervals[last + 1].begin &&
-        element < intervals[last + 1].end)
-      return &intervals[++last];
+  // A run's intervals are contiguous: one segment stands for all of them
+  // when the runs are disjoint, so building and searching cost per run, not
+  // per tile. Runs of empty intervals hold nothing and are left out (a
+  // search that met one could miss the interval beginning where it does).
+  bool disjoint = true;
+  for (size_t i = 0; i + 3 < runs.size(); i += 4) {
+    if (runs[i + 1] <= runs[i] || runs[i + 2] <= 0)
+      continue;
+    segments.push_back({runs[i + 3],
+                        runs[i + 3] + (runs[i + 1] - runs[i]) * runs[i + 2],
+                        runs[i + 2], runs[i]});
   }
-  auto it =
-      llvm::upper_bound(intervals, element, [](int64_t e, const Interval &iv) {
-        return e < iv.begin;
-      });
-  if (it == intervals.begin())
-    return nullptr;
-  --it;
-  if (element >= it->end)
-    return nullptr;
-  last = it - intervals.begin();
-  return &*it;
+  if (disjoint) {
+    if (!std::is_sorted(segments.begin(), segments.end(), byBegin))
+      llvm::sort(segments, byBegin);
+    for (size_t i = 0; i + 1 < segments.size() && disjoint; ++i)
+      disjoint = segments[i].end <= segments[i + 1].begin;
+    if (disjoint)
+      return;
+  }
+  // Otherwise each tile's interval on its own, sorted by first element.
+  segments.clear();
+  for (size_t i = 0; i + 3 < runs.size(); i += 4)
+    for (int64_t t = runs[i]; t < runs[i + 1] && runs[i + 2] > 0; ++t) {
+      int64_t b = runs[i + 3] + (t - runs[i]) * runs[i + 2];
+      segments.push_back({b, b + runs[i + 2], runs[i + 2], t});
+    }
+  // Runs mostly list their intervals in element order already.
+  if (!std::is_sorted(segments.begin(), segments.end(), byBegin))
+    llvm::sort(segments, byBegin);
 }
 
-int64_t TileLookup::tileOf(int64_t element) const {
-  const Interval *iv = find(element);
-  return iv ? iv->tile : -1;
-}
-
-int64_t TileLookup::intervalEnd(int64_t element) const {
-  const Interval *iv = find(element);
-  return iv ? iv->end : element;
+bool TileLookup::find(int64_t element, Interval &iv) const {
+  const Segment *seg = nullptr;
+  // Lookups mostly walk elements in order: try the last segment found and
+  // its successor before searching.
+  if (last < segments.size()) {
+    const Segment &s = segments[last];
+    if (element >= s.begin && element < s.end)
+      seg = &s;
+    else if (last + 1 < segments.size() && element >= s.end &&
+             element >= segments[last + 1].begin &&
+             element < segments[last + 1].end)
+      seg = &segments[++last];
+  }
+  if (!seg) {
+    auto it =
+        llvm::upper_bound(segments, element, [](int64_t e, const Segment &s) {
+          return e < s.begin;
+        });
+    if (it == segments.begin())
+      return false;
+    --it;
+    if (element >= it->end)
+      return false;
+    last = it - segments.begin();
+    seg = &*it;
+  }
+  int64_t k = (element - seg->begin) / seg->perTile;
+  iv.begin = seg->begin + k * seg->perTile;
+  iv.end = iv.begin + seg->perTile;
+  iv.tile = seg->firstTile + k;
+  return true;
 }
 
 std::optional<PlannedMapping>

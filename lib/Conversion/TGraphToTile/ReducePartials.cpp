@@ -9,12 +9,10 @@
 
 using namespace tessera;
 
-std::optional<llvm::SmallVector<std::vector<int64_t>>>
-tessera::partialOutputsPerTile(llvm::ArrayRef<int64_t> inRuns,
-                               llvm::ArrayRef<int64_t> inShape,
-                               llvm::ArrayRef<bool> reduced,
-                               llvm::ArrayRef<int64_t> outStrides,
-                               int64_t numTiles) {
+std::optional<TileOutputs> tessera::partialOutputsPerTile(
+    llvm::ArrayRef<int64_t> inRuns, llvm::ArrayRef<int64_t> inShape,
+    llvm::ArrayRef<bool> reduced, llvm::ArrayRef<int64_t> outStrides,
+    int64_t numTiles) {
   int64_t nIn = 1;
   for (int64_t size : inShape)
     nIn *= size;
@@ -63,13 +61,14 @@ tessera::partialOutputsPerTile(llvm::ArrayRef<int64_t> inRuns,
       nOut += (inShape[d] - 1) * step[d];
     }
 
-  llvm::SmallVector<std::vector<int64_t>> outputsOfTile(numTiles);
+  TileOutputs outputsOfTile;
+  std::vector<int64_t> &outputs = outputsOfTile.outputs;
+  outputsOfTile.firstOfTile.reserve(numTiles + 1);
   // The last tile that reached each output: tiles are walked in order, so
   // this says whether the current tile already has it.
   std::vector<int32_t> seenBy(nIn > 0 ? nOut : 0, -1);
   llvm::SmallVector<int64_t> coords(lead);
   for (int64_t t = 0; t < numTiles; ++t) {
-    std::vector<int64_t> &outputs = outputsOfTile[t];
     for (size_t v = firstOfTile[t]; v < firstOfTile[t + 1]; ++v) {
       int64_t begin = byTile[v][0], end = byTile[v][1];
       int64_t q = begin / block, output = 0;
@@ -94,28 +93,28 @@ tessera::partialOutputsPerTile(llvm::ArrayRef<int64_t> inRuns,
         }
       }
     }
+    outputsOfTile.firstOfTile.push_back(outputs.size());
   }
   return outputsOfTile;
 }
 
 std::vector<GatheredSlot>
-tessera::orderGatheredSlots(llvm::ArrayRef<std::vector<int64_t>> outputsOfTile,
+tessera::orderGatheredSlots(const TileOutputs &outputsOfTile,
                             llvm::ArrayRef<int64_t> ownerOf) {
   // Each output's (tile, partial) pairs, tiles ascending: a counting sort
   // by output of the tile-major partials.
   size_t nOut = ownerOf.size();
   std::vector<size_t> firstOfOutput(nOut + 1, 0);
-  for (const std::vector<int64_t> &outputs : outputsOfTile)
-    for (int64_t o : outputs)
-      ++firstOfOutput[o + 1];
+  for (int64_t o : outputsOfTile.outputs)
+    ++firstOfOutput[o + 1];
   for (size_t o = 0; o < nOut; ++o)
     firstOfOutput[o + 1] += firstOfOutput[o];
   std::vector<std::array<int64_t, 2>> byOutput(firstOfOutput[nOut]);
   std::vector<size_t> next(firstOfOutput.begin(), firstOfOutput.end() - 1);
   int64_t partial = 0;
-  for (auto [t, outputs] : llvm::enumerate(outputsOfTile))
-    for (int64_t o : outputs)
-      byOutput[next[o]++] = {static_cast<int64_t>(t), partial++};
+  for (int64_t t = 0; t < outputsOfTile.numTiles(); ++t)
+    for (int64_t o : outputsOfTile.of(t))
+      byOutput[next[o]++] = {t, partial++};
   // Outputs with partials by owner, ascending within an owner.
   int64_t owners = 0;
   for (size_t o = 0; o < nOut; ++o)

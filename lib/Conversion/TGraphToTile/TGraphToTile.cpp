@@ -32,6 +32,7 @@
 #include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 #include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
 #include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
+#include "tessera/Dialect/Tile/IR/MappingTiles.h"
 #include "tessera/Target/Layout.h"
 
 #include <limits>
@@ -269,21 +270,26 @@ void Lowerer::syncBeforeReading(ValueRange reads) {
 /// compute set may only run where each of its operands has data.
 static SmallVector<std::pair<int64_t, int64_t>>
 commonTileRanges(ValueRange buffers, int64_t numTiles) {
-  SmallVector<bool> common(numTiles, true);
+  // The intersection of each buffer's tile ranges (computed from its runs,
+  // not tile by tile), kept maximal and in tile order.
+  SmallVector<std::pair<int64_t, int64_t>> ranges = {{0, numTiles}};
+  if (numTiles <= 0)
+    ranges.clear();
   for (Value b : buffers) {
-    SmallVector<int64_t> perTile =
-        b.getDefiningOp<tile::VarOp>().getMapping().elementsPerTile(numTiles);
-    for (int64_t t = 0; t < numTiles; ++t)
-      common[t] = common[t] && perTile[t] > 0;
-  }
-  SmallVector<std::pair<int64_t, int64_t>> ranges;
-  for (int64_t t = 0; t < numTiles; ++t) {
-    if (!common[t])
-      continue;
-    if (!ranges.empty() && ranges.back().second == t)
-      ranges.back().second = t + 1;
-    else
-      ranges.push_back({t, t + 1});
+    SmallVector<std::pair<int64_t, int64_t>> mine = tile::tilesWithElements(
+        b.getDefiningOp<tile::VarOp>().getMapping(), numTiles);
+    SmallVector<std::pair<int64_t, int64_t>> both;
+    for (size_t i = 0, j = 0; i < ranges.size() && j < mine.size();) {
+      int64_t first = std::max(ranges[i].first, mine[j].first),
+              end = std::min(ranges[i].second, mine[j].second);
+      if (first < end)
+        both.push_back({first, end});
+      if (ranges[i].second < mine[j].second)
+        ++i;
+      else
+        ++j;
+    }
+    ranges = std::move(both);
   }
   return ranges;
 }
@@ -1028,9 +1034,8 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
   int64_t tiles = program.getTiles();
   SmallVector<bool> used(tiles, false);
   program.walk([&](tile::VarOp var) {
-    SmallVector<int64_t> perTile = var.getMapping().elementsPerTile(tiles);
-    for (int64_t t = 0; t < tiles; ++t)
-      used[t] = used[t] || perTile[t] > 0;
+    for (auto [first, end] : tile::tilesWithElements(var.getMapping(), tiles))
+      std::fill(used.begin() + first, used.begin() + end, true);
   });
   result.tilesUsed = llvm::count(used, true);
   return success();

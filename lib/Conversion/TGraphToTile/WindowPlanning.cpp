@@ -4,11 +4,11 @@
 
 #include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <tuple>
 
 using namespace tessera;
@@ -222,7 +222,15 @@ foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
   // equal keys are equal, so the order is the same whatever the sort.
   size_t n = pieces.size();
   using Key = std::array<int64_t, 8>;
-  std::vector<std::pair<Key, uint32_t>> keyed(n);
+  // Left uninitialized on construction: every entry is written before it
+  // is read, and zeroing the two arrays of 72-byte entries showed up.
+  struct Keyed {
+    Key first;
+    uint32_t second;
+    Keyed() {}
+    Keyed(const Key &key, uint32_t index) : first(key), second(index) {}
+  };
+  std::vector<Keyed> keyed(n);
   int64_t minLine = INT64_MAX, maxLine = INT64_MIN;
   for (size_t i = 0; i < n; ++i) {
     const CopyPiece &p = pieces[i];
@@ -233,14 +241,21 @@ foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
     minLine = std::min(minLine, keyed[i].first[0]);
     maxLine = std::max(maxLine, keyed[i].first[0]);
   }
-  auto byKey = [](const auto &a, const auto &b) { return a.first < b.first; };
+  // Lexicographic, one comparison per equal field (std::array's operator<
+  // makes two).
+  auto byKey = [](const auto &a, const auto &b) {
+    for (size_t f = 0; f < std::tuple_size<Key>::value; ++f)
+      if (a.first[f] != b.first[f])
+        return a.first[f] < b.first[f];
+    return false;
+  };
   if (n > 64 && maxLine - minLine < 4 * static_cast<int64_t>(n) + 4096) {
     std::vector<uint32_t> start(maxLine - minLine + 2, 0);
     for (const auto &k : keyed)
       ++start[k.first[0] - minLine + 1];
     for (size_t l = 1; l < start.size(); ++l)
       start[l] += start[l - 1];
-    std::vector<std::pair<Key, uint32_t>> bucketed(n);
+    std::vector<Keyed> bucketed(n);
     std::vector<uint32_t> next(start.begin(), start.end() - 1);
     for (const auto &k : keyed)
       bucketed[next[k.first[0] - minLine]++] = k;
@@ -256,22 +271,22 @@ foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
   } else {
     llvm::sort(keyed, byKey);
   }
-  std::vector<CopyPiece> sorted;
-  sorted.reserve(n);
-  for (const auto &k : keyed)
-    sorted.push_back(pieces[k.second]);
-  pieces = std::move(sorted);
-  // Pieces that may share a run: same line, length and chunk shape.
-  auto alike = [&](const CopyPiece &a, const CopyPiece &b) {
-    return steps.line(a) == steps.line(b) && a.length == b.length &&
-           chunkShape(a) == chunkShape(b);
+  // From here on the sorted keys say everything the pairing needs: pieces
+  // that may share a run have the same line, length and chunk shape (the
+  // keys' first five fields), and key[5] is the place along the line, key[6]
+  // and key[7] the elements. Reading the keys, not the pieces, spares
+  // recomputing those per comparison.
+  auto alike = [&](size_t a, size_t b) {
+    const Key &x = keyed[a].first, &y = keyed[b].first;
+    return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] &&
+           x[4] == y[4];
   };
+  auto along = [&](size_t i) { return keyed[i].first[5]; };
   // For each piece: the first piece of its group and of the next place's
   // group (n when there is none).
   std::vector<size_t> groupBegin(n), nextGroup(n, n);
   for (size_t i = 0; i < n; ++i)
-    groupBegin[i] = i > 0 && alike(pieces[i - 1], pieces[i]) &&
-                            steps.along(pieces[i - 1]) == steps.along(pieces[i])
+    groupBegin[i] = i > 0 && alike(i - 1, i) && along(i - 1) == along(i)
                         ? groupBegin[i - 1]
                         : i;
   for (size_t i = 0; i < n;) {
@@ -280,42 +295,52 @@ foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
       ++end;
     // The next group is the one right after when it is alike at the next
     // place.
-    if (end < n && alike(pieces[end], pieces[i]) &&
-        steps.along(pieces[end]) == steps.along(pieces[i]) + 1)
+    if (end < n && alike(end, i) && along(end) == along(i) + 1)
       for (size_t k = i; k < end; ++k)
         nextGroup[k] = end;
     i = end;
   }
-  std::vector<bool> used(n, false);
+  std::vector<uint8_t> used(n, 0);
+  // At most a run per piece; growing the arrays run by run cost more than
+  // the pairing.
   llvm::SmallVector<int64_t> runs;
+  runs.reserve(8 * n);
+  strided.reserve(strided.size() + 5 * n);
   for (size_t i = 0; i < n; ++i) {
     if (used[i])
       continue;
-    used[i] = true;
-    const CopyPiece &p = pieces[i];
+    used[i] = 1;
+    const Key &key = keyed[i].first;
+    const CopyPiece &p = pieces[keyed[i].second];
     int64_t count = 1, srcStride = 0, dstStride = 0;
     size_t cur = i;
     while (nextGroup[cur] < n) {
       size_t next = nextGroup[cur] + (cur - groupBegin[cur]);
       if (next >= n || groupBegin[next] != nextGroup[cur] || used[next])
         break;
-      int64_t ds = pieces[next].srcElement - pieces[cur].srcElement;
-      int64_t dd = pieces[next].dstElement - pieces[cur].dstElement;
+      int64_t ds = keyed[next].first[6] - keyed[cur].first[6];
+      int64_t dd = keyed[next].first[7] - keyed[cur].first[7];
       if (ds < 0 || dd < 0 ||
           (count > 1 && (ds != srcStride || dd != dstStride)))
         break;
       srcStride = ds;
       dstStride = dd;
-      used[next] = true;
+      used[next] = 1;
       ++count;
       cur = next;
     }
     runs.append({p.srcTile, p.dstTile, count, p.length, p.srcElement, srcStride,
                  p.dstElement, dstStride});
-    auto [chunk, srcChunkStride, dstChunkStride] = chunkShape(p);
-    strided.append({chunk, srcChunkStride, dstChunkStride,
-                    count > 1 ? steps.src : 1, count > 1 ? steps.dst : 1});
+    strided.append({key[2], key[3], key[4], count > 1 ? steps.src : 1,
+                    count > 1 ? steps.dst : 1});
   }
+  // Callers see the pieces in key order, as they did when the pairing read
+  // them in place.
+  std::vector<CopyPiece> sorted;
+  sorted.reserve(n);
+  for (const auto &k : keyed)
+    sorted.push_back(pieces[k.second]);
+  pieces = std::move(sorted);
   return runs;
 }
 
@@ -379,20 +404,30 @@ std::optional<BlockCopyPlan> tessera::planBlockCopies(
   TileLookup source(sourceRuns);
   BlockCopyPlan plan;
   // The first block with each content is filled from the source; the others
-  // copy it.
-  std::map<std::vector<int64_t>, size_t> firstWith;
+  // copy it. The contents (each box's lo and hi) are laid out in one array
+  // that never reallocates, and looked up by hash: a vector and a tree
+  // node per block cost more than planning the block.
+  size_t contentSize = 0;
+  for (const TileBlock &block : blocks)
+    for (const Box &box : block.boxes)
+      contentSize += box.lo.size() + box.hi.size();
+  std::vector<int64_t> contents;
+  contents.reserve(contentSize);
+  llvm::DenseMap<llvm::ArrayRef<int64_t>, size_t> firstWith;
+  firstWith.reserve(blocks.size());
   std::vector<CopyPiece> pieces, replicas;
   std::vector<int64_t> base(blocks.size());
   bool ok = true;
   for (auto [i, block] : llvm::enumerate(blocks)) {
     int64_t begin = plan.numElements;
     base[i] = begin;
-    std::vector<int64_t> content;
+    size_t contentBegin = contents.size();
     for (const Box &box : block.boxes) {
-      content.insert(content.end(), box.lo.begin(), box.lo.end());
-      content.insert(content.end(), box.hi.begin(), box.hi.end());
+      contents.insert(contents.end(), box.lo.begin(), box.lo.end());
+      contents.insert(contents.end(), box.hi.begin(), box.hi.end());
     }
-    auto [it, fresh] = firstWith.try_emplace(std::move(content), i);
+    auto [it, fresh] = firstWith.try_emplace(
+        llvm::ArrayRef<int64_t>(contents).slice(contentBegin), i);
     if (fresh) {
       ++plan.numPrimaries;
       for (const Box &box : block.boxes)

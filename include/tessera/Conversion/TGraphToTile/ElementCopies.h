@@ -122,6 +122,23 @@ planElementCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
                   llvm::function_ref<ElementSource(int64_t)> sourceOf,
                   int64_t maxRuns);
 
+/// Where result elements [i, i + length) come from: source elements
+/// [element, element + length) of source number `source` (negative: no copy
+/// writes them), with length >= 1.
+struct SourceSpan {
+  int source;
+  int64_t element, length;
+};
+
+/// planElementCopies' runs from spans: `spanOf(i)` gives the longest run of
+/// result elements from i that it knows to be contiguous in one source, and
+/// each span is split only where a source or dest tile's interval ends, so
+/// a pad or concatenate costs a step per row piece, not per element.
+std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>>
+planSpanCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
+               llvm::ArrayRef<int64_t> destRuns, int64_t numElements,
+               llvm::function_ref<SourceSpan(int64_t)> spanOf, int64_t maxRuns);
+
 /// Copy runs moving every element i of a buffer to element i of one with the
 /// same element count on another layout, computed interval by interval
 /// (O(intervals), independent of the element count), folded like

@@ -90,23 +90,29 @@ llvm::SmallVector<int64_t>
 compressIntervals(llvm::ArrayRef<std::array<int64_t, 3>> intervals);
 
 /// Finds which tile holds each element of a mapping (binary search over its
-/// intervals); -1 for an unmapped element.
+/// runs, then the tile by division); -1 for an unmapped element.
 class TileLookup {
 public:
   explicit TileLookup(llvm::ArrayRef<int64_t> runs);
-  int64_t tileOf(int64_t element) const;
+  int64_t tileOf(int64_t element) const {
+    Interval iv;
+    return find(element, iv) ? iv.tile : -1;
+  }
   /// End (exclusive) of the interval holding `element` on its tile.
-  int64_t intervalEnd(int64_t element) const;
+  int64_t intervalEnd(int64_t element) const {
+    Interval iv;
+    return find(element, iv) ? iv.end : element;
+  }
   /// The tile holding `element` and its interval there [begin, end), in one
   /// search; false for an unmapped element.
   bool locate(int64_t element, int64_t &tile, int64_t &begin,
               int64_t &end) const {
-    const Interval *iv = find(element);
-    if (!iv)
+    Interval iv;
+    if (!find(element, iv))
       return false;
-    tile = iv->tile;
-    begin = iv->begin;
-    end = iv->end;
+    tile = iv.tile;
+    begin = iv.begin;
+    end = iv.end;
     return true;
   }
 
@@ -114,9 +120,16 @@ private:
   struct Interval {
     int64_t begin, end, tile;
   };
-  const Interval *find(int64_t element) const;
-  llvm::SmallVector<Interval> intervals;
-  /// The interval of the previous lookup (a hint, not state that matters).
+  /// Elements [begin, end) on tiles firstTile, firstTile + 1, ..., perTile
+  /// (> 0) each: a run of the mapping, or one tile's interval when runs
+  /// overlap (then each interval is looked up alone, as a mapping that is
+  /// not one-to-one needs).
+  struct Segment {
+    int64_t begin, end, perTile, firstTile;
+  };
+  bool find(int64_t element, Interval &iv) const;
+  llvm::SmallVector<Segment> segments;
+  /// The segment of the previous lookup (a hint, not state that matters).
   mutable size_t last = 0;
 };
 

@@ -1,5 +1,6 @@
 //===- TileAttrs.cpp - tile attributes: registration, #tile.mapping -------===//
 
+#include "tessera/Dialect/Tile/IR/MappingTiles.h"
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"
@@ -170,4 +171,44 @@ std::string MappingAttr::checkCovers(int64_t numElements,
     return "mapping covers " + std::to_string(next) +
            " elements but the buffer has " + std::to_string(numElements);
   return "";
+}
+
+llvm::SmallVector<std::pair<int64_t, int64_t>>
+tessera::tile::tilesWithElements(MappingAttr mapping, int64_t numTiles) {
+  llvm::SmallVector<std::pair<int64_t, int64_t>> ranges;
+  bool negative = false;
+  for (size_t i = 0, e = mapping.getNumRuns(); i < e; ++i) {
+    MappingAttr::Run r = mapping.getRun(i);
+    negative = negative || r.perTile < 0;
+    int64_t first = std::max<int64_t>(r.firstTile, 0),
+            end = std::min(r.endTile, numTiles);
+    if (r.perTile > 0 && first < end)
+      ranges.push_back({first, end});
+  }
+  if (negative) {
+    // Counts that may cancel: add them up per tile.
+    ranges.clear();
+    llvm::SmallVector<int64_t> perTile = mapping.elementsPerTile(numTiles);
+    for (int64_t t = 0; t < numTiles; ++t)
+      if (perTile[t] > 0) {
+        if (!ranges.empty() && ranges.back().second == t)
+          ranges.back().second = t + 1;
+        else
+          ranges.push_back({t, t + 1});
+      }
+    return ranges;
+  }
+  // Runs usually come in tile order; join those that overlap or touch.
+  if (!std::is_sorted(ranges.begin(), ranges.end()))
+    std::sort(ranges.begin(), ranges.end());
+  size_t out = 0;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (out > 0 && ranges[i].first <= ranges[out - 1].second)
+      ranges[out - 1].second =
+          std::max(ranges[out - 1].second, ranges[i].second);
+    else
+      ranges[out++] = ranges[i];
+  }
+  ranges.resize(out);
+  return ranges;
 }

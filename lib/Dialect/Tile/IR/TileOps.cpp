@@ -6,10 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Dialect/Tile/IR/MappingTiles.h"
 #include "tessera/Dialect/Tile/IR/Tile.h"
+
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <vector>
 
 using namespace mlir;
 using namespace tessera::tile;
@@ -85,15 +90,19 @@ LogicalResult ComputeSetOp::verify() {
     MappingAttr mapping = mappingOf(buffer);
     if (!mapping)
       return emitOpError("operand #") << index << " is not a tile.var";
-    // One pass over the runs, not one per tile of the range.
-    llvm::SmallVector<int64_t> perTile =
-        mapping.elementsPerTile(program.getTiles());
-    for (int64_t t = first; t < end; ++t)
-      if (perTile[t] == 0)
-        return emitOpError("vertex on tile ")
-               << t << " would touch operand #" << index << " ('"
-               << buffer.getDefiningOp<VarOp>().getName()
-               << "'), which has no elements on that tile";
+    // The first tile of the range outside the operand's tile ranges: a
+    // walk over its runs, not over the tiles.
+    int64_t t = first;
+    for (auto [b, e] : tilesWithElements(mapping, program.getTiles())) {
+      if (b > t || t >= end)
+        break;
+      t = std::max(t, e);
+    }
+    if (t < end)
+      return emitOpError("vertex on tile ")
+             << t << " would touch operand #" << index << " ('"
+             << buffer.getDefiningOp<VarOp>().getName()
+             << "'), which has no elements on that tile";
   }
   return success();
 }
@@ -173,6 +182,35 @@ public:
     return false;
   }
 
+  /// The table of `mapping`, shared with the last few exchanges that
+  /// asked for the same runs: every exchange reading or writing a buffer
+  /// checks against its mapping (a convolution's window buffer is the
+  /// destination of one exchange and both sides of another), and a table
+  /// costs a pass over every tile. Keyed by the runs' contents, not the
+  /// attribute, whose storage a later context may reuse; per thread, as
+  /// the verifier may run on several.
+  static std::shared_ptr<const TileIntervals> of(MappingAttr mapping,
+                                                 int64_t numTiles) {
+    struct Entry {
+      std::vector<int64_t> runs;
+      int64_t numTiles = -1;
+      std::shared_ptr<const TileIntervals> table;
+    };
+    static thread_local std::array<Entry, 4> cache;
+    static thread_local size_t victim = 0;
+    ArrayRef<int64_t> runs = mapping.getRuns();
+    for (Entry &e : cache)
+      if (e.table && e.numTiles == numTiles &&
+          ArrayRef<int64_t>(e.runs) == runs)
+        return e.table;
+    Entry &e = cache[victim];
+    victim = (victim + 1) % cache.size();
+    e.runs.assign(runs.begin(), runs.end());
+    e.numTiles = numTiles;
+    e.table = std::make_shared<const TileIntervals>(mapping, numTiles);
+    return e.table;
+  }
+
 private:
   /// (begin, end) of each tile's intervals, tile by tile.
   llvm::SmallVector<std::array<int64_t, 2>> intervals;
@@ -233,8 +271,11 @@ LogicalResult ExchangeOp::verify() {
   ProgramOp program = enclosingProgram(*this);
   if (!program)
     return emitOpError("must be inside a tile.program");
-  TileIntervals src(srcMapping, program.getTiles()),
-      dst(dstMapping, program.getTiles());
+  std::shared_ptr<const TileIntervals> srcTable = TileIntervals::of(
+                                           srcMapping, program.getTiles()),
+                                       dstTable = TileIntervals::of(
+                                           dstMapping, program.getTiles());
+  const TileIntervals &src = *srcTable, &dst = *dstTable;
   // The arrays once, not through getRun's property lookups per run.
   ArrayRef<int64_t> copies = getCopyRuns(),
                     strided = isStrided() ? *getStrided() : ArrayRef<int64_t>();
@@ -263,30 +304,61 @@ LogicalResult ExchangeOp::verify() {
              << i << " has tile steps " << r.srcTileStep << ", "
              << r.dstTileStep << "; each must be 0 or 1";
     // Chunk j of tile pair k; a span covering all chunks that the tile
-    // holds whole settles them at once.
+    // holds whole settles them at once. The diagnostic is built only when
+    // a check fails, so the passing path stays small enough to inline.
     int64_t last = r.numChunks() - 1;
-    auto check = [&](const TileIntervals &side, int64_t tile, int64_t begin,
-                     int64_t stride, StringRef what,
-                     StringRef whose) -> LogicalResult {
+    auto holdsChunks = [&](const TileIntervals &side, int64_t tile,
+                           int64_t begin, int64_t stride) {
       if (side.holds(tile, begin, begin + last * stride + r.chunk))
-        return success();
-      for (int64_t j = 0; j <= last; ++j) {
-        int64_t b = begin + j * stride;
-        if (!side.holds(tile, b, b + r.chunk))
-          return emitOpError("copy run ")
-                 << i << " " << what << " elements [" << b << ", "
-                 << b + r.chunk << ") " << whose << tile
-                 << ", which does not hold them";
-      }
-      return success();
+        return true;
+      for (int64_t j = 0; j <= last; ++j)
+        if (!side.holds(tile, begin + j * stride, begin + j * stride + r.chunk))
+          return false;
+      return true;
     };
+    auto fail = [&](const TileIntervals &side, int64_t tile, int64_t begin,
+                    int64_t stride, StringRef what, StringRef whose) {
+      int64_t b = begin;
+      for (int64_t j = 0; j <= last; ++j, b += stride)
+        if (!side.holds(tile, b, b + r.chunk))
+          break;
+      return emitOpError("copy run ")
+             << i << " " << what << " elements [" << b << ", " << b + r.chunk
+             << ") " << whose << tile << ", which does not hold them";
+    };
+    // A side whose tile does not move holds every copy when it holds the
+    // span from the first copy's first element to the last copy's last.
+    // (Any overflow of that span, in a malformed run, leaves the check to
+    // the copies one by one.)
+    auto holdsAllCopies = [&](const TileIntervals &side, int64_t tile,
+                              int64_t tileStep, int64_t begin, int64_t stride,
+                              int64_t chunkStride) {
+      int64_t copies, chunks, end;
+      return (tileStep == 0 || r.count == 1) && stride >= 0 &&
+             !llvm::MulOverflow(r.count - 1, stride, copies) &&
+             !llvm::MulOverflow(last, chunkStride, chunks) &&
+             !llvm::AddOverflow(begin, copies, end) &&
+             !llvm::AddOverflow(end, chunks, end) &&
+             !llvm::AddOverflow(end, r.chunk, end) &&
+             side.holds(tile, begin, end);
+    };
+    bool srcDone = holdsAllCopies(src, r.srcTile, r.srcTileStep, r.srcElement,
+                                  r.srcStride, r.srcChunkStride);
+    bool dstDone = holdsAllCopies(dst, r.dstTile, r.dstTileStep, r.dstElement,
+                                  r.dstStride, r.dstChunkStride);
+    if (srcDone && dstDone)
+      continue;
     for (int64_t k = 0; k < r.count; ++k) {
-      if (failed(check(src, r.srcTileOf(k), r.srcElement + k * r.srcStride,
-                       r.srcChunkStride, "reads",
-                       "of the source from tile ")) ||
-          failed(check(dst, r.dstTileOf(k), r.dstElement + k * r.dstStride,
-                       r.dstChunkStride, "writes", "of the dest on tile ")))
-        return failure();
+      int64_t srcTile = r.srcTileOf(k),
+              srcBegin = r.srcElement + k * r.srcStride;
+      if (!srcDone && !holdsChunks(src, srcTile, srcBegin, r.srcChunkStride))
+        return fail(src, srcTile, srcBegin, r.srcChunkStride, "reads",
+                    "of the source from tile ");
+      int64_t dstTile = r.dstTileOf(k),
+              dstBegin = r.dstElement + k * r.dstStride;
+      if (!dstDone && !holdsChunks(dst, dstTile, dstBegin, r.dstChunkStride))
+        return fail(dst, dstTile, dstBegin, r.dstChunkStride, "writes",
+                    "of the dest on tile ");
     }
   }
   return success();
