@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds tessera-compile with ThreadSanitizer into build-tsan/ (or
+# $TESSERA_TSAN_BUILD_DIR) and compiles models with several allocation
+# threads (--compile_threads=4), failing on the first data race reported
+# (docs/limits.md, "Sanitizers"). Not part of CI: the build takes about
+# twenty minutes on 2 cores.
+#
+#   bash scripts/tsan.sh [CORPUS_DIR]   # default: ../shared/corpus if present
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${TESSERA_TSAN_BUILD_DIR:-$root/build-tsan}
+corpus=${1:-$root/../shared/corpus}
+TESSERA_BUILD_DIR="$build" \
+  TESSERA_CMAKE_ARGS="-DLLVM_USE_SANITIZER=Thread" \
+  bash "$root/scripts/build.sh" tessera-compile
+# A report exits the compile with 66, which stops this script.
+export TSAN_OPTIONS=halt_on_error=1:exitcode=66:report_signal_unsafe=0
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+models=("$root/test/Compile/Inputs/convnet.mlir")
+if [ -d "$corpus" ]; then
+  models+=("$corpus"/hlo/*.hlo "$corpus"/tosa/*.mlir)
+else
+  echo "tsan.sh: no corpus at $corpus; compiling the test model only" >&2
+fi
+for model in "${models[@]}"; do
+  echo "== $(basename "$model")"
+  "$build/bin/tessera-compile" "$model" --target=tile-1472 \
+    -o "$out/model.tessera" --compile_threads=4 --profiling \
+    --report_directory="$out/reports"
+done
+echo "tsan.sh: ${#models[@]} models compiled, no data race reported"
