@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 using namespace tessera;
 
 namespace {
@@ -68,6 +70,47 @@ TEST(IndexedLayoutTest, RunsForPositionsSplitsColumns) {
   auto result = runsForPositions({2, 4}, {0, 1}, tileOf, 100);
   ASSERT_TRUE(result.has_value());
   EXPECT_EQ(*result, (llvm::SmallVector<int64_t>{0, 2, 2, 0, 0, 2, 2, 4}));
+}
+
+TEST(IndexedLayoutTest, RunsForPositionsMatchesAnElementWalk) {
+  // Rows whose positions advance by 0, 1 or more, on chunked and scattered
+  // assignments, against the per-element definition: consecutive elements
+  // on one tile form an interval.
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    int64_t rank = 1 + rng() % 3;
+    llvm::SmallVector<int64_t> shape, whole;
+    for (int64_t d = 0; d < rank; ++d) {
+      shape.push_back(1 + rng() % 6);
+      if (rng() % 2)
+        whole.push_back(d);
+    }
+    WholeDimSplit split(shape, whole);
+    int64_t positions = split.numPositions();
+    llvm::SmallVector<int64_t> tileOf(positions);
+    int64_t chunk = 1 + rng() % 4;
+    bool scattered = rng() % 3 == 0;
+    for (int64_t p = 0; p < positions; ++p)
+      tileOf[p] = scattered ? int64_t(rng() % 3) : p / chunk;
+    llvm::SmallVector<std::array<int64_t, 3>> expected;
+    int64_t elements = 1;
+    for (int64_t size : shape)
+      elements *= size;
+    for (int64_t e = 0; e < elements; ++e) {
+      int64_t t = tileOf[split.positionOfElement(e)];
+      if (!expected.empty() && expected.back()[0] == t)
+        expected.back()[2] = e + 1;
+      else
+        expected.push_back({t, e, e + 1});
+    }
+    int64_t needed = expected.size();
+    auto runs = runsForPositions(shape, split.strides(), tileOf, needed);
+    ASSERT_TRUE(runs.has_value()) << "trial " << trial;
+    EXPECT_EQ(*runs, compressIntervals(expected)) << "trial " << trial;
+    // One interval short of what the mapping needs: nullopt.
+    EXPECT_FALSE(runsForPositions(shape, split.strides(), tileOf, needed - 1))
+        << "trial " << trial;
+  }
 }
 
 /// Applies replicate copies and checks each destination copy is complete,

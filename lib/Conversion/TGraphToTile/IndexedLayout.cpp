@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 using namespace tessera;
 
@@ -51,25 +52,31 @@ int64_t WholeDimSplit::positionOfElement(int64_t element) const {
   return p;
 }
 
-/// Calls f(element, position) for every element of `shape` in row-major
-/// order, the position being the dot product of the element's coordinates
-/// with `strides`, kept incrementally (no division per element).
+/// Calls f(first, length, position, step) for every innermost row of
+/// `shape` in row-major order: the row's elements first .. first+length-1
+/// have positions position, position+step, ...; the position is the dot
+/// product of the element's coordinates with `strides`, kept incrementally
+/// (no division per element). Stops when f returns false: a caller that
+/// has its answer after a few rows (a layout already known unusable) must
+/// not pay for the rest of a table of millions of elements.
 template <typename F>
-static void walkPositions(llvm::ArrayRef<int64_t> shape,
-                          llvm::ArrayRef<int64_t> strides, F f) {
+static void walkRows(llvm::ArrayRef<int64_t> shape,
+                     llvm::ArrayRef<int64_t> strides, F f) {
   int64_t rank = shape.size(), n = 1;
   for (int64_t s : shape)
     n *= s;
   if (n == 0)
     return;
-  if (rank == 0)
-    return f(0, 0);
+  if (rank == 0) {
+    f(0, 1, 0, 0);
+    return;
+  }
   int64_t inner = shape[rank - 1], innerStride = strides[rank - 1];
   llvm::SmallVector<int64_t> index(rank - 1, 0);
   int64_t base = 0;
   for (int64_t e = 0; e < n; e += inner) {
-    for (int64_t i = 0; i < inner; ++i)
-      f(e + i, base + i * innerStride);
+    if (!f(e, inner, base, innerStride))
+      return;
     for (int64_t d = rank - 2; d >= 0; --d) {
       base += strides[d];
       if (++index[d] < shape[d])
@@ -94,14 +101,21 @@ tessera::positionTiles(llvm::ArrayRef<int64_t> runs,
   llvm::SmallVector<int64_t> tiles(split.numPositions(), -1);
   size_t j = 0;
   bool consistent = true;
-  walkPositions(split.getShape(), split.strides(), [&](int64_t e, int64_t p) {
-    while (j < intervals.size() && e >= intervals[j][1])
-      ++j;
-    int64_t t = j < intervals.size() ? intervals[j][2] : -1;
-    if (tiles[p] >= 0 && tiles[p] != t)
-      consistent = false;
-    tiles[p] = t;
-  });
+  walkRows(split.getShape(), split.strides(),
+           [&](int64_t first, int64_t length, int64_t position, int64_t step) {
+             for (int64_t e = first; e < first + length;
+                  ++e, position += step) {
+               while (j < intervals.size() && e >= intervals[j][1])
+                 ++j;
+               int64_t t = j < intervals.size() ? intervals[j][2] : -1;
+               if (tiles[position] >= 0 && tiles[position] != t) {
+                 consistent = false;
+                 return false;
+               }
+               tiles[position] = t;
+             }
+             return true;
+           });
   if (!consistent || llvm::is_contained(tiles, -1))
     return std::nullopt;
   return tiles;
@@ -111,18 +125,44 @@ std::optional<llvm::SmallVector<int64_t>> tessera::runsForPositions(
     llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> positionStrides,
     llvm::ArrayRef<int64_t> tileOfPosition, int64_t maxIntervals) {
   llvm::SmallVector<std::array<int64_t, 3>> intervals;
-  bool over = false;
-  walkPositions(shape, positionStrides, [&](int64_t e, int64_t p) {
-    if (over)
-      return;
-    int64_t t = tileOfPosition[p];
+  // Extends the last interval by [first, end) on tile t, or starts one.
+  auto add = [&](int64_t t, int64_t first, int64_t end) {
     if (!intervals.empty() && intervals.back()[0] == t)
-      intervals.back()[2] = e + 1;
+      intervals.back()[2] = end;
     else if (int64_t(intervals.size()) == maxIntervals)
-      over = true;
+      return false;
     else
-      intervals.push_back({t, e, e + 1});
-  });
+      intervals.push_back({t, first, end});
+    return true;
+  };
+  // sameFrom[p]: how many positions from p on share p's tile. A row whose
+  // positions advance by one then costs an interval, not an element, per
+  // tile it crosses (a table of millions of elements on a few tiles).
+  int64_t numPositions = tileOfPosition.size();
+  std::vector<int64_t> sameFrom(numPositions, 1);
+  for (int64_t p = numPositions - 2; p >= 0; --p)
+    if (tileOfPosition[p] == tileOfPosition[p + 1])
+      sameFrom[p] = sameFrom[p + 1] + 1;
+  bool over = false;
+  walkRows(shape, positionStrides,
+           [&](int64_t first, int64_t length, int64_t position, int64_t step) {
+             int64_t end = first + length;
+             for (int64_t e = first; e < end;) {
+               // A row along a dimension that does not move the position is
+               // on one tile.
+               int64_t same = step == 0 ? end - e
+                              : step == 1
+                                  ? std::min(sameFrom[position], end - e)
+                                  : 1;
+               if (!add(tileOfPosition[position], e, e + same)) {
+                 over = true;
+                 return false;
+               }
+               e += same;
+               position += same * step;
+             }
+             return true;
+           });
   if (over)
     return std::nullopt;
   return compressIntervals(intervals);

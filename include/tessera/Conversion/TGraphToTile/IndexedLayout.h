@@ -73,7 +73,9 @@ positionTiles(llvm::ArrayRef<int64_t> runs, const WholeDimSplit &split);
 /// dimension that does not move the position). Consecutive elements on one
 /// tile form one interval, equal intervals on consecutive tiles one run.
 /// Nullopt when that takes more than `maxIntervals` per-tile intervals (a
-/// layout too fragmented to use). O(elements), no division per element.
+/// layout too fragmented to use), found as soon as the budget is passed.
+/// A row whose positions advance by 0 or 1 costs one step per tile it
+/// crosses, any other one step per element; no division per element.
 std::optional<llvm::SmallVector<int64_t>>
 runsForPositions(llvm::ArrayRef<int64_t> shape,
                  llvm::ArrayRef<int64_t> positionStrides,
