@@ -1,14 +1,22 @@
 //===- WindowPlanningTest.cpp - halo windows and block copies -------------===//
 //
 // The input window of an output block (halo, padding, strides, dilations),
-// box spans, diagonal folding of copy pieces and replicated block plans.
+// box spans, diagonal folding of copy pieces (on one thread or several) and
+// replicated block plans.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Conversion/TGraphToTile/WindowPlanning.h"
 #include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 
+#include "llvm/Support/Parallel.h"
+#include "llvm/Support/Threading.h"
+
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <tuple>
 
 using namespace tessera;
 
@@ -135,6 +143,35 @@ TEST(WindowPlanningTest, StridedPiecesFoldIntoOneRun) {
   EXPECT_EQ(foldCopyPieces(diagonal, &strided),
             (llvm::SmallVector<int64_t>{0, 1, 2, 4, 0, 4, 0, 4}));
   EXPECT_TRUE(strided.empty());
+}
+
+TEST(WindowPlanningTest, ManyPiecesFoldAlikeOnOneThreadOrSeveral) {
+  // Enough pieces for the forms to be folded on several threads: columns
+  // 2..3 of a 4096x8 source, two rows per tile on tiles 0..2047, into one
+  // block on tile 3000, listed in a shuffled order.
+  std::vector<CopyPiece> pieces;
+  for (int64_t row = 0; row < 4096; ++row)
+    pieces.push_back({row / 2, 3000, 2, 8 * row + 2, 2 * row});
+  std::shuffle(pieces.begin(), pieces.end(), std::mt19937(3));
+  auto fold = [&](unsigned threads) {
+    llvm::parallel::strategy = llvm::hardware_concurrency(threads);
+    std::vector<CopyPiece> copy = pieces;
+    llvm::SmallVector<int64_t> strided;
+    llvm::SmallVector<int64_t> runs = foldCopyPieces(copy, &strided);
+    return std::make_tuple(runs, strided, copy);
+  };
+  llvm::ThreadPoolStrategy saved = llvm::parallel::strategy;
+  auto [runs, strided, reordered] = fold(1);
+  EXPECT_EQ(runs, (llvm::SmallVector<int64_t>{0, 3000, 2048, 4, 2, 16, 0, 4}));
+  EXPECT_EQ(strided, (llvm::SmallVector<int64_t>{2, 8, 2, 1, 0}));
+  auto [parallelRuns, parallelStrided, parallelReordered] = fold(2);
+  llvm::parallel::strategy = saved;
+  EXPECT_EQ(parallelRuns, runs);
+  EXPECT_EQ(parallelStrided, strided);
+  // The plain form's order is what callers see, on any thread count.
+  ASSERT_EQ(parallelReordered.size(), reordered.size());
+  for (size_t i = 0; i < reordered.size(); ++i)
+    EXPECT_EQ(parallelReordered[i].srcElement, reordered[i].srcElement);
 }
 
 TEST(WindowPlanningTest, ReplicatedBlocksAreCopiedOnceFromTheSource) {

@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Parallel.h"
 
 #include <algorithm>
 #include <array>
@@ -207,10 +208,12 @@ struct TileSteps {
 } // namespace
 
 /// foldCopyPieces along `steps` over pieces that may be strided: runs, and
-/// each run's five `strided` integers in `strided`.
+/// each run's five `strided` integers in `strided`. With `reordered`, also
+/// the pieces in key order there (it may be `pieces` itself).
 static llvm::SmallVector<int64_t>
-foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
-           llvm::SmallVectorImpl<int64_t> &strided) {
+foldPieces(const std::vector<CopyPiece> &pieces, TileSteps steps,
+           llvm::SmallVectorImpl<int64_t> &strided,
+           std::vector<CopyPiece> *reordered) {
   // Group by (line, length and chunk shape, place along the line); pieces
   // of one group in element order, so the i-th piece at place a pairs with
   // the i-th at a + 1.
@@ -336,36 +339,66 @@ foldPieces(std::vector<CopyPiece> &pieces, TileSteps steps,
   }
   // Callers see the pieces in key order, as they did when the pairing read
   // them in place.
-  std::vector<CopyPiece> sorted;
-  sorted.reserve(n);
-  for (const auto &k : keyed)
-    sorted.push_back(pieces[k.second]);
-  pieces = std::move(sorted);
+  if (reordered) {
+    std::vector<CopyPiece> sorted;
+    sorted.reserve(n);
+    for (const auto &k : keyed)
+      sorted.push_back(pieces[k.second]);
+    *reordered = std::move(sorted);
+  }
   return runs;
 }
+
+/// Pieces from which foldCopyPieces folds its forms on several threads:
+/// below this, handing a fold to another thread costs more than it saves.
+static constexpr size_t kParallelFoldPieces = 4096;
 
 llvm::SmallVector<int64_t>
 tessera::foldCopyPieces(std::vector<CopyPiece> &pieces,
                         llvm::SmallVectorImpl<int64_t> *strided) {
   llvm::SmallVector<int64_t> plainStrides;
-  llvm::SmallVector<int64_t> best = foldPieces(pieces, {1, 1}, plainStrides);
   if (!strided)
-    return best;
+    return foldPieces(pieces, {1, 1}, plainStrides, &pieces);
   strided->clear();
+  // The forms are folded independently, from the same pieces, and the
+  // fewest runs kept in a fixed order of preference, so folding them on
+  // several threads (they are most of a convolution's planning, and the
+  // lowering otherwise keeps one core) gives the same result.
+  std::vector<CopyPiece> chunked = chunkPieces(pieces);
+  struct Form {
+    const std::vector<CopyPiece> *pieces;
+    TileSteps steps;
+    llvm::SmallVector<int64_t> runs, strides;
+  };
+  llvm::SmallVector<Form, 4> forms = {{&pieces, {1, 1}, {}, {}}};
+  for (TileSteps steps : {TileSteps{1, 1}, TileSteps{1, 0}, TileSteps{0, 1}})
+    if (!(steps.src && steps.dst && chunked.size() == pieces.size()))
+      forms.push_back({&chunked, steps, {}, {}});
+  auto fold = [&](size_t i) {
+    Form &form = forms[i];
+    // Only the plain form's order is the callers'.
+    form.runs = foldPieces(*form.pieces, form.steps, form.strides,
+                           i == 0 ? &pieces : nullptr);
+  };
+  if (pieces.size() >= kParallelFoldPieces) {
+    // This thread folds the plain form meanwhile; the group waits on exit.
+    llvm::parallel::TaskGroup group;
+    for (size_t i = 1; i < forms.size(); ++i)
+      group.spawn([&fold, i] { fold(i); });
+    fold(0);
+  } else {
+    for (size_t i = 0; i < forms.size(); ++i)
+      fold(i);
+  }
   // Strided runs only when they are fewer: equal counts keep the plain
   // form every consumer reads most simply.
-  std::vector<CopyPiece> chunked = chunkPieces(pieces);
-  for (TileSteps steps : {TileSteps{1, 1}, TileSteps{1, 0}, TileSteps{0, 1}}) {
-    if (steps.src && steps.dst && chunked.size() == pieces.size())
-      continue;
-    llvm::SmallVector<int64_t> stepStrides;
-    llvm::SmallVector<int64_t> runs = foldPieces(chunked, steps, stepStrides);
-    if (runs.size() < best.size()) {
-      best = std::move(runs);
-      strided->assign(stepStrides.begin(), stepStrides.end());
-    }
-  }
-  return best;
+  size_t best = 0;
+  for (size_t i = 1; i < forms.size(); ++i)
+    if (forms[i].runs.size() < forms[best].runs.size())
+      best = i;
+  if (best > 0)
+    strided->assign(forms[best].strides.begin(), forms[best].strides.end());
+  return std::move(forms[best].runs);
 }
 
 int64_t Box::numElements() const {
