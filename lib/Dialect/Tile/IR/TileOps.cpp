@@ -10,10 +10,13 @@
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Parallel.h"
 
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 using namespace mlir;
@@ -246,6 +249,25 @@ static LogicalResult verifyView(ExchangeOp op) {
   return success();
 }
 
+/// Run i of `copies` (eight integers a run) with its five `strided`
+/// integers when there are any: getRun, from arrays read once rather than
+/// through the op's property lookups per run.
+static ExchangeOp::Run runAt(ArrayRef<int64_t> copies,
+                             ArrayRef<int64_t> strided, size_t i) {
+  const int64_t *c = &copies[ExchangeOp::kRunSize * i];
+  ExchangeOp::Run r{c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+                    c[7], c[3], 0,    0,    1,    1};
+  if (!strided.empty()) {
+    const int64_t *h = &strided[ExchangeOp::kStridedSize * i];
+    r.chunk = h[0];
+    r.srcChunkStride = h[1];
+    r.dstChunkStride = h[2];
+    r.srcTileStep = h[3];
+    r.dstTileStep = h[4];
+  }
+  return r;
+}
+
 LogicalResult ExchangeOp::verify() {
   if (getViewOffset() && !isView())
     return emitOpError("has a view offset but no view strides");
@@ -264,32 +286,17 @@ LogicalResult ExchangeOp::verify() {
                        "copy run: expected ")
            << getNumRuns() * kStridedSize << " integers, got "
            << getStrided()->size();
-  MappingAttr srcMapping = mappingOf(getSource()),
-              dstMapping = mappingOf(getDest());
-  if (!srcMapping || !dstMapping)
+  if (!mappingOf(getSource()) || !mappingOf(getDest()))
     return emitOpError("source and dest must be tile.var buffers");
-  ProgramOp program = enclosingProgram(*this);
-  if (!program)
+  if (!enclosingProgram(*this))
     return emitOpError("must be inside a tile.program");
-  std::shared_ptr<const TileIntervals> srcTable = TileIntervals::of(
-                                           srcMapping, program.getTiles()),
-                                       dstTable = TileIntervals::of(
-                                           dstMapping, program.getTiles());
-  const TileIntervals &src = *srcTable, &dst = *dstTable;
-  // The arrays once, not through getRun's property lookups per run.
+  // Each run's fields, here; whether the tiles hold what the copies read
+  // and write, in the program's region verifier (findUnheldCopy), for
+  // every exchange of the program at once.
   ArrayRef<int64_t> copies = getCopyRuns(),
                     strided = isStrided() ? *getStrided() : ArrayRef<int64_t>();
   for (size_t i = 0, e = getNumRuns(); i < e; ++i) {
-    const int64_t *c = &copies[kRunSize * i];
-    Run r{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[3], 0, 0, 1, 1};
-    if (!strided.empty()) {
-      const int64_t *h = &strided[kStridedSize * i];
-      r.chunk = h[0];
-      r.srcChunkStride = h[1];
-      r.dstChunkStride = h[2];
-      r.srcTileStep = h[3];
-      r.dstTileStep = h[4];
-    }
+    Run r = runAt(copies, strided, i);
     if (r.count <= 0 || r.elements <= 0 || r.srcTile < 0 || r.dstTile < 0 ||
         r.srcElement < 0 || r.dstElement < 0)
       return emitOpError("copy run ") << i << " is empty or negative";
@@ -303,9 +310,30 @@ LogicalResult ExchangeOp::verify() {
       return emitOpError("copy run ")
              << i << " has tile steps " << r.srcTileStep << ", "
              << r.dstTileStep << "; each must be 0 or 1";
+  }
+  return success();
+}
+
+/// The first copy of `op` (whose runs ExchangeOp::verify accepted) that
+/// reads elements its source tile does not hold or writes where its
+/// destination tile holds none, as the error to report; nullopt when every
+/// copy is held. Emits nothing: it runs on several threads at once.
+static std::optional<std::string> findUnheldCopy(ExchangeOp op,
+                                                 int64_t numTiles) {
+  std::shared_ptr<const TileIntervals> srcTable = TileIntervals::of(
+                                           mappingOf(op.getSource()), numTiles),
+                                       dstTable = TileIntervals::of(
+                                           mappingOf(op.getDest()), numTiles);
+  const TileIntervals &src = *srcTable, &dst = *dstTable;
+  // The arrays once, not through getRun's property lookups per run.
+  ArrayRef<int64_t> copies = op.getCopyRuns(),
+                    strided =
+                        op.isStrided() ? *op.getStrided() : ArrayRef<int64_t>();
+  for (size_t i = 0, e = op.getNumRuns(); i < e; ++i) {
+    ExchangeOp::Run r = runAt(copies, strided, i);
     // Chunk j of tile pair k; a span covering all chunks that the tile
-    // holds whole settles them at once. The diagnostic is built only when
-    // a check fails, so the passing path stays small enough to inline.
+    // holds whole settles them at once. The message is built only when a
+    // check fails, so the passing path stays small enough to inline.
     int64_t last = r.numChunks() - 1;
     auto holdsChunks = [&](const TileIntervals &side, int64_t tile,
                            int64_t begin, int64_t stride) {
@@ -322,9 +350,10 @@ LogicalResult ExchangeOp::verify() {
       for (int64_t j = 0; j <= last; ++j, b += stride)
         if (!side.holds(tile, b, b + r.chunk))
           break;
-      return emitOpError("copy run ")
-             << i << " " << what << " elements [" << b << ", " << b + r.chunk
-             << ") " << whose << tile << ", which does not hold them";
+      return "copy run " + std::to_string(i) + " " + what.str() +
+             " elements [" + std::to_string(b) + ", " +
+             std::to_string(b + r.chunk) + ") " + whose.str() +
+             std::to_string(tile) + ", which does not hold them";
     };
     // A side whose tile does not move holds every copy when it holds the
     // span from the first copy's first element to the last copy's last.
@@ -361,6 +390,37 @@ LogicalResult ExchangeOp::verify() {
                     "of the dest on tile ");
     }
   }
+  return std::nullopt;
+}
+
+/// Exchanges whose copies findUnheldCopy checks on several threads: below
+/// this, handing them out costs more than it saves.
+static constexpr size_t kParallelExchanges = 64;
+
+LogicalResult ProgramOp::verifyRegions() {
+  // The copies of every exchange are checked against the tiles' intervals
+  // here rather than op by op: the checks only read the IR, and they were
+  // the larger part of verifying a lowered program, on one thread. The
+  // first exchange in program order with an unheld copy is reported, as
+  // the op-by-op check did.
+  std::vector<ExchangeOp> exchanges;
+  getBody().walk([&](ExchangeOp ex) {
+    if (!ex.isView())
+      exchanges.push_back(ex);
+  });
+  std::vector<std::optional<std::string>> problems(exchanges.size());
+  int64_t numTiles = getTiles();
+  auto check = [&](size_t i) {
+    problems[i] = findUnheldCopy(exchanges[i], numTiles);
+  };
+  if (exchanges.size() >= kParallelExchanges)
+    llvm::parallelFor(0, exchanges.size(), check);
+  else
+    for (size_t i = 0; i < exchanges.size(); ++i)
+      check(i);
+  for (auto [ex, problem] : llvm::zip(exchanges, problems))
+    if (problem)
+      return ex.emitOpError(*problem);
   return success();
 }
 

@@ -43,6 +43,9 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, SymbolTable,
     $sym_name `target` $target `tiles` $tiles attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
+  // The exchanges' copies are checked against the mappings here, all at
+  // once (TileOps.cpp, ProgramOp::verifyRegions).
+  let hasRegionVerifier = 1;
 }
 
 def Tile_EndOp : Tile_Op<"end", [Terminator, HasParent<"ProgramOp">]> {
@@ -145,7 +148,9 @@ def Tile_ExchangeOp : Tile_Op<"exchange"> {
     `dst tile + k`, which stores them in `dest` from
     `dst element + k * dst stride`. A regular exchange over a thousand tiles
     is one run. The verifier checks that each source tile holds what it
-    sends and each destination tile holds where it writes.
+    sends and each destination tile holds where it writes (the enclosing
+    `tile.program` checks this for all its exchanges at once, after each
+    exchange's own runs are checked well formed).
 
     ```mlir
     // Tiles 0..3 each send their first 16 elements (grain 64) to the next
