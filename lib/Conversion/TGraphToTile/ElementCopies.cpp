@@ -87,6 +87,11 @@ tessera::planSpanCopies(llvm::ArrayRef<llvm::ArrayRef<int64_t>> sourceRuns,
 static llvm::SmallVector<std::array<int64_t, 3>>
 sortedIntervals(llvm::ArrayRef<int64_t> runs) {
   llvm::SmallVector<std::array<int64_t, 3>> intervals; // begin, end, tile
+  // Counted first: growing the list by doubling copied it log(n) times.
+  size_t count = 0;
+  for (size_t i = 0; i + 3 < runs.size(); i += 4)
+    count += std::max<int64_t>(runs[i + 1] - runs[i], 0);
+  intervals.reserve(count);
   for (size_t i = 0; i + 3 < runs.size(); i += 4)
     for (int64_t t = runs[i]; t < runs[i + 1]; ++t) {
       int64_t b = runs[i + 3] + (t - runs[i]) * runs[i + 2];

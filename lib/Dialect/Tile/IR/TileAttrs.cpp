@@ -182,8 +182,18 @@ tessera::tile::tilesWithElements(MappingAttr mapping, int64_t numTiles) {
     negative = negative || r.perTile < 0;
     int64_t first = std::max<int64_t>(r.firstTile, 0),
             end = std::min(r.endTile, numTiles);
-    if (r.perTile > 0 && first < end)
+    if (r.perTile <= 0 || first >= end)
+      continue;
+    // A range meeting the last one joins it: the union is the same, and
+    // a mapping split by columns lists the same tiles once per row (bert:
+    // sorting those lists was a third of this function).
+    if (!ranges.empty() && first <= ranges.back().second &&
+        ranges.back().first <= end) {
+      ranges.back().first = std::min(ranges.back().first, first);
+      ranges.back().second = std::max(ranges.back().second, end);
+    } else {
       ranges.push_back({first, end});
+    }
   }
   if (negative) {
     // Counts that may cancel: add them up per tile.
