@@ -2,12 +2,15 @@
 
 #include "tessera/Memory/Liveness.h"
 
+#include "BufferShares.h"
+
 #include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Memory/Allocator.h"
 #include "tessera/Memory/Padding.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Parallel.h"
 
 #include <numeric>
 #include <tuple>
@@ -209,12 +212,6 @@ public:
 
 private:
   void collectBuffers();
-  /// The shares of `var` (not an alias) into `buffer`, a mapping run at a
-  /// time, when its runs hold disjoint tiles in tile order (as the
-  /// lowering's linear mappings do): each tile then holds one interval,
-  /// and they step by the run's elements per tile. False, with nothing
-  /// done, otherwise.
-  bool sharesByRun(tile::VarOp var, BufferLiveness &buffer);
   void collectRefs();
   /// The tiles an exchange reads the source on and writes the destination on.
   /// (Sorted, disjoint tile ranges.)
@@ -257,80 +254,18 @@ private:
   /// sends or receives in it. Summed while the references are collected,
   /// so each exchange's tiles are found once.
   std::vector<int64_t> exchangeDelta;
-  std::vector<int32_t> cover;   ///< mergeRanges' scratch
-  std::vector<int64_t> slotsOf; ///< sharesByRun's padded slots per phase
+  std::vector<int32_t> cover; ///< mergeRanges' scratch
 };
 
 } // namespace
 
-bool LivenessBuilder::sharesByRun(tile::VarOp var, BufferLiveness &buffer) {
-  tile::MappingAttr mapping = var.getMapping();
-  int64_t numTiles = result.numTiles;
-  for (size_t i = 1, e = mapping.getNumRuns(); i < e; ++i)
-    if (mapping.getRun(i).firstTile < mapping.getRun(i - 1).endTile)
-      return false;
-  tile::BufferType type = var.getType();
-  llvm::ArrayRef<int64_t> shape = type.getShape();
-  int64_t period = paddingPeriod(shape, target.layoutTile);
-  int64_t total = type.getNumElements();
-  for (size_t i = 0, e = mapping.getNumRuns(); i < e; ++i) {
-    tile::MappingAttr::Run run = mapping.getRun(i);
-    int64_t tiles = std::min(run.endTile, numTiles) - run.firstTile;
-    if (tiles <= 0)
-      continue;
-    int64_t n = run.perTile;
-    // Tile k of the run holds [s + k·n, s + (k + 1)·n): tiles `cycle`
-    // apart hold the same interval shifted by a multiple of the period,
-    // and pad alike (paddingPeriod).
-    int64_t cycle = period > 0
-                        ? std::min(tiles, period / std::gcd(n % period, period))
-                        : tiles;
-    slotsOf.assign(cycle, -1);
-    TileBytes share;
-    share.elements = n;
-    share.bytes = n * buffer.elementBytes;
-    for (int64_t k = 0; k < tiles; ++k) {
-      int64_t begin = run.firstElement + k * n, end = begin + n;
-      bool inside = 0 <= begin && end <= total;
-      int64_t slots = period > 0 && inside ? slotsOf[k % cycle] : -1;
-      if (slots < 0) {
-        std::pair<int64_t, int64_t> interval = {begin, end};
-        slots = paddedElementsOnTile(shape, target.layoutTile, interval);
-        if (period > 0 && inside)
-          slotsOf[k % cycle] = slots;
-      }
-      share.tile = run.firstTile + k;
-      share.paddedBytes =
-          alignTo(slots * buffer.elementBytes, target.alignmentBytes);
-      buffer.bytes += share.bytes;
-      buffer.paddedBytes += share.paddedBytes;
-      buffer.tiles.push_back(share);
-    }
-  }
-  buffer.tiles.shrink_to_fit();
-  return true;
-}
+/// Buffers whose shares collectBuffers computes on several threads: below
+/// this, handing them out costs more than it saves. (Few buffers may still
+/// be much work: bert's 200 or so spread over every tile.)
+static constexpr size_t kParallelShares = 32;
 
 void LivenessBuilder::collectBuffers() {
   llvm::DenseMap<Operation *, int32_t> byVar;
-  int64_t numTiles = result.numTiles;
-  std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> pieces, bucketed;
-  std::vector<int64_t> tileStart;
-  llvm::SmallVector<std::pair<int64_t, int64_t>> intervals;
-  // A buffer's tile patterns (intervals less a multiple of the padding
-  // period) and their padded elements.
-  struct PatternHash {
-    // A multiply-xor per number: llvm::hash_combine_range cost as much as
-    // the sizing it saved on patterns of many intervals.
-    size_t operator()(const std::vector<int64_t> &key) const {
-      uint64_t h = key.size();
-      for (int64_t x : key)
-        h = (h ^ static_cast<uint64_t>(x)) * 0x9E3779B97F4A7C15ull;
-      return h ^ (h >> 29);
-    }
-  };
-  std::unordered_map<std::vector<int64_t>, int64_t, PatternHash> paddedOf;
-  std::vector<int64_t> pattern;
   // The first var of each (type, mapping).
   llvm::DenseMap<std::pair<const void *, const void *>, int32_t> byLayout;
   // Counted first: the vector grown by doubling held up to twice the
@@ -338,6 +273,10 @@ void LivenessBuilder::collectBuffers() {
   size_t vars = 0;
   program.walk([&](tile::VarOp) { ++vars; });
   result.buffers.reserve(vars);
+  // The buffers whose shares are computed, and those that copy an earlier
+  // buffer's (index, twin).
+  std::vector<int32_t> computed;
+  std::vector<std::pair<int32_t, int32_t>> twins;
   program.walk([&](tile::VarOp var) {
     int32_t index = result.buffers.size();
     BufferLiveness buffer;
@@ -352,100 +291,50 @@ void LivenessBuilder::collectBuffers() {
     }
     // Vars of one type and mapping (attributes and types are uniqued) have
     // the same shares: an elementwise chain's values mostly do.
-    int32_t twin = -1;
-    if (buffer.aliasOf < 0)
-      twin = byLayout
-                 .try_emplace({type.getAsOpaquePointer(),
-                               var.getMapping().getAsOpaquePointer()},
-                              index)
-                 .first->second;
-    if (buffer.aliasOf < 0 && twin != index) {
-      const BufferLiveness &first = result.buffers[twin];
-      buffer.tiles = first.tiles;
-      buffer.bytes = first.bytes;
-      buffer.paddedBytes = first.paddedBytes;
-    } else if (buffer.aliasOf < 0 && sharesByRun(var, buffer)) {
-      // Done run by run.
-    } else if (buffer.aliasOf < 0) {
-      // Intervals per tile (in element order within a tile), then padded
-      // per tile. One sorted list, not a map of lists: a buffer spread
-      // over every tile would otherwise cost a node per tile.
-      pieces.clear();
-      var.getMapping().forEachInterval([&](int64_t t, int64_t b, int64_t e) {
-        if (t < numTiles)
-          pieces.push_back({t, {b, e}});
-      });
-      // Most mappings list their tiles in order already; a long list out
-      // of order is bucketed by tile (a comparison sort of every var's
-      // pieces took 9% of bert's compile on tile-1472).
-      auto byTile = [](const auto &x, const auto &y) {
-        return x.first < y.first;
-      };
-      if (!std::is_sorted(pieces.begin(), pieces.end(), byTile)) {
-        if (static_cast<int64_t>(pieces.size()) * 8 < numTiles) {
-          std::stable_sort(pieces.begin(), pieces.end(), byTile);
-        } else {
-          tileStart.assign(numTiles + 1, 0);
-          for (const auto &p : pieces)
-            ++tileStart[p.first + 1];
-          for (int64_t t = 0; t < numTiles; ++t)
-            tileStart[t + 1] += tileStart[t];
-          bucketed.resize(pieces.size());
-          for (const auto &p : pieces)
-            bucketed[tileStart[p.first]++] = p;
-          pieces.swap(bucketed);
-        }
-      }
-      // Tiles whose intervals are the same pattern shifted by a multiple
-      // of the padding period pad alike: sized once per pattern.
-      int64_t period = paddingPeriod(type.getShape(), target.layoutTile);
-      int64_t total = type.getNumElements();
-      paddedOf.clear();
-      for (size_t k = 0; k < pieces.size();) {
-        int64_t t = pieces[k].first;
-        intervals.clear();
-        for (; k < pieces.size() && pieces[k].first == t; ++k)
-          intervals.push_back(pieces[k].second);
-        TileBytes share;
-        share.tile = t;
-        bool inside = true;
-        for (auto [b, e] : intervals) {
-          share.elements += e - b;
-          inside &= 0 <= b && b <= e && e <= total;
-        }
-        share.bytes = share.elements * buffer.elementBytes;
-        int64_t *padded = nullptr;
-        if (period > 0 && inside) {
-          int64_t base = intervals.front().first / period * period;
-          pattern.clear();
-          for (auto [b, e] : intervals)
-            pattern.insert(pattern.end(), {b - base, e - base});
-          if (paddedOf.size() > 4096)
-            paddedOf.clear();
-          auto [it, inserted] = paddedOf.try_emplace(pattern, -1);
-          padded = &it->second;
-        }
-        if (!padded || *padded < 0) {
-          int64_t slots = paddedElementsOnTile(type.getShape(),
-                                               target.layoutTile, intervals);
-          if (padded)
-            *padded = slots;
-          share.paddedBytes =
-              alignTo(slots * buffer.elementBytes, target.alignmentBytes);
-        } else {
-          share.paddedBytes =
-              alignTo(*padded * buffer.elementBytes, target.alignmentBytes);
-        }
-        buffer.bytes += share.bytes;
-        buffer.paddedBytes += share.paddedBytes;
-        buffer.tiles.push_back(share);
-      }
-      buffer.tiles.shrink_to_fit();
+    if (buffer.aliasOf < 0) {
+      int32_t twin = byLayout
+                         .try_emplace({type.getAsOpaquePointer(),
+                                       var.getMapping().getAsOpaquePointer()},
+                                      index)
+                         .first->second;
+      if (twin != index)
+        twins.push_back({index, twin});
+      else
+        computed.push_back(index);
     }
     byVar.try_emplace(var, index);
     indexOf[var.getResult()] = index;
     result.buffers.push_back(std::move(buffer));
   });
+  // Each buffer's shares depend on its type, mapping and the target only
+  // (they read the IR, change nothing): computed in contiguous slices on
+  // LLVM's parallel executor, each slice with its own scratch, they were
+  // most of bert's liveness on one thread.
+  size_t slices = computed.size() >= kParallelShares
+                      ? std::min<size_t>(
+                            computed.size(),
+                            8 * llvm::parallel::strategy.compute_thread_count())
+                      : 1;
+  auto computeSlice = [&](size_t slice) {
+    ShareScratch scratch;
+    for (size_t i = computed.size() * slice / slices,
+                e = computed.size() * (slice + 1) / slices;
+         i < e; ++i) {
+      BufferLiveness &buffer = result.buffers[computed[i]];
+      computeShares(buffer.var, result.numTiles, target, buffer, scratch);
+    }
+  };
+  if (slices > 1)
+    llvm::parallelFor(0, slices, computeSlice);
+  else if (!computed.empty())
+    computeSlice(0);
+  for (auto [index, twin] : twins) {
+    BufferLiveness &buffer = result.buffers[index];
+    const BufferLiveness &first = result.buffers[twin];
+    buffer.tiles = first.tiles;
+    buffer.bytes = first.bytes;
+    buffer.paddedBytes = first.paddedBytes;
+  }
   refs.assign(result.buffers.size(), Refs());
 }
 
