@@ -63,9 +63,16 @@ llvm::Expected<std::string> constantBytes(ElementsAttr value, DType dtype) {
     ArrayRef<char> raw = dense.getRawData();
     int64_t n = dense.getNumElements();
     if (dense.isSplat() && raw.size() == size_t(width)) {
-      bytes.reserve(n * width);
-      for (int64_t i = 0; i < n; ++i)
+      // The element once, then what is there so far appended to itself:
+      // log(n) appends, not one per element (2.7 M of them for
+      // mobilenetv2's splats).
+      size_t total = n * width;
+      bytes.reserve(total);
+      if (total > 0)
         bytes.append(raw.data(), raw.size());
+      while (bytes.size() < total)
+        bytes.append(bytes.data(),
+                     std::min(bytes.size(), total - bytes.size()));
       return bytes;
     }
     if (!dense.isSplat() && raw.size() == size_t(n * width))
