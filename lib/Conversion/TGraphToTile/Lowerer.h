@@ -24,6 +24,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <optional>
@@ -337,6 +338,13 @@ private:
   /// of another buffer: the var they are stored in. Steps write only
   /// storage vars, so a read of an alias waits for writes to its storage.
   mlir::DenseMap<mlir::Value, mlir::Value> aliasStorage;
+  /// The views viewCopyRuns found too fragmented to list, by their source
+  /// and destination mappings, destination type, run budget, offset and
+  /// strides (attributes and types are uniqued, so their addresses name
+  /// their contents): a model repeats a few views many times (mobilenetv2:
+  /// 257 such views, 31 distinct), and each answer costs a walk of up to
+  /// every element.
+  llvm::StringSet<> unlistableViews;
   /// The first var of each small constant value (and type) on each chip,
   /// which later equal constants alias.
   llvm::DenseMap<std::pair<int64_t, mlir::Attribute>, mlir::Value>

@@ -337,11 +337,28 @@ void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
   // Listed copies show the traffic; they are kept while compact (a few per
   // tile), which an element walk over a modest buffer can tell.
   if (n <= listUpTo) {
-    if (auto copies =
-            viewCopyRuns(runsOf(src), runsOf(dst),
-                         cast<tile::BufferType>(dst.getType()).getShape(),
-                         offset, strides, 4 * numTiles))
-      return emitExchange(loc, name, src, dst, *copies);
+    tile::MappingAttr srcMapping =
+        src.getDefiningOp<tile::VarOp>().getMapping();
+    tile::MappingAttr dstMapping =
+        dst.getDefiningOp<tile::VarOp>().getMapping();
+    SmallVector<const void *, 3> pointers = {
+        srcMapping.getAsOpaquePointer(), dstMapping.getAsOpaquePointer(),
+        dst.getType().getAsOpaquePointer()};
+    std::string key(reinterpret_cast<const char *>(pointers.data()),
+                    pointers.size() * sizeof(const void *));
+    int64_t maxRuns = 4 * numTiles;
+    key.append(reinterpret_cast<const char *>(&maxRuns), sizeof(maxRuns));
+    key.append(reinterpret_cast<const char *>(&offset), sizeof(offset));
+    key.append(reinterpret_cast<const char *>(strides.data()),
+               strides.size() * sizeof(int64_t));
+    if (!unlistableViews.contains(key)) {
+      if (auto copies =
+              viewCopyRuns(srcMapping.getRuns(), dstMapping.getRuns(),
+                           cast<tile::BufferType>(dst.getType()).getShape(),
+                           offset, strides, maxRuns))
+        return emitExchange(loc, name, src, dst, *copies);
+      unlistableViews.insert(key);
+    }
   }
   createExchange(loc, name, src, dst, {}, builder.getDenseI64ArrayAttr(strides),
                  builder.getI64IntegerAttr(offset));
