@@ -261,8 +261,9 @@ private:
 
 /// Buffers whose shares collectBuffers computes on several threads: below
 /// this, handing them out costs more than it saves. (Few buffers may still
-/// be much work: bert's 200 or so spread over every tile.)
-static constexpr size_t kParallelShares = 32;
+/// be much work: bert's 200 or so spread over every tile. The model of
+/// compile-threads.test has 17.)
+static constexpr size_t kParallelShares = 16;
 
 void LivenessBuilder::collectBuffers() {
   llvm::DenseMap<Operation *, int32_t> byVar;
