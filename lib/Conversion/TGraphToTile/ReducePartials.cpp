@@ -67,6 +67,14 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
   // The last tile that reached each output: tiles are walked in order, so
   // this says whether the current tile already has it.
   std::vector<int32_t> seenBy(nIn > 0 ? nOut : 0, -1);
+  // With the innermost dimension kept (blocks of one element), the tile
+  // that last took a whole row of it, by the row's first output: a tile
+  // holding many rows of a reduction over the leading dimensions (a bias
+  // gradient summed over the batch) reaches the same outputs row after
+  // row, and a whole row already taken adds none. Such rows are skipped,
+  // not walked element by element (most of bert's planning of partials).
+  std::vector<int32_t> rowSeenBy(block == 1 && lead > 0 && nIn > 0 ? nOut : 0,
+                                 -1);
   llvm::SmallVector<int64_t> coords(lead);
   for (int64_t t = 0; t < numTiles; ++t) {
     for (size_t v = firstOfTile[t]; v < firstOfTile[t + 1]; ++v) {
@@ -76,6 +84,36 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
         coords[d] = q % inShape[d];
         q /= inShape[d];
         output += coords[d] * step[d];
+      }
+      if (!rowSeenBy.empty()) {
+        int64_t width = inShape[lead - 1], inner = step[lead - 1];
+        for (int64_t e = begin; e < end;) {
+          int64_t k0 = coords[lead - 1];
+          int64_t length = std::min(width - k0, end - e);
+          int64_t rowFirst = output - k0 * inner;
+          bool whole = k0 == 0 && length == width;
+          if (!whole || rowSeenBy[rowFirst] != t) {
+            for (int64_t k = 0, o = output; k < length; ++k, o += inner)
+              if (seenBy[o] != t) {
+                seenBy[o] = t;
+                outputs.push_back(o);
+              }
+            if (whole)
+              rowSeenBy[rowFirst] = t;
+          }
+          e += length;
+          // The next row's first element.
+          output = rowFirst;
+          coords[lead - 1] = 0;
+          for (int64_t d = lead - 2; d >= 0; --d) {
+            output += step[d];
+            if (++coords[d] < inShape[d])
+              break;
+            output -= coords[d] * step[d];
+            coords[d] = 0;
+          }
+        }
+        continue;
       }
       for (int64_t blockEnd = (begin / block + 1) * block;; blockEnd += block) {
         if (seenBy[output] != t) {
