@@ -14,6 +14,8 @@
 #include "tessera/Analysis/OpCost.h"
 #include "tessera/Conversion/TGraphToTile/ConvolutionGrid.h"
 
+#include "llvm/Support/Parallel.h"
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -77,10 +79,19 @@ static std::optional<ConvPlan> planGrid(const ConvShape &cs, const ConvGrid &g,
                 {t, plan.numPartials, plan.numPartials + o.numElements()});
             plan.numPartials += o.numElements();
           }
-  std::optional<BlockCopyPlan> in =
-      planBlockCopies(cs.in, inRuns, inBlocks, kMaxWindowPieces, kMaxCopyRuns);
-  std::optional<BlockCopyPlan> w = planBlockCopies(
-      cs.kernel, kernelRuns, wBlocks, kMaxWindowPieces, kMaxCopyRuns);
+  // The input's copies and the weights' are planned independently, the
+  // weights' on another thread of LLVM's executor (--compile_threads)
+  // meanwhile: together they are most of a convolution's lowering.
+  std::optional<BlockCopyPlan> in, w;
+  {
+    llvm::parallel::TaskGroup group;
+    group.spawn([&] {
+      w = planBlockCopies(cs.kernel, kernelRuns, wBlocks, kMaxWindowPieces,
+                          kMaxCopyRuns);
+    });
+    in = planBlockCopies(cs.in, inRuns, inBlocks, kMaxWindowPieces,
+                         kMaxCopyRuns);
+  }
   if (!in || !w)
     return std::nullopt;
   plan.input = std::move(*in);
