@@ -345,6 +345,19 @@ private:
   /// 257 such views, 31 distinct), and each answer costs a walk of up to
   /// every element.
   llvm::StringSet<> unlistableViews;
+  /// Copy runs that re-lay `buffer` out on `runs` (same element count):
+  /// empty when the layouts already agree, nullopt when they would be more
+  /// than `maxRuns` (the caller then uses an identity view exchange).
+  /// Interval by interval, so any tensor size is fine. Remembered: an
+  /// elementwise chain re-lays the same layouts again and again
+  /// (mobilenetv2: 262 re-layouts, 25 distinct).
+  std::optional<mlir::SmallVector<int64_t>>
+  relayoutCopies(mlir::Value buffer, mlir::ArrayRef<int64_t> runs,
+                 int64_t maxRuns);
+  llvm::StringMap<std::optional<mlir::SmallVector<int64_t>>> relayouts;
+  /// The copy integers `relayouts` holds, and its bound (32 MB).
+  size_t relayoutInts = 0;
+  static constexpr size_t kMaxRelayoutInts = size_t(4) << 20;
   /// The first var of each small constant value (and type) on each chip,
   /// which later equal constants alias.
   llvm::DenseMap<std::pair<int64_t, mlir::Attribute>, mlir::Value>

@@ -419,15 +419,32 @@ Value Lowerer::replicateScalar(Location loc, StringRef name, Value scalar,
   return rep;
 }
 
-/// Copy runs that re-lay `buffer` out on `runs` (same element count): empty
-/// when the layouts already agree, nullopt when they would be more than
-/// `maxRuns` (the caller then uses an identity view exchange). Interval by
-/// interval, so any tensor size is fine.
-static std::optional<SmallVector<int64_t>>
-relayoutCopies(Value buffer, ArrayRef<int64_t> runs, int64_t maxRuns) {
+std::optional<SmallVector<int64_t>>
+Lowerer::relayoutCopies(Value buffer, ArrayRef<int64_t> runs, int64_t maxRuns) {
   if (runsOf(buffer) == runs)
     return SmallVector<int64_t>();
-  return planIdentityCopies(runsOf(buffer), runs, maxRuns);
+  // Keyed by the source mapping (uniqued: its address names its runs),
+  // the budget and the destination runs.
+  const void *source =
+      buffer.getDefiningOp<tile::VarOp>().getMapping().getAsOpaquePointer();
+  std::string key(reinterpret_cast<const char *>(&source), sizeof(source));
+  key.append(reinterpret_cast<const char *>(&maxRuns), sizeof(maxRuns));
+  key.append(reinterpret_cast<const char *>(runs.data()),
+             runs.size() * sizeof(int64_t));
+  auto it = relayouts.find(key);
+  if (it != relayouts.end())
+    return it->second;
+  std::optional<SmallVector<int64_t>> copies =
+      planIdentityCopies(runsOf(buffer), runs, maxRuns);
+  // Bounded: a model with many distinct re-layouts keeps the latest.
+  size_t size = copies ? copies->size() : 0;
+  if (relayoutInts + size > kMaxRelayoutInts) {
+    relayouts.clear();
+    relayoutInts = 0;
+  }
+  relayoutInts += size;
+  relayouts.try_emplace(key, copies);
+  return copies;
 }
 
 //===----------------------------------------------------------------------===//
