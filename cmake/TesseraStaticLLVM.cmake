@@ -3,7 +3,7 @@
 #
 # Why: libLLVM.so.19.1 is a 100+ MB shared object that pulls in libz3,
 # libxml2, libicu, libedit, libffi and more; loading, relocating and
-# initializing them cost every process ~13 ms and ~43 MB of RSS before
+# initializing them cost every process ~13 ms and ~45 MB of RSS before
 # main(), most of an executable-cache hit. Statically linked, a tool
 # carries only the LLVM code it calls, bound at link time.
 #
