@@ -33,6 +33,10 @@ tools = ["tessera-opt", "tessera-translate", "tessera-prof", "tessera-compile",
          "tessera-run", "tessera-fuzz-replay"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# The tools link LLVM statically (TESSERA_STATIC_LLVM, docs/building.md).
+if config.tessera_static_llvm:
+    config.available_features.add("static-llvm")
+
 # Conformance tests read ../shared/corpus; a user's clone has none, so they
 # are reported UNSUPPORTED (with this reason) instead of silently passing.
 if os.path.isdir(config.tessera_corpus_dir):

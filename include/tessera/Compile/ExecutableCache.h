@@ -63,7 +63,9 @@ std::string computeExecutableCacheKey(const ExecutableCacheKeyInputs &inputs);
 std::optional<bool> flagChangesExecutable(llvm::StringRef name);
 
 /// Hex of the GNU build ids of the running program and every shared object
-/// it loaded (LLVM, protobuf, ...): the linker derives a build id from the
+/// it loaded (protobuf, libstdc++, ...; LLVM and MLIR are linked into the
+/// program, so its own id covers them, or libLLVM.so is one of the objects
+/// when TESSERA_STATIC_LLVM is OFF): the linker derives a build id from the
 /// linked code, so any change to the compiler changes it, and a rebuild of
 /// the same code keeps it. Objects without one contribute a hash of their
 /// bytes instead. Computed once per process.
