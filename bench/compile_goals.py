@@ -21,8 +21,9 @@ time(10k) and peak RSS per op at the larger.
 
 Wall time is what the goals are about; CPU time (user + sys of the child)
 is printed beside it because this machine is shared: under load it moves
-less than wall time. Medians of --runs runs (the larger scaling graph
-and the generated models run once).
+less than wall time. Medians of --runs runs (the generated models run
+once; the scaling pair --runs times each, as one run of the larger graph
+moved by ±10% from run to run).
 
 Writes bench/compile-goals-results.md (bench/run.py copies it into
 BENCHMARKS.md).
@@ -160,7 +161,7 @@ def main():
         os.makedirs(out, exist_ok=True)
         scaling[n] = measure(common.compile_cmd(path, TARGET, out,
                                                 reports=False),
-                             1 if n > 10000 else args.runs)
+                             args.runs)
     small, large = sizes
 
     def worst(rows, column):

@@ -5,7 +5,9 @@
 // second thread overlaps the two. The caller formats straight into 1 MiB
 // buffers; a full one is handed to the writer thread as it is (no copy)
 // and the caller goes on in a free one. At most five buffers exist, so
-// memory stays a few MiB however fast the caller is.
+// memory stays a few MiB however fast the caller is. The thread starts
+// with the first full buffer: a stream that never fills one is written on
+// the caller's thread when it finishes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,12 +59,17 @@ private:
   };
   /// Waits for a free pool buffer (or makes one) and writes into it.
   void takeFreeBuffer(std::unique_lock<std::mutex> &lock);
+  /// Starts the writer thread unless it runs (under `mutex`).
+  void startWriter();
 
   static constexpr size_t kBufferSize = 1 << 20;
   static constexpr size_t kBuffers = 5;
 
   int fd;
   bool closeFd, finished = false;
+  /// finish() is flushing: with no writer thread started, the last bytes
+  /// are written on the caller's thread.
+  bool finishing = false;
   uint64_t position = 0;
   Buffer current;          ///< the buffer the caller formats into
   size_t allocated = 0;    ///< pool buffers in existence

@@ -12,8 +12,15 @@ BackgroundFdStream::BackgroundFdStream(int fd, bool closeFd)
     : raw_ostream(/*unbuffered=*/false), fd(fd), closeFd(closeFd) {
   std::unique_lock<std::mutex> lock(mutex);
   takeFreeBuffer(lock);
-  lock.unlock();
-  writer = std::thread([this] { writerLoop(); });
+}
+
+void BackgroundFdStream::startWriter() {
+  // Started with the first buffer handed over, not with the stream: a
+  // file written whole (writeDirect) or smaller than a buffer never needs
+  // it, and a thread per report file was most of what writing a small
+  // model's reports cost.
+  if (!writer.joinable())
+    writer = std::thread([this] { writerLoop(); });
 }
 
 void BackgroundFdStream::takeFreeBuffer(std::unique_lock<std::mutex> &lock) {
@@ -35,6 +42,14 @@ BackgroundFdStream::~BackgroundFdStream() { (void)finish(); }
 void BackgroundFdStream::write_impl(const char *ptr, size_t size) {
   position += size;
   std::unique_lock<std::mutex> lock(mutex);
+  if (finishing && !writer.joinable()) {
+    // The last bytes of a stream that never filled a buffer: written here,
+    // in order, as nothing was queued before them.
+    if (!error)
+      error = writeAll(ptr, size);
+    return;
+  }
+  startWriter();
   if (ptr == current.get()) {
     // The caller's buffer, full or flushed: hand it over whole.
     queue.push_back({std::move(current), size, /*pooled=*/true});
@@ -106,13 +121,15 @@ void BackgroundFdStream::writeDirect(llvm::StringRef bytes) {
 std::error_code BackgroundFdStream::finish() {
   if (finished)
     return error;
+  finishing = true;
   flush();
   {
     std::lock_guard<std::mutex> lock(mutex);
     stopping = true;
   }
   changed.notify_all();
-  writer.join();
+  if (writer.joinable())
+    writer.join();
   finished = true;
   if (closeFd && ::close(fd) != 0 && !error)
     error = std::error_code(errno, std::generic_category());
