@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds tessera-compile with ThreadSanitizer into build-tsan/ (or
-# $TESSERA_TSAN_BUILD_DIR) and compiles models with several allocation
+# $TESSERA_TSAN_BUILD_DIR) and compiles models with several compile
 # threads (--compile_threads=4), failing on the first data race reported
 # (docs/limits.md, "Sanitizers"). Not part of CI: the build takes about
 # twenty minutes on 2 cores.

@@ -17,8 +17,8 @@ BackgroundFdStream::BackgroundFdStream(int fd, bool closeFd)
 void BackgroundFdStream::startWriter() {
   // Started with the first buffer handed over, not with the stream: a
   // file written whole (writeDirect) or smaller than a buffer never needs
-  // it, and a thread per report file was most of what writing a small
-  // model's reports cost.
+  // it, and a small compile with every report started ten threads, one
+  // per file, only to join them.
   if (!writer.joinable())
     writer = std::thread([this] { writerLoop(); });
 }
