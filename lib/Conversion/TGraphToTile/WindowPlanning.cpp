@@ -332,10 +332,26 @@ foldPieces(const std::vector<CopyPiece> &pieces, TileSteps steps,
       ++count;
       cur = next;
     }
-    runs.append({p.srcTile, p.dstTile, count, p.length, p.srcElement, srcStride,
-                 p.dstElement, dstStride});
-    strided.append({key[2], key[3], key[4], count > 1 ? steps.src : 1,
-                    count > 1 ? steps.dst : 1});
+    // Written in place: appending initializer lists built each run on the
+    // stack and copied it out, a store-forwarding stall per run that
+    // sampling put at a quarter of this function.
+    size_t r = runs.size(), h = strided.size();
+    runs.resize_for_overwrite(r + 8);
+    strided.resize_for_overwrite(h + 5);
+    int64_t *run = runs.data() + r, *shape = strided.data() + h;
+    run[0] = p.srcTile;
+    run[1] = p.dstTile;
+    run[2] = count;
+    run[3] = p.length;
+    run[4] = p.srcElement;
+    run[5] = srcStride;
+    run[6] = p.dstElement;
+    run[7] = dstStride;
+    shape[0] = key[2];
+    shape[1] = key[3];
+    shape[2] = key[4];
+    shape[3] = count > 1 ? steps.src : 1;
+    shape[4] = count > 1 ? steps.dst : 1;
   }
   // Callers see the pieces in key order, as they did when the pairing read
   // them in place.
