@@ -76,10 +76,23 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
   std::vector<int32_t> rowSeenBy(block == 1 && lead > 0 && nIn > 0 ? nOut : 0,
                                  -1);
   llvm::SmallVector<int64_t> coords(lead);
+  // Steps `coords` (and `output` with them) to the next index along
+  // dimension `d`, carrying into the dimensions before it.
+  int64_t output = 0;
+  auto advance = [&](int64_t d) {
+    for (; d >= 0; --d) {
+      output += step[d];
+      if (++coords[d] < inShape[d])
+        break;
+      output -= coords[d] * step[d];
+      coords[d] = 0;
+    }
+  };
   for (int64_t t = 0; t < numTiles; ++t) {
     for (size_t v = firstOfTile[t]; v < firstOfTile[t + 1]; ++v) {
       int64_t begin = byTile[v][0], end = byTile[v][1];
-      int64_t q = begin / block, output = 0;
+      int64_t q = begin / block;
+      output = 0;
       for (int64_t d = lead - 1; d >= 0; --d) {
         coords[d] = q % inShape[d];
         q /= inShape[d];
@@ -105,13 +118,7 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
           // The next row's first element.
           output = rowFirst;
           coords[lead - 1] = 0;
-          for (int64_t d = lead - 2; d >= 0; --d) {
-            output += step[d];
-            if (++coords[d] < inShape[d])
-              break;
-            output -= coords[d] * step[d];
-            coords[d] = 0;
-          }
+          advance(lead - 2);
         }
         continue;
       }
@@ -122,13 +129,7 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
         }
         if (blockEnd >= end)
           break;
-        for (int64_t d = lead - 1; d >= 0; --d) {
-          output += step[d];
-          if (++coords[d] < inShape[d])
-            break;
-          output -= coords[d] * step[d];
-          coords[d] = 0;
-        }
+        advance(lead - 1);
       }
     }
     outputsOfTile.firstOfTile.push_back(outputs.size());

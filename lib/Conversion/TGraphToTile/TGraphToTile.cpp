@@ -35,6 +35,7 @@
 #include "tessera/Dialect/Tile/IR/MappingTiles.h"
 #include "tessera/Target/Layout.h"
 
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 
@@ -328,6 +329,19 @@ void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
                                  : builder.getDenseI64ArrayAttr(strided));
 }
 
+/// The bytes of `pointers` (uniqued attributes and types: their addresses
+/// name their contents) then of `numbers`, in order, as a lookup key for
+/// the lowering's memos of copy plans.
+static std::string planKey(ArrayRef<const void *> pointers,
+                           std::initializer_list<ArrayRef<int64_t>> numbers) {
+  std::string key(reinterpret_cast<const char *>(pointers.data()),
+                  pointers.size() * sizeof(const void *));
+  for (ArrayRef<int64_t> part : numbers)
+    key.append(reinterpret_cast<const char *>(part.data()),
+               part.size() * sizeof(int64_t));
+  return key;
+}
+
 void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
                                Value dst, int64_t offset,
                                ArrayRef<int64_t> strides, int64_t listUpTo) {
@@ -341,16 +355,11 @@ void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
         src.getDefiningOp<tile::VarOp>().getMapping();
     tile::MappingAttr dstMapping =
         dst.getDefiningOp<tile::VarOp>().getMapping();
-    SmallVector<const void *, 3> pointers = {
-        srcMapping.getAsOpaquePointer(), dstMapping.getAsOpaquePointer(),
-        dst.getType().getAsOpaquePointer()};
-    std::string key(reinterpret_cast<const char *>(pointers.data()),
-                    pointers.size() * sizeof(const void *));
     int64_t maxRuns = 4 * numTiles;
-    key.append(reinterpret_cast<const char *>(&maxRuns), sizeof(maxRuns));
-    key.append(reinterpret_cast<const char *>(&offset), sizeof(offset));
-    key.append(reinterpret_cast<const char *>(strides.data()),
-               strides.size() * sizeof(int64_t));
+    std::string key = planKey({srcMapping.getAsOpaquePointer(),
+                               dstMapping.getAsOpaquePointer(),
+                               dst.getType().getAsOpaquePointer()},
+                              {maxRuns, offset, strides});
     if (!unlistableViews.contains(key)) {
       if (auto copies =
               viewCopyRuns(srcMapping.getRuns(), dstMapping.getRuns(),
@@ -425,12 +434,9 @@ Lowerer::relayoutCopies(Value buffer, ArrayRef<int64_t> runs, int64_t maxRuns) {
     return SmallVector<int64_t>();
   // Keyed by the source mapping (uniqued: its address names its runs),
   // the budget and the destination runs.
-  const void *source =
-      buffer.getDefiningOp<tile::VarOp>().getMapping().getAsOpaquePointer();
-  std::string key(reinterpret_cast<const char *>(&source), sizeof(source));
-  key.append(reinterpret_cast<const char *>(&maxRuns), sizeof(maxRuns));
-  key.append(reinterpret_cast<const char *>(runs.data()),
-             runs.size() * sizeof(int64_t));
+  std::string key = planKey(
+      {buffer.getDefiningOp<tile::VarOp>().getMapping().getAsOpaquePointer()},
+      {maxRuns, runs});
   auto it = relayouts.find(key);
   if (it != relayouts.end())
     return it->second;
