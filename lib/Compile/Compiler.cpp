@@ -17,6 +17,7 @@
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -238,30 +239,46 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   json compilation;
   timePhase("reports", [&] {
     compat = computeCompatReport(module, target.name);
-    if (sink.options().writesReports() || dumper.dumpingModule())
-      memory = memory::buildMemoryReport(
-          *analysis, flags.memoryReportTileFormat != "tiles",
-          flags.memoryReportFormat == "complete" ? memory::ReportForm::Complete
-                                                 : memory::ReportForm::Compact);
     compilation = buildCompilationReport(module, info.moduleName, info.moduleId,
                                          target, compat);
-    if (!sink.options().writesReports())
+    bool writes = sink.options().writesReports();
+    // The tensor map and instruction info read the module, the memory
+    // report the analysis: none of them writes, so the first two are built
+    // in a task beside the memory report (whose sections are tasks too).
+    json tensorMap, instructionInfo;
+    {
+      llvm::parallel::TaskGroup group;
+      if (writes)
+        group.spawn([&] {
+          tensorMap = buildTensorMap(module, flags.tensorMapFormat == "tiles"
+                                                 ? TensorMapFormat::Tiles
+                                                 : TensorMapFormat::Runs);
+          instructionInfo = buildInstructionInfo(module);
+        });
+      if (writes || dumper.dumpingModule())
+        memory = memory::buildMemoryReport(
+            *analysis, flags.memoryReportTileFormat != "tiles",
+            flags.memoryReportFormat == "complete"
+                ? memory::ReportForm::Complete
+                : memory::ReportForm::Compact);
+    }
+    if (!writes)
       return;
     endInfo.reports.push_back(
         {ReportKind::Compilation, compilation, writeCompilationReportText});
     endInfo.reports.push_back(
-        {ReportKind::TensorMap,
-         buildTensorMap(module, flags.tensorMapFormat == "tiles"
-                                    ? TensorMapFormat::Tiles
-                                    : TensorMapFormat::Runs),
-         nullptr});
+        {ReportKind::TensorMap, std::move(tensorMap), nullptr});
     endInfo.reports.push_back(
-        {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
+        {ReportKind::InstructionInfo, std::move(instructionInfo), nullptr});
     endInfo.reports.push_back(
         {ReportKind::Compatibility, compatReportJson(compat), nullptr});
+    // The dump's text summary reads the report after the sink; otherwise
+    // the sink takes it rather than a deep copy.
     if (memory)
       endInfo.reports.push_back(
-          {ReportKind::Memory, *memory, memory::writeMemorySummary});
+          {ReportKind::Memory,
+           dumper.dumpingModule() ? json(*memory) : std::move(*memory),
+           memory::writeMemorySummary});
   });
   CompileOutput output;
   output.moduleName = info.moduleName;

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Parallel.h"
 
 #include <array>
 #include <map>
@@ -33,12 +34,12 @@ namespace {
 
 using Fields = forms::Fields<json>;
 
-/// An object of `fields`, in their order. The keys of one entry are
-/// distinct, so they are appended without ordered_json's search for each.
-json toObject(Fields &&fields) {
-  json j = json::object();
+/// An object of `fields`, in their order, with room for `more` keys (see
+/// forms::objectWithRoom). The keys of one entry are distinct, so they are
+/// appended without ordered_json's search for each.
+json toObject(Fields &&fields, size_t more = 0) {
+  json j = forms::objectWithRoom<json>(fields.size() + more);
   auto &object = j.get_ref<json::object_t &>();
-  object.reserve(fields.size());
   for (auto &[key, value] : fields)
     object.emplace_back(key, std::move(value));
   return j;
@@ -136,6 +137,10 @@ public:
 private:
   json padding(const PaddingReport &padding);
   json pod();
+  /// The `tiles`, `buffers` and `memory_options` sections.
+  json tileList(llvm::ArrayRef<TileBreakdown> breakdowns);
+  json bufferList();
+  json memoryOptions();
   json graph();
   std::string stepAt(int64_t point) const {
     if (point < live.schedule.numPoints())
@@ -320,7 +325,7 @@ ReportBuilder::tileFigures(int64_t t, const TileBreakdown &b) const {
 
 json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
                             const PaddingReport &padding) {
-  json s;
+  json s = forms::objectWithRoom<json>(20);
   AllocationSummary alloc = summarizeAllocation(a);
   int64_t including = alloc.totalIncludingGaps,
           excluding = alloc.totalExcludingGaps;
@@ -379,11 +384,14 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
     if (auto cs = dyn_cast<tile::ComputeSetOp>(step.op)) {
       KindData &k = kinds[cs.getKind().str()];
       k.tiles.resize(live.numTiles, false);
-      for (int64_t t = cs.getFirstTile();
-           t < std::min<int64_t>(cs.getEndTile(), live.numTiles); ++t) {
-        k.vertices += cs.getVerticesPerTile();
-        k.tiles[t] = true;
-      }
+      // The attributes once per compute set: read per tile, they were most
+      // of the summary's time at 10k ops.
+      int64_t first = cs.getFirstTile(),
+              end = std::min<int64_t>(cs.getEndTile(), live.numTiles);
+      if (first >= end)
+        continue;
+      k.vertices += (end - first) * cs.getVerticesPerTile();
+      std::fill(k.tiles.begin() + first, k.tiles.begin() + end, true);
     }
   json vertexData = json::array();
   for (auto &[kind, k] : kinds) {
@@ -443,7 +451,7 @@ static json changePoints(llvm::ArrayRef<int64_t> padded,
 }
 
 json ReportBuilder::viewer() {
-  json v;
+  json v = forms::objectWithRoom<json>(10);
   int64_t points = live.numPoints();
   int64_t peak = 0;
   for (int64_t p = 1; p < points; ++p)
@@ -495,7 +503,7 @@ json ReportBuilder::viewer() {
                            {"padded", std::move(padded)},
                            {"unpadded", std::move(unpadded)}});
   }
-  v["tile_heaps"] = tileHeaps;
+  v["tile_heaps"] = std::move(tileHeaps);
 
   std::vector<uint32_t> atPeak;
   for (uint32_t b = 0; b < live.buffers.size(); ++b)
@@ -511,8 +519,8 @@ json ReportBuilder::viewer() {
   });
   for (uint32_t b : atPeak)
     bySize.push_back(bufferAgain(b));
-  v["buffers_at_peak_by_program_order"] = byOrder;
-  v["buffers_at_peak_by_size"] = bySize;
+  v["buffers_at_peak_by_program_order"] = std::move(byOrder);
+  v["buffers_at_peak_by_size"] = std::move(bySize);
   if (form == ReportForm::Compact) {
     v["points"] = points;
     v["heap_steps"] = heapSteps.finish();
@@ -584,18 +592,19 @@ json ReportBuilder::outOfMemory() {
 }
 
 json ReportBuilder::tileDetail(int64_t t) {
-  json d = toObject(tile(t, breakdown(t)));
+  const char *fromPeak[] = {"capacity", "peak_step", "live_buffers",
+                            "live_bytes", "live_at_peak"};
+  json d = toObject(tile(t, breakdown(t)), std::size(fromPeak) + 2);
   json peak = toObject(tileAtPeak(t, SIZE_MAX));
-  for (const char *key :
-       {"capacity", "peak_step", "live_buffers", "live_bytes", "live_at_peak"})
-    d[key] = peak[key];
+  for (const char *key : fromPeak)
+    d[key] = std::move(peak[key]);
   d["heap_padded"] = live.tileCurve(t, /*padded=*/true);
   d["heap_unpadded"] = live.tileCurve(t, /*padded=*/false);
   return d;
 }
 
 json ReportBuilder::padding(const PaddingReport &padding) {
-  json p;
+  json p = forms::objectWithRoom<json>(2);
   json worst = json::array();
   for (uint32_t b : padding.mostPadded)
     worst.push_back(toObject(bufferBrief(b)));
@@ -640,7 +649,38 @@ json ReportBuilder::graph() {
 }
 
 json ReportBuilder::build() {
-  json r;
+  // The sections read the analysis and nothing else, so they are built as
+  // tasks beside this thread (inline when this already runs in a task, or
+  // with --compile_threads=1) and put in the report in one fixed order:
+  // the bytes do not depend on the threads. The largest sections go to
+  // the tasks; this thread builds the per-tile ones, whose breakdowns the
+  // summary reads too.
+  json viewerJson, outOfMemoryJson, buffersJson, costJson, optionsJson, podJson;
+  json summaryJson, tilesJson, paddingJson;
+  // Declared before the group: its tasks read them until it has waited.
+  std::vector<TileBreakdown> breakdowns(live.numTiles);
+  {
+    llvm::parallel::TaskGroup group;
+    group.spawn([&] { viewerJson = viewer(); });
+    group.spawn([&] { outOfMemoryJson = outOfMemory(); });
+    group.spawn([&] { buffersJson = bufferList(); });
+    group.spawn([&] {
+      costJson = costReportJson(a, computeCostReport(a), form);
+      optionsJson = memoryOptions();
+      if (target.chips > 1)
+        podJson = pod();
+    });
+    llvm::parallelFor(0, live.numTiles,
+                      [&](size_t t) { breakdowns[t] = breakdown(t); });
+    group.spawn([&] {
+      PaddingReport paddingReport = computePaddingReport(a);
+      summaryJson = summary(breakdowns, paddingReport);
+      paddingJson = padding(paddingReport);
+    });
+    tilesJson = tileList(breakdowns);
+  }
+
+  json r = forms::objectWithRoom<json>(16);
   r["program"] = a.program;
   r["entry"] = a.entry;
   r["target"] = {
@@ -652,9 +692,23 @@ json ReportBuilder::build() {
       {"layout_tile", {target.layoutTile.rows, target.layoutTile.cols}},
       {"alignment_bytes", target.alignmentBytes}};
   r["graph"] = graph();
-  std::vector<TileBreakdown> breakdowns;
-  for (int64_t t = 0; t < live.numTiles; ++t)
-    breakdowns.push_back(breakdown(t));
+  r["summary"] = std::move(summaryJson);
+  r["memory_viewer"] = std::move(viewerJson);
+  r["tile_format"] = tileRuns ? "runs" : "tiles";
+  r["format"] = form == ReportForm::Compact ? "compact" : "complete";
+  r["tiles"] = std::move(tilesJson);
+  r["out_of_memory"] = std::move(outOfMemoryJson);
+  r["buffers"] = std::move(buffersJson);
+  r["padding"] = std::move(paddingJson);
+  r["cost"] = std::move(costJson);
+  if (!optionsJson.empty())
+    r["memory_options"] = std::move(optionsJson);
+  if (target.chips > 1)
+    r["pod"] = std::move(podJson);
+  return r;
+}
+
+json ReportBuilder::tileList(ArrayRef<TileBreakdown> breakdowns) {
   // Most tiles of a linear mapping have the same figures: a run's entry is
   // built once, from its first tile (compactTileRuns' runs, without an
   // entry per tile).
@@ -675,19 +729,18 @@ json ReportBuilder::build() {
     }
     t = end;
   }
-  PaddingReport paddingReport = computePaddingReport(a);
-  r["summary"] = summary(breakdowns, paddingReport);
-  r["memory_viewer"] = viewer();
-  r["tile_format"] = tileRuns ? "runs" : "tiles";
-  r["format"] = form == ReportForm::Compact ? "compact" : "complete";
-  r["tiles"] = listOf(std::move(tiles), form);
-  r["out_of_memory"] = outOfMemory();
+  return listOf(std::move(tiles), form);
+}
+
+json ReportBuilder::bufferList() {
   std::vector<Fields> buffers;
+  buffers.reserve(live.buffers.size());
   for (uint32_t b = 0; b < live.buffers.size(); ++b)
     buffers.push_back(buffer(b));
-  r["buffers"] = listOf(std::move(buffers), form);
-  r["padding"] = padding(paddingReport);
-  r["cost"] = costReportJson(a, computeCostReport(a), form);
+  return listOf(std::move(buffers), form);
+}
+
+json ReportBuilder::memoryOptions() {
   json options = json::object();
   std::vector<DotWithinBudget> dots = collectDotsWithinBudget(a);
   if (!dots.empty()) {
@@ -707,11 +760,7 @@ json ReportBuilder::build() {
                             {"tile", saving->tile},
                             {"point", saving->point},
                             {"saved_bytes_at_peak", saving->savedBytes}};
-  if (!options.empty())
-    r["memory_options"] = std::move(options);
-  if (target.chips > 1)
-    r["pod"] = pod();
-  return r;
+  return options;
 }
 
 json ReportBuilder::pod() {

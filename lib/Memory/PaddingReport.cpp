@@ -132,7 +132,7 @@ json tessera::memory::opCostsJson(const CostReport &cost) {
 
 json tessera::memory::costReportJson(const MemoryAnalysis &a,
                                      const CostReport &cost, ReportForm form) {
-  json c;
+  json c = forms::objectWithRoom<json>(5);
   c["total_cycles"] = cost.totalCycles;
   c["seconds"] = cost.seconds;
   c["unknown_trip_counts"] = cost.unknownTripCounts;

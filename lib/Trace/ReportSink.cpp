@@ -7,6 +7,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/Path.h"
 
 #include <atomic>
@@ -171,15 +172,21 @@ Error ReportSink::fillReport(const CompileBeginInfo &info,
                              const NamedReport &report, Report &out,
                              StringRef fileName) {
   ReportFormat format = effectiveFormat(report.kind, opts.format);
-  std::string bytes = encodeReport(report, format);
+  return placeReport(info, report.kind, format, encodeReport(report, format),
+                     out, fileName);
+}
+
+Error ReportSink::placeReport(const CompileBeginInfo &info, ReportKind kind,
+                              ReportFormat format, std::string bytes,
+                              Report &out, StringRef fileName) {
   out.set_format(format);
   out.set_size(static_cast<int64_t>(bytes.size()));
   if (static_cast<int64_t>(bytes.size()) > opts.maxReportSize) {
     out.set_dropped(true);
     warnings << formatv("{0}: warning: the {1} of module '{2}' is {3} bytes, "
                         "more than --max_report_size={4}; it is dropped\n",
-                        toolName, reportKindDescription(report.kind),
-                        info.moduleName, bytes.size(), opts.maxReportSize);
+                        toolName, reportKindDescription(kind), info.moduleName,
+                        bytes.size(), opts.maxReportSize);
     return Error::success();
   }
   if (opts.reportDirectory.empty()) {
@@ -204,7 +211,7 @@ Error ReportSink::fillReport(const CompileBeginInfo &info,
   }
   SmallString<256> file(folder);
   sys::path::append(file, fileName.empty()
-                              ? StringRef(reportFileName(report.kind, format))
+                              ? StringRef(reportFileName(kind, format))
                               : fileName);
   if (Error err = writeFileAtomically(file, bytes))
     return err;
@@ -253,11 +260,20 @@ Error ReportSink::compileEnd(const CompileBeginInfo &info,
   payload.set_module_id(info.moduleId);
   payload.set_cached(end.cached);
   // Events-only mode: the events, but no report is even built into bytes.
-  if (opts.writesReports())
-    for (const NamedReport &report : end.reports)
-      if (Error err =
-              fillReport(info, report, *reportField(payload, report.kind)))
+  // Encoding is most of a large report's cost and reads only its report:
+  // the reports are encoded side by side, then placed in order.
+  if (opts.writesReports()) {
+    std::vector<std::string> bytes(end.reports.size());
+    parallelFor(0, end.reports.size(), [&](size_t i) {
+      bytes[i] = encodeReport(
+          end.reports[i], effectiveFormat(end.reports[i].kind, opts.format));
+    });
+    for (auto [report, encoded] : llvm::zip_equal(end.reports, bytes))
+      if (Error err = placeReport(
+              info, report.kind, effectiveFormat(report.kind, opts.format),
+              std::move(encoded), *reportField(payload, report.kind)))
         return err;
+  }
   for (const PassTiming &pass : end.passes) {
     PassRecord *record = payload.add_pass_timeline();
     record->set_name(pass.name);

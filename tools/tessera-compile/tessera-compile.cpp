@@ -205,6 +205,15 @@ int main(int argc, char **argv) {
   // peak is unchanged (docs/compile.md, "Threads and memory").
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  // One arena for every thread: the compile's tasks (folds, plans, the
+  // allocation's threads, the memory report's sections) free most of what
+  // they allocate, and in an arena of their own that memory served no
+  // other thread. The 100k-op compile's peak fell from 430 to 403 MiB and
+  // the 10k-op compile's from 70 to 55 MiB, its time unchanged (the
+  // per-thread caches serve most small blocks without the arena's lock).
+  // glibc's own setting, when given, wins.
+  if (!getenv("MALLOC_ARENA_MAX") && !getenv("GLIBC_TUNABLES"))
+    mallopt(M_ARENA_MAX, 1);
 #endif
   InitLLVM initLLVM(argc, argv);
   cl::HideUnrelatedOptions(driverCategory);

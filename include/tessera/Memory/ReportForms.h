@@ -37,6 +37,17 @@ enum class ReportForm { Complete, Compact };
 
 namespace forms {
 
+/// An empty ordered_json object with room for `keys` keys. Its entries are
+/// a vector of pair<const string, json>, which cannot be moved without a
+/// possible throw, so each time that vector grows it copies every value
+/// already in it, deeply: the memory report, built key by key, copied its
+/// largest sections again (0.44 G instructions of a 10k-op compile).
+template <typename Json> Json objectWithRoom(size_t keys) {
+  Json object = Json::object();
+  object.template get_ref<typename Json::object_t &>().reserve(keys);
+  return object;
+}
+
 /// What one expandMemoryReport() may produce: reports come from event
 /// files, and a run or an index of a few bytes could otherwise stand for
 /// gigabytes. The largest real reports are far below it (a 10k-op

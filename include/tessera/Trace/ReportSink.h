@@ -158,6 +158,10 @@ public:
 
 private:
   std::string pathForEvent(llvm::StringRef file) const;
+  /// fillReport() with the report already encoded in `format`.
+  llvm::Error placeReport(const CompileBeginInfo &info, ReportKind kind,
+                          ReportFormat format, std::string bytes, Report &out,
+                          llvm::StringRef fileName = "");
 
   ReportSinkOptions opts;
   EventOutput *events;
