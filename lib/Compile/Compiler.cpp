@@ -242,25 +242,25 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     compilation = buildCompilationReport(module, info.moduleName, info.moduleId,
                                          target, compat);
     bool writes = sink.options().writesReports();
-    // The tensor map and instruction info read the module, the memory
-    // report the analysis: none of them writes, so the first two are built
-    // in a task beside the memory report (whose sections are tasks too).
+    // The reports read the module and the analysis, and none writes: the
+    // instruction info is built in a task beside the others. The memory
+    // report and the tensor map are built here one after the other, each
+    // in tasks of its own (a task's tasks would run in that task's thread).
     json tensorMap, instructionInfo;
     {
       llvm::parallel::TaskGroup group;
       if (writes)
-        group.spawn([&] {
-          tensorMap = buildTensorMap(module, flags.tensorMapFormat == "tiles"
-                                                 ? TensorMapFormat::Tiles
-                                                 : TensorMapFormat::Runs);
-          instructionInfo = buildInstructionInfo(module);
-        });
+        group.spawn([&] { instructionInfo = buildInstructionInfo(module); });
       if (writes || dumper.dumpingModule())
         memory = memory::buildMemoryReport(
             *analysis, flags.memoryReportTileFormat != "tiles",
             flags.memoryReportFormat == "complete"
                 ? memory::ReportForm::Complete
                 : memory::ReportForm::Compact);
+      if (writes)
+        tensorMap = buildTensorMap(module, flags.tensorMapFormat == "tiles"
+                                               ? TensorMapFormat::Tiles
+                                               : TensorMapFormat::Runs);
     }
     if (!writes)
       return;

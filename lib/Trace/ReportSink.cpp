@@ -108,6 +108,54 @@ std::string encodeReport(const NamedReport &report, ReportFormat format) {
   }
 }
 
+std::vector<std::string> encodeReports(ArrayRef<NamedReport> reports,
+                                       ReportFormat format) {
+  // A part is a member of an unindented JSON object (its key and value,
+  // "k":v) or a whole report; a report's parts joined are its dump.
+  struct Part {
+    size_t report;
+    const json *value = nullptr; ///< null: the whole report
+    std::string key, bytes;
+  };
+  std::vector<Part> parts;
+  std::vector<bool> split(reports.size(), false);
+  for (auto [i, report] : llvm::enumerate(reports)) {
+    split[i] = effectiveFormat(report.kind, format) == REPORT_FORMAT_JSON &&
+               growsWithModel(report.kind) && report.json.is_object() &&
+               !report.json.empty();
+    if (!split[i]) {
+      parts.push_back({i});
+      continue;
+    }
+    for (auto it = report.json.begin(); it != report.json.end(); ++it)
+      parts.push_back({i, &it.value(), it.key()});
+  }
+  parallelFor(0, parts.size(), [&](size_t p) {
+    Part &part = parts[p];
+    if (!part.value) {
+      part.bytes = encodeReport(reports[part.report], format);
+      return;
+    }
+    part.bytes =
+        json(part.key).dump(-1, ' ', false, json::error_handler_t::replace) +
+        ":" + part.value->dump(-1, ' ', false, json::error_handler_t::replace);
+  });
+  std::vector<std::string> out(reports.size());
+  for (Part &part : parts) {
+    std::string &bytes = out[part.report];
+    if (!split[part.report]) {
+      bytes = std::move(part.bytes);
+      continue;
+    }
+    bytes += bytes.empty() ? "{" : ",";
+    bytes += part.bytes;
+  }
+  for (size_t i = 0; i < reports.size(); ++i)
+    if (split[i])
+      out[i] += "}\n";
+  return out;
+}
+
 std::string reportFileName(ReportKind kind, ReportFormat format) {
   switch (kind) {
   case ReportKind::Compilation:
@@ -261,13 +309,10 @@ Error ReportSink::compileEnd(const CompileBeginInfo &info,
   payload.set_cached(end.cached);
   // Events-only mode: the events, but no report is even built into bytes.
   // Encoding is most of a large report's cost and reads only its report:
-  // the reports are encoded side by side, then placed in order.
+  // the reports are encoded side by side (encodeReports), then placed in
+  // order.
   if (opts.writesReports()) {
-    std::vector<std::string> bytes(end.reports.size());
-    parallelFor(0, end.reports.size(), [&](size_t i) {
-      bytes[i] = encodeReport(
-          end.reports[i], effectiveFormat(end.reports[i].kind, opts.format));
-    });
+    std::vector<std::string> bytes = encodeReports(end.reports, opts.format);
     for (auto [report, encoded] : llvm::zip_equal(end.reports, bytes))
       if (Error err = placeReport(
               info, report.kind, effectiveFormat(report.kind, opts.format),

@@ -127,6 +127,33 @@ TEST(ReportSink, InvalidUtf8DoesNotAbort) {
             std::string::npos);
 }
 
+TEST(ReportSink, ReportsEncodedInPartsAreTheWholeDump) {
+  // A memory report (unindented JSON, encoded a member at a time) with
+  // names to escape and invalid UTF-8, an empty one, a non-object one, an
+  // indented compilation report and a text one: each the same bytes as
+  // encodeReport's, in every format.
+  std::vector<NamedReport> reports = endInfo().reports;
+  reports.push_back(
+      {ReportKind::Memory,
+       json{{"program", "m\"\n\xff"},
+            {"tiles", json::array({{{"tile", 0}, {"bytes", 1.5}}, nullptr})},
+            {"k\xc3\xa9y\t", {{"nested", {{"x", -1}}}}},
+            {"empty", json::object()}},
+       nullptr});
+  reports.push_back({ReportKind::Memory, json::object(), nullptr});
+  reports.push_back({ReportKind::TensorMap, json::array({1, 2}), nullptr});
+  for (ReportFormat format :
+       {REPORT_FORMAT_JSON, REPORT_FORMAT_CBOR, REPORT_FORMAT_TEXT}) {
+    std::vector<std::string> bytes = encodeReports(reports, format);
+    ASSERT_EQ(bytes.size(), reports.size());
+    for (size_t i = 0; i < reports.size(); ++i)
+      EXPECT_EQ(bytes[i], encodeReport(reports[i], format))
+          << "report " << i << " in format " << format;
+  }
+  EXPECT_EQ(encodeReports(reports, REPORT_FORMAT_JSON)[2].substr(0, 13),
+            "{\"program\":\"m");
+}
+
 TEST(ReportSink, OversizedReportsAreDroppedWithAWarning) {
   ReportSinkOptions options;
   options.profiling = true;

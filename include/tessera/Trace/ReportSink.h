@@ -116,10 +116,17 @@ int64_t allocateModuleId();
 /// Nanoseconds since the Unix epoch (event timestamps).
 int64_t unixTimeNs();
 
-/// The bytes of `report` in `format` (JSON: 2-space indented; CBOR:
-/// nlohmann's to_cbor of the same object; text: renderText, or JSON when the
-/// report has no text form). Invalid UTF-8 is replaced, never aborts.
+/// The bytes of `report` in `format` (JSON: 2-space indented, but without
+/// indentation for the reports that grow with the model; CBOR: nlohmann's
+/// to_cbor of the same object; text: renderText, or JSON when the report
+/// has no text form). Invalid UTF-8 is replaced, never aborts.
 std::string encodeReport(const NamedReport &report, ReportFormat format);
+
+/// encodeReport() of each of `reports`, the same bytes, encoded side by
+/// side on LLVM's executor: the members of an unindented JSON object are
+/// encoded apart and joined, so one large report is not one long task.
+std::vector<std::string> encodeReports(llvm::ArrayRef<NamedReport> reports,
+                                       ReportFormat format);
 
 /// The report-directory file name of `kind` ("graph.cbor", ...).
 std::string reportFileName(ReportKind kind, ReportFormat format);
