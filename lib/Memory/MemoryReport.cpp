@@ -126,7 +126,6 @@ private:
   json viewer();
   /// Point `p`'s step, kind and depth (the heap's labels).
   Fields stepFields(int64_t p) const;
-  json outOfMemory();
   /// Tile `t` at its peak: totals, and its live buffers (the `maxListed`
   /// largest) with offsets and the steps that wrote them.
   Fields tileAtPeak(int64_t t, size_t maxListed);
@@ -137,9 +136,8 @@ public:
 private:
   json padding(const PaddingReport &padding);
   json pod();
-  /// The `tiles`, `buffers` and `memory_options` sections.
+  /// The `tiles` and `memory_options` sections.
   json tileList(llvm::ArrayRef<TileBreakdown> breakdowns);
-  json bufferList();
   json memoryOptions();
   json graph();
   std::string stepAt(int64_t point) const {
@@ -588,16 +586,6 @@ Fields ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
           {"live_at_peak", std::move(buffers)}};
 }
 
-json ReportBuilder::outOfMemory() {
-  // The largest live buffers only: a chip-wide overflow would otherwise
-  // list every buffer of every tile.
-  std::vector<Fields> list;
-  for (int64_t t = 0; t < live.numTiles; ++t)
-    if (a.tiles[t].outOfMemory())
-      list.push_back(tileAtPeak(t, kMaxBlamed));
-  return listOf(tileRunsOf(std::move(list), tileRuns), form);
-}
-
 json ReportBuilder::tileDetail(int64_t t) {
   const char *fromPeak[] = {"capacity", "peak_step", "live_buffers",
                             "live_bytes", "live_at_peak"};
@@ -656,21 +644,21 @@ json ReportBuilder::graph() {
 }
 
 json ReportBuilder::build() {
-  // The sections read the analysis and nothing else, so they are built as
-  // tasks beside this thread (inline when this already runs in a task, or
-  // with --compile_threads=1) and put in the report in one fixed order:
-  // the bytes do not depend on the threads. The largest sections go to
-  // the tasks; this thread builds the per-tile ones, whose breakdowns the
-  // summary reads too.
+  // The sections read the analysis and nothing else. Each is built as a
+  // task and put in the report in one fixed order, so the bytes do not
+  // depend on the threads (tasks run inline when this already runs in a
+  // task, or with --compile_threads=1). The per-tile and per-buffer loops
+  // (the tiles' breakdowns, the tiles out of memory at their peaks, the
+  // buffers' entries) are spread over the executor from this thread, not
+  // run inside a task: a task's own tasks would run in that task's thread.
   json viewerJson, outOfMemoryJson, buffersJson, costJson, optionsJson, podJson;
   json summaryJson, tilesJson, paddingJson;
   // Declared before the group: its tasks read them until it has waited.
   std::vector<TileBreakdown> breakdowns(live.numTiles);
+  std::vector<Fields> atPeak, bufferEntries(live.buffers.size());
   {
     llvm::parallel::TaskGroup group;
     group.spawn([&] { viewerJson = viewer(); });
-    group.spawn([&] { outOfMemoryJson = outOfMemory(); });
-    group.spawn([&] { buffersJson = bufferList(); });
     group.spawn([&] {
       costJson = costReportJson(a, computeCostReport(a), form);
       optionsJson = memoryOptions();
@@ -684,6 +672,22 @@ json ReportBuilder::build() {
       summaryJson = summary(breakdowns, paddingReport);
       paddingJson = padding(paddingReport);
     });
+    // The largest live buffers only: a chip-wide overflow would otherwise
+    // list every buffer of every tile.
+    std::vector<int64_t> overflowing;
+    for (int64_t t = 0; t < live.numTiles; ++t)
+      if (a.tiles[t].outOfMemory())
+        overflowing.push_back(t);
+    atPeak.resize(overflowing.size());
+    llvm::parallelFor(0, overflowing.size(), [&](size_t i) {
+      atPeak[i] = tileAtPeak(overflowing[i], kMaxBlamed);
+    });
+    group.spawn([&] {
+      outOfMemoryJson = listOf(tileRunsOf(std::move(atPeak), tileRuns), form);
+    });
+    llvm::parallelFor(0, live.buffers.size(),
+                      [&](size_t b) { bufferEntries[b] = buffer(b); });
+    group.spawn([&] { buffersJson = listOf(std::move(bufferEntries), form); });
     tilesJson = tileList(breakdowns);
   }
 
@@ -737,14 +741,6 @@ json ReportBuilder::tileList(ArrayRef<TileBreakdown> breakdowns) {
     t = end;
   }
   return listOf(std::move(tiles), form);
-}
-
-json ReportBuilder::bufferList() {
-  std::vector<Fields> buffers;
-  buffers.reserve(live.buffers.size());
-  for (uint32_t b = 0; b < live.buffers.size(); ++b)
-    buffers.push_back(buffer(b));
-  return listOf(std::move(buffers), form);
 }
 
 json ReportBuilder::memoryOptions() {
