@@ -116,7 +116,17 @@ private:
   /// A buffer listed again (at the peak): in the compact form its index
   /// into `buffers` when its name tells it apart, else its brief.
   json bufferAgain(uint32_t b);
-  TileBreakdown breakdown(int64_t t) const;
+  /// A buffer live on a tile at the tile's peak.
+  struct LiveShare {
+    uint32_t buffer;
+    TileBytes share; // by value: shares are held as runs
+    int64_t offset;
+    size_t position; ///< in the tile's list
+  };
+  /// Tile `t`'s breakdown; with `liveHere`, also the buffers live at its
+  /// peak (tileAtPeak's list: one walk of the tile's buffers for both).
+  TileBreakdown breakdown(int64_t t,
+                          std::vector<LiveShare> *liveHere = nullptr) const;
   Fields tile(int64_t t, const TileBreakdown &b);
   /// Every figure of tile `t`'s entry but the tile: two tiles with the
   /// same figures have entries that are the same but for the tile.
@@ -128,7 +138,13 @@ private:
   Fields stepFields(int64_t p) const;
   /// Tile `t` at its peak: totals, and its live buffers (the `maxListed`
   /// largest) with offsets and the steps that wrote them.
-  Fields tileAtPeak(int64_t t, size_t maxListed);
+  Fields tileAtPeak(int64_t t, size_t maxListed) {
+    std::vector<LiveShare> liveHere;
+    breakdown(t, &liveHere);
+    return tileAtPeak(t, maxListed, std::move(liveHere));
+  }
+  Fields tileAtPeak(int64_t t, size_t maxListed,
+                    std::vector<LiveShare> liveHere);
 
 public:
   json tileDetail(int64_t t);
@@ -234,7 +250,8 @@ json ReportBuilder::bufferAgain(uint32_t b) {
   return toObject(bufferBrief(b));
 }
 
-ReportBuilder::TileBreakdown ReportBuilder::breakdown(int64_t t) const {
+ReportBuilder::TileBreakdown
+ReportBuilder::breakdown(int64_t t, std::vector<LiveShare> *liveHere) const {
   const TileAllocation &alloc = a.tiles[t];
   int64_t point = alloc.allocation.peakPoint;
   TileBreakdown b;
@@ -243,6 +260,9 @@ ReportBuilder::TileBreakdown ReportBuilder::breakdown(int64_t t) const {
     const TileBytes &share = live.shareOn(t, i);
     if (!share.liveAt(point))
       continue;
+    if (liveHere)
+      liveHere->push_back({live.buffersOnTile[t][i], share,
+                           alloc.allocation.offsets()[i], liveHere->size()});
     const BufferLiveness &buf = live.buffers[live.buffersOnTile[t][i]];
     int64_t bytes = share.paddedBytes;
     if (buf.var.getCategory() == tile::Category::Constant)
@@ -526,40 +546,27 @@ json ReportBuilder::viewer() {
   return v;
 }
 
-Fields ReportBuilder::tileAtPeak(int64_t t, size_t maxListed) {
+Fields ReportBuilder::tileAtPeak(int64_t t, size_t maxListed,
+                                 std::vector<LiveShare> liveHere) {
   const TileAllocation &alloc = a.tiles[t];
   int64_t point = alloc.allocation.peakPoint;
-  llvm::ArrayRef<uint32_t> onTile = live.buffersOnTile[t];
-  struct Live {
-    uint32_t buffer;
-    TileBytes share; // by value: shares are held as runs
-    int64_t offset;
-    size_t position; ///< in the tile's list
-  };
-  std::vector<Live> liveHere;
   int64_t liveBytes = 0;
-  for (size_t i = 0; i < onTile.size(); ++i) {
-    const TileBytes &share = live.shareOn(t, i);
-    if (share.liveAt(point)) {
-      liveHere.push_back(
-          {onTile[i], share, alloc.allocation.offsets()[i], liveHere.size()});
-      liveBytes += share.paddedBytes;
-    }
-  }
+  for (const LiveShare &l : liveHere)
+    liveBytes += l.share.paddedBytes;
   size_t liveCount = liveHere.size();
   // The `maxListed` largest, ties in tile order (a stable sort's order):
   // sorting every live buffer of each tile out of memory to list 16 was
   // most of a 30k-op report's time.
   size_t listed = std::min(maxListed, liveHere.size());
   std::partial_sort(liveHere.begin(), liveHere.begin() + listed, liveHere.end(),
-                    [](const Live &x, const Live &y) {
+                    [](const LiveShare &x, const LiveShare &y) {
                       if (x.share.paddedBytes != y.share.paddedBytes)
                         return x.share.paddedBytes > y.share.paddedBytes;
                       return x.position < y.position;
                     });
   liveHere.resize(listed);
   json buffers = json::array();
-  for (const Live &l : liveHere) {
+  for (const LiveShare &l : liveHere) {
     // The compact form's row [buffer, bytes_on_tile, first, last, offset]
     // stands for the entry below (the rest is the buffer's).
     if (form == ReportForm::Compact && uniqueName[l.buffer]) {
@@ -665,23 +672,27 @@ json ReportBuilder::build() {
       if (target.chips > 1)
         podJson = pod();
     });
-    llvm::parallelFor(0, live.numTiles,
-                      [&](size_t t) { breakdowns[t] = breakdown(t); });
+    // A tile out of memory lists its largest live buffers (only those: a
+    // chip-wide overflow would otherwise list every buffer of every tile),
+    // found in the walk that sums its breakdown.
+    std::vector<Fields> atPeakOf(live.numTiles);
+    llvm::parallelFor(0, live.numTiles, [&](size_t t) {
+      if (!a.tiles[t].outOfMemory()) {
+        breakdowns[t] = breakdown(t);
+        return;
+      }
+      std::vector<LiveShare> liveHere;
+      breakdowns[t] = breakdown(t, &liveHere);
+      atPeakOf[t] = tileAtPeak(t, kMaxBlamed, std::move(liveHere));
+    });
     group.spawn([&] {
       PaddingReport paddingReport = computePaddingReport(a);
       summaryJson = summary(breakdowns, paddingReport);
       paddingJson = padding(paddingReport);
     });
-    // The largest live buffers only: a chip-wide overflow would otherwise
-    // list every buffer of every tile.
-    std::vector<int64_t> overflowing;
     for (int64_t t = 0; t < live.numTiles; ++t)
       if (a.tiles[t].outOfMemory())
-        overflowing.push_back(t);
-    atPeak.resize(overflowing.size());
-    llvm::parallelFor(0, overflowing.size(), [&](size_t i) {
-      atPeak[i] = tileAtPeak(overflowing[i], kMaxBlamed);
-    });
+        atPeak.push_back(std::move(atPeakOf[t]));
     group.spawn([&] {
       outOfMemoryJson = listOf(tileRunsOf(std::move(atPeak), tileRuns), form);
     });
