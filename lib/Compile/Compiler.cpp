@@ -17,7 +17,6 @@
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/Support/Parallel.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -242,25 +241,20 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     compilation = buildCompilationReport(module, info.moduleName, info.moduleId,
                                          target, compat);
     bool writes = sink.options().writesReports();
-    // The reports read the module and the analysis, and none writes: the
-    // instruction info is built in a task beside the others. The memory
-    // report and the tensor map are built here one after the other, each
-    // in tasks of its own (a task's tasks would run in that task's thread).
+    // The memory report and the tensor map are built one after the other,
+    // each in tasks of its own when it is large (a task's own tasks would
+    // run in that task's thread).
     json tensorMap, instructionInfo;
-    {
-      llvm::parallel::TaskGroup group;
-      if (writes)
-        group.spawn([&] { instructionInfo = buildInstructionInfo(module); });
-      if (writes || dumper.dumpingModule())
-        memory = memory::buildMemoryReport(
-            *analysis, flags.memoryReportTileFormat != "tiles",
-            flags.memoryReportFormat == "complete"
-                ? memory::ReportForm::Complete
-                : memory::ReportForm::Compact);
-      if (writes)
-        tensorMap = buildTensorMap(module, flags.tensorMapFormat == "tiles"
-                                               ? TensorMapFormat::Tiles
-                                               : TensorMapFormat::Runs);
+    if (writes || dumper.dumpingModule())
+      memory = memory::buildMemoryReport(
+          *analysis, flags.memoryReportTileFormat != "tiles",
+          flags.memoryReportFormat == "complete" ? memory::ReportForm::Complete
+                                                 : memory::ReportForm::Compact);
+    if (writes) {
+      tensorMap = buildTensorMap(module, flags.tensorMapFormat == "tiles"
+                                             ? TensorMapFormat::Tiles
+                                             : TensorMapFormat::Runs);
+      instructionInfo = buildInstructionInfo(module);
     }
     if (!writes)
       return;

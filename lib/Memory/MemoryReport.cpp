@@ -30,6 +30,13 @@ using json = nlohmann::ordered_json;
 /// Buffers listed per tile out of memory (the largest live at its peak).
 static constexpr size_t kMaxBlamed = 16;
 
+/// Reports of fewer (tile, buffer) shares than this are built on the
+/// calling thread: on mnist (96k shares) the tasks gained nothing and,
+/// with tessera-compile's one malloc arena, lost ~7 ms of a 45 ms compile
+/// to the arena's lock. Every corpus model is below it (mobilenetv2 has
+/// 1.02 M); a 10k-op graph has 7.3 M.
+static constexpr int64_t kParallelShares = int64_t(1) << 20;
+
 namespace {
 
 using Fields = forms::Fields<json>;
@@ -654,19 +661,39 @@ json ReportBuilder::build() {
   // The sections read the analysis and nothing else. Each is built as a
   // task and put in the report in one fixed order, so the bytes do not
   // depend on the threads (tasks run inline when this already runs in a
-  // task, or with --compile_threads=1). The per-tile and per-buffer loops
-  // (the tiles' breakdowns, the tiles out of memory at their peaks, the
-  // buffers' entries) are spread over the executor from this thread, not
-  // run inside a task: a task's own tasks would run in that task's thread.
+  // task, with --compile_threads=1, or for a small report). The per-tile
+  // and per-buffer loops (the tiles' breakdowns, the tiles out of memory
+  // at their peaks, the buffers' entries) are spread over the executor
+  // from this thread, not run inside a task: a task's own tasks would run
+  // in that task's thread.
+  int64_t shares = 0;
+  for (int64_t t = 0; t < live.numTiles; ++t)
+    shares += live.buffersOnTile[t].size();
+  bool parallel = shares >= kParallelShares;
+  auto forEach = [&](size_t n, llvm::function_ref<void(size_t)> fn) {
+    if (parallel)
+      llvm::parallelFor(0, n, fn);
+    else
+      for (size_t i = 0; i < n; ++i)
+        fn(i);
+  };
   json viewerJson, outOfMemoryJson, buffersJson, costJson, optionsJson, podJson;
   json summaryJson, tilesJson, paddingJson;
   // Declared before the group: its tasks read them until it has waited.
   std::vector<TileBreakdown> breakdowns(live.numTiles);
   std::vector<Fields> atPeak, bufferEntries(live.buffers.size());
   {
-    llvm::parallel::TaskGroup group;
-    group.spawn([&] { viewerJson = viewer(); });
-    group.spawn([&] {
+    std::optional<llvm::parallel::TaskGroup> group;
+    if (parallel)
+      group.emplace();
+    auto spawn = [&](std::function<void()> fn) {
+      if (group)
+        group->spawn(std::move(fn));
+      else
+        fn();
+    };
+    spawn([&] { viewerJson = viewer(); });
+    spawn([&] {
       costJson = costReportJson(a, computeCostReport(a), form);
       optionsJson = memoryOptions();
       if (target.chips > 1)
@@ -676,7 +703,7 @@ json ReportBuilder::build() {
     // chip-wide overflow would otherwise list every buffer of every tile),
     // found in the walk that sums its breakdown.
     std::vector<Fields> atPeakOf(live.numTiles);
-    llvm::parallelFor(0, live.numTiles, [&](size_t t) {
+    forEach(live.numTiles, [&](size_t t) {
       if (!a.tiles[t].outOfMemory()) {
         breakdowns[t] = breakdown(t);
         return;
@@ -685,7 +712,7 @@ json ReportBuilder::build() {
       breakdowns[t] = breakdown(t, &liveHere);
       atPeakOf[t] = tileAtPeak(t, kMaxBlamed, std::move(liveHere));
     });
-    group.spawn([&] {
+    spawn([&] {
       PaddingReport paddingReport = computePaddingReport(a);
       summaryJson = summary(breakdowns, paddingReport);
       paddingJson = padding(paddingReport);
@@ -693,12 +720,12 @@ json ReportBuilder::build() {
     for (int64_t t = 0; t < live.numTiles; ++t)
       if (a.tiles[t].outOfMemory())
         atPeak.push_back(std::move(atPeakOf[t]));
-    group.spawn([&] {
+    spawn([&] {
       outOfMemoryJson = listOf(tileRunsOf(std::move(atPeak), tileRuns), form);
     });
-    llvm::parallelFor(0, live.buffers.size(),
-                      [&](size_t b) { bufferEntries[b] = buffer(b); });
-    group.spawn([&] { buffersJson = listOf(std::move(bufferEntries), form); });
+    forEach(live.buffers.size(),
+            [&](size_t b) { bufferEntries[b] = buffer(b); });
+    spawn([&] { buffersJson = listOf(std::move(bufferEntries), form); });
     tilesJson = tileList(breakdowns);
   }
 

@@ -108,8 +108,31 @@ std::string encodeReport(const NamedReport &report, ReportFormat format) {
   }
 }
 
+/// Whether `value` has at least `left` values (objects and arrays count
+/// theirs); stops counting there.
+static bool hasValues(const json &value, size_t &left) {
+  if (left <= 1) {
+    left = 0;
+    return true;
+  }
+  --left;
+  if (value.is_structured())
+    for (const json &v : value)
+      if (hasValues(v, left))
+        return true;
+  return false;
+}
+
 std::vector<std::string> encodeReports(ArrayRef<NamedReport> reports,
                                        ReportFormat format) {
+  // Reports of fewer values than this in all are encoded on this thread:
+  // tasks cost a small compile more than they save (a 10k-op graph's
+  // memory report has ~1 M values, mnist's reports all together ~20k).
+  size_t left = size_t(1) << 17;
+  bool parallel = false;
+  for (const NamedReport &report : reports)
+    if ((parallel = hasValues(report.json, left)))
+      break;
   // A part is a member of an unindented JSON object (its key and value,
   // "k":v) or a whole report; a report's parts joined are its dump.
   struct Part {
@@ -130,7 +153,7 @@ std::vector<std::string> encodeReports(ArrayRef<NamedReport> reports,
     for (auto it = report.json.begin(); it != report.json.end(); ++it)
       parts.push_back({i, &it.value(), it.key()});
   }
-  parallelFor(0, parts.size(), [&](size_t p) {
+  auto encode = [&](size_t p) {
     Part &part = parts[p];
     if (!part.value) {
       part.bytes = encodeReport(reports[part.report], format);
@@ -139,7 +162,12 @@ std::vector<std::string> encodeReports(ArrayRef<NamedReport> reports,
     part.bytes =
         json(part.key).dump(-1, ' ', false, json::error_handler_t::replace) +
         ":" + part.value->dump(-1, ' ', false, json::error_handler_t::replace);
-  });
+  };
+  if (parallel)
+    parallelFor(0, parts.size(), encode);
+  else
+    for (size_t p = 0; p < parts.size(); ++p)
+      encode(p);
   std::vector<std::string> out(reports.size());
   for (Part &part : parts) {
     std::string &bytes = out[part.report];

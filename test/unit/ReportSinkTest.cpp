@@ -142,6 +142,12 @@ TEST(ReportSink, ReportsEncodedInPartsAreTheWholeDump) {
        nullptr});
   reports.push_back({ReportKind::Memory, json::object(), nullptr});
   reports.push_back({ReportKind::TensorMap, json::array({1, 2}), nullptr});
+  // Large enough (2^17 values and more) to be encoded in tasks.
+  std::vector<int64_t> many(1 << 17);
+  for (size_t i = 0; i < many.size(); ++i)
+    many[i] = static_cast<int64_t>(i * 7919 % 100003);
+  reports.push_back({ReportKind::Memory,
+                     json{{"a", many}, {"b", "x"}, {"c", many}}, nullptr});
   for (ReportFormat format :
        {REPORT_FORMAT_JSON, REPORT_FORMAT_CBOR, REPORT_FORMAT_TEXT}) {
     std::vector<std::string> bytes = encodeReports(reports, format);

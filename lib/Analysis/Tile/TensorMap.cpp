@@ -63,6 +63,10 @@ json tensorTiles(llvm::ArrayRef<int64_t> elementsPerTile,
   return tiles;
 }
 
+/// Programs of at least this many mapped vars build their entries as
+/// tasks (a 10k-op graph has ~10k; the corpus models at most 1,193).
+static constexpr size_t kParallelVars = 2048;
+
 static json programEntries(tile::ProgramOp program, TensorMapFormat format) {
   std::vector<tile::VarOp> vars;
   program.walk([&](tile::VarOp var) {
@@ -70,9 +74,10 @@ static json programEntries(tile::ProgramOp program, TensorMapFormat format) {
       vars.push_back(var);
   });
   // Each entry reads its var alone (a 30k-op map was a second of one
-  // thread): built side by side, listed in program order.
+  // thread): built side by side, listed in program order; a small map on
+  // this thread, where tasks cost more than they save.
   std::vector<json> built(vars.size());
-  llvm::parallelFor(0, vars.size(), [&](size_t i) {
+  auto build = [&](size_t i) {
     tile::VarOp var = vars[i];
     tile::BufferType type = var.getType();
     json tiles = tensorTiles(
@@ -86,7 +91,12 @@ static json programEntries(tile::ProgramOp program, TensorMapFormat format) {
                 type.getNumElements(),
                 std::move(tiles),
                 var.getName().str()};
-  });
+  };
+  if (vars.size() >= kParallelVars)
+    llvm::parallelFor(0, vars.size(), build);
+  else
+    for (size_t i = 0; i < vars.size(); ++i)
+      build(i);
   json entries = json::array();
   entries.get_ref<json::array_t &>().reserve(built.size());
   for (json &entry : built)
