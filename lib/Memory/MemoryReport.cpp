@@ -512,11 +512,16 @@ json ReportBuilder::viewer() {
   std::vector<int64_t> order(live.numTiles);
   for (int64_t t = 0; t < live.numTiles; ++t)
     order[t] = t;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-    return a.tiles[x].includingGaps() > a.tiles[y].includingGaps();
-  });
+  // The five fullest, ties in tile order (what a stable sort gives).
+  size_t shown = std::min<size_t>(5, order.size());
+  std::partial_sort(order.begin(), order.begin() + shown, order.end(),
+                    [&](int64_t x, int64_t y) {
+                      int64_t bx = a.tiles[x].includingGaps(),
+                              by = a.tiles[y].includingGaps();
+                      return bx != by ? bx > by : x < y;
+                    });
   json tileHeaps = json::array();
-  for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
+  for (size_t i = 0; i < shown; ++i) {
     int64_t t = order[i];
     std::vector<int64_t> padded = live.tileCurve(t, true),
                          unpadded = live.tileCurve(t, false);

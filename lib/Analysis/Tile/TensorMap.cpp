@@ -67,6 +67,47 @@ json tensorTiles(llvm::ArrayRef<int64_t> elementsPerTile,
 /// tasks (a 10k-op graph has ~10k; the corpus models at most 1,193).
 static constexpr size_t kParallelVars = 2048;
 
+json tensorTiles(tile::MappingAttr mapping, int64_t numTiles,
+                 TensorMapFormat format) {
+  using Run = tile::MappingAttr::Run;
+  llvm::SmallVector<Run, 8> runs;
+  for (size_t i = 0, e = mapping.getNumRuns(); i < e; ++i) {
+    Run r = mapping.getRun(i);
+    if (r.perTile < 0)
+      return tensorTiles(mapping.elementsPerTile(numTiles), format);
+    r.endTile = std::min(r.endTile, numTiles);
+    if (r.firstTile < r.endTile && r.perTile > 0)
+      runs.push_back(r);
+  }
+  llvm::sort(runs, [](const Run &x, const Run &y) {
+    return x.firstTile < y.firstTile;
+  });
+  // Runs sharing a tile add up there: the per-tile counts say how.
+  for (size_t i = 1; i < runs.size(); ++i)
+    if (runs[i].firstTile < runs[i - 1].endTile)
+      return tensorTiles(mapping.elementsPerTile(numTiles), format);
+  json tiles = json::array();
+  if (format == TensorMapFormat::Tiles) {
+    for (const Run &r : runs)
+      for (int64_t t = r.firstTile; t < r.endTile; ++t)
+        tiles.push_back({t, r.perTile});
+    return tiles;
+  }
+  // Touching runs with the same count are one [first, last, elements].
+  for (const Run &r : runs) {
+    if (!tiles.empty()) {
+      json &last = tiles.back();
+      if (last[1].get<int64_t>() + 1 == r.firstTile &&
+          last[2].get<int64_t>() == r.perTile) {
+        last[1] = r.endTile - 1;
+        continue;
+      }
+    }
+    tiles.push_back({r.firstTile, r.endTile - 1, r.perTile});
+  }
+  return tiles;
+}
+
 static json programEntries(tile::ProgramOp program, TensorMapFormat format) {
   std::vector<tile::VarOp> vars;
   program.walk([&](tile::VarOp var) {
@@ -80,8 +121,7 @@ static json programEntries(tile::ProgramOp program, TensorMapFormat format) {
   auto build = [&](size_t i) {
     tile::VarOp var = vars[i];
     tile::BufferType type = var.getType();
-    json tiles = tensorTiles(
-        var.getMapping().elementsPerTile(program.getTiles()), format);
+    json tiles = tensorTiles(var.getMapping(), program.getTiles(), format);
     built[i] = {var.getHlo()->str(),
                 int64_t(*var.getResultLeaf()),
                 type.getShape().vec(),

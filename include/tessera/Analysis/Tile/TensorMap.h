@@ -46,6 +46,12 @@ llvm::StringRef tensorMapFormatName(TensorMapFormat format);
 nlohmann::ordered_json tensorTiles(llvm::ArrayRef<int64_t> elementsPerTile,
                                    TensorMapFormat format);
 
+/// The same from a mapping, for a program of `numTiles` tiles: from its
+/// runs when they share no tile (a pass over a few runs rather than over
+/// every tile of the chip, which was most of a small model's tensor map).
+nlohmann::ordered_json tensorTiles(tile::MappingAttr mapping, int64_t numTiles,
+                                   TensorMapFormat format);
+
 /// The tensor map of every tile.program in `module`.
 nlohmann::ordered_json
 buildTensorMap(mlir::ModuleOp module,
