@@ -19,6 +19,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+
 using namespace mlir;
 using json = nlohmann::ordered_json;
 
@@ -31,6 +33,17 @@ std::string moduleNameOf(ModuleOp module, llvm::StringRef fallback) {
   if (std::optional<llvm::StringRef> name = module.getSymName())
     return name->str();
   return fallback.str();
+}
+
+/// Reports a compile left to the process's exit (keepReportsUntilExit).
+/// Never destroyed: not freeing them is the point.
+static void keepUntilExit(std::vector<NamedReport> &&reports) {
+  static std::mutex mutex;
+  static auto *kept = new std::vector<NamedReport>();
+  std::lock_guard<std::mutex> lock(mutex);
+  for (NamedReport &report : reports)
+    kept->push_back(std::move(report));
+  reports.clear();
 }
 
 Compiler::Compiler(const TesseraFlags &flags, CompileOptions options,
@@ -312,6 +325,8 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     return failure();
   }
   output.serializedProgram = std::move(endInfo.serializedProgram);
+  if (options.keepReportsUntilExit)
+    keepUntilExit(std::move(endInfo.reports));
 
   // Beside the final dump: the readable reports.
   if (dumper.dumpingModule()) {

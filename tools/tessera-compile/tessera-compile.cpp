@@ -253,6 +253,9 @@ int main(int argc, char **argv) {
     fail("--placement must be " + kPlacementModes.str() + ", got '" +
          placement + "'");
   compile.placement = placement;
+  // This process exits after its compiles: their reports' memory goes
+  // back with it rather than object by object.
+  compile.keepReportsUntilExit = true;
   if (recomputeDistance < 0)
     fail("--recompute_distance needs a count of ops (0: off), got " +
          std::to_string(recomputeDistance));

@@ -58,6 +58,11 @@ struct CompileOptions {
   /// How long a compile runs before its progress shows (0: at once, as
   /// --show_progress_bar asks; a terminal alone waits 2 s).
   std::chrono::milliseconds progressDelay{0};
+  /// Leave the reports' JSON objects to the process's exit rather than
+  /// free them when the compile returns (they stay reachable, so leak
+  /// checkers stay quiet): for a tool that exits after compiling, as
+  /// tessera-compile does. Freeing a 30k-op compile's reports took 0.17 s.
+  bool keepReportsUntilExit = false;
 };
 
 /// One step of the compile pipeline: its pass name and how to create it.
