@@ -240,14 +240,22 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   }
   // The pass's analysis holds while no pass after tgraph-to-tile could
   // have changed the program.
+  std::optional<std::string> graphModule;
   if (kept && keptProgram == program.getOperation() &&
       steps.back().name == "tgraph-to-tile") {
     analysis = std::move(kept);
     if (progressLines)
       progressLines->skipStep();
   } else
-    timePhase("memory-analysis",
-              [&] { analysis = memory::analyzeMemory(program, target); });
+    timePhase("memory-analysis", [&] {
+      // The executable's tgraph module first, while the heap is smallest
+      // (writeGraphModule); on failure the writer tries again and says why.
+      if (llvm::Expected<std::string> bytes = writeGraphModule(module))
+        graphModule = std::move(*bytes);
+      else
+        llvm::consumeError(bytes.takeError());
+      analysis = memory::analyzeMemory(program, target);
+    });
   json compilation;
   timePhase("reports", [&] {
     compat = computeCompatReport(module, target.name);
@@ -298,9 +306,9 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
       endInfo.serializedProgram = serializeProgram(module);
     // Nothing after the executable reads the analysis: the writer frees it
     // before the parts of the executable that come last.
-    executable.emplace(writeExecutable(module, program, std::move(*analysis),
-                                       info.moduleName,
-                                       std::move(*sourceModule)));
+    executable.emplace(
+        writeExecutable(module, program, std::move(*analysis), info.moduleName,
+                        std::move(*sourceModule), std::move(graphModule)));
     analysis.reset();
   });
   if (!*executable) {

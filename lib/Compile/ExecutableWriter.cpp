@@ -150,6 +150,9 @@ public:
   llvm::Error addStep(Operation &op, exe::Step &step);
   llvm::Error addSteps(Block &block,
                        google::protobuf::RepeatedPtrField<exe::Step> &steps);
+  /// Fills graphOpOf, which only the steps read: built after the buffers,
+  /// once the liveness is freed, it is not part of the writer's peak.
+  void indexGraphOps(ModuleOp module);
 
   /// Holds what follows the steps (the graph ops, bindings, ...).
   exe::Executable &out;
@@ -160,8 +163,16 @@ private:
   /// Sets the step's estimate and graph op (docs/execution.md).
   void describeStep(Operation &op, exe::Step &step);
 
-  /// Program point of each step op.
+  /// The step op at each program point (the schedule's order), and the
+  /// point describeStep expects next: steps are written in that order, so
+  /// a cursor finds each one's point. A map from op to point (8 MB at
+  /// 100k ops) was part of the writer's peak memory (issue 16); it is
+  /// built only if the writer ever visits a step out of that order.
+  std::vector<Operation *> stepAt;
+  size_t nextPoint = 0;
   llvm::DenseMap<Operation *, int64_t> pointOf;
+  /// The program point of step op `op`, or -1.
+  int64_t pointOfStep(Operation *op);
   /// The tgraph op of each HLO instruction (first by module order).
   llvm::StringMap<Operation *> graphOpOf;
   /// Executable.ops index of each HLO instruction or step name.
@@ -284,8 +295,12 @@ private:
 Writer::Writer(exe::Executable &out, ModuleOp module,
                const memory::MemoryAnalysis &analysis)
     : out(out), analysis(analysis) {
+  stepAt.reserve(analysis.liveness.schedule.steps.size());
   for (const memory::Step &step : analysis.liveness.schedule.steps)
-    pointOf[step.op] = step.point;
+    stepAt.push_back(step.op);
+}
+
+void Writer::indexGraphOps(ModuleOp module) {
   module.walk([&](Operation *op) {
     if (isa<tile::ProgramOp>(op))
       return WalkResult::skip();
@@ -298,11 +313,23 @@ Writer::Writer(exe::Executable &out, ModuleOp module,
   });
 }
 
+int64_t Writer::pointOfStep(Operation *op) {
+  if (nextPoint < stepAt.size() && stepAt[nextPoint] == op)
+    return nextPoint++;
+  if (pointOf.empty())
+    for (auto [point, at] : llvm::enumerate(stepAt))
+      pointOf.try_emplace(at, point);
+  auto found = pointOf.find(op);
+  if (found == pointOf.end())
+    return -1;
+  nextPoint = found->second + 1;
+  return found->second;
+}
+
 void Writer::describeStep(Operation &op, exe::Step &step) {
-  auto point = pointOf.find(&op);
+  int64_t point = pointOfStep(&op);
   const memory::StepCost *cost =
-      point == pointOf.end() ? nullptr
-                             : &analysis.cost.steps[point->second];
+      point < 0 ? nullptr : &analysis.cost.steps[point];
   if (cost) {
     exe::StepEstimate &e = *step.mutable_estimate();
     e.set_cycles(cost->cycles);
@@ -671,12 +698,18 @@ llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
     owned->tiles = std::vector<memory::TileAllocation>();
     releaseFreedMemory();
   }
+  writer.indexGraphOps(module);
   // The program ends with one outfeed per result leaf.
   std::vector<int32_t> outfeeds;
+  // One message, cleared for each step: it keeps its strings' and
+  // repeated fields' storage, where a message per step was hundreds of
+  // thousands of allocations and frees in a heap the analysis left
+  // fragmented (their cost grew faster than the steps).
+  exe::Step step;
   for (Operation &op : program.getBody().front()) {
     if (!isStep(op))
       continue;
-    exe::Step step;
+    step.Clear();
     if (llvm::Error err = writer.addStep(op, step))
       return err;
     if (step.has_host_copy() &&
@@ -724,7 +757,8 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
                                   const memory::MemoryAnalysis &analysis,
                                   memory::MemoryAnalysis *owned,
                                   StringRef moduleName,
-                                  std::string sourceModule) {
+                                  std::string sourceModule,
+                                  std::optional<std::string> graphModule) {
   // The message's fields in field order: `head` up to the buffers, the
   // buffers and the steps one by one, then `out`, the rest.
   PayloadWriter payload;
@@ -738,36 +772,20 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
     releaseFreedMemory();
   }
 
-  // The tgraph module without the tile program: host ops and the reference.
-  // Its ops are moved into the module written, then back where they were:
-  // a copy of them (7.5 MB at 30k ops) was part of the compile's peak, and
-  // a copy of the whole module had copied the tile program only to erase
-  // it.
-  {
-    OwningOpRef<ModuleOp> graph = ModuleOp::create(module.getLoc());
-    (*graph)->setAttrs(module->getAttrDictionary());
-    Block *body = module.getBody(), *graphBody = graph->getBody();
-    std::vector<Operation *> order;
-    for (Operation &op : *body)
-      order.push_back(&op);
-    for (Operation *op : order)
-      if (!isa<tile::ProgramOp>(op))
-        op->moveBefore(graphBody, graphBody->end());
-    std::string bytes;
-    llvm::raw_string_ostream os(bytes);
-    LogicalResult written =
-        writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"));
-    for (Operation *op : order)
-      op->moveBefore(body, body->end());
-    if (failed(written))
-      return llvm::createStringError("cannot serialize the tgraph module");
-    out.set_graph_module(std::move(bytes));
+  // The bytecode writer's pages go back before the message's bytes are
+  // taken, and the message's before the file's bytes are assembled: at
+  // 100k ops the end of the write was the compile's peak. A trim walks
+  // the whole heap (~30 ms at 100k ops): none when nothing was freed.
+  if (!graphModule) {
+    llvm::Expected<std::string> bytes = writeGraphModule(module);
+    if (!bytes)
+      return bytes.takeError();
+    graphModule = std::move(*bytes);
+    if (owned)
+      releaseFreedMemory();
   }
-  // The copy's pages go back before the message's bytes are taken, and
-  // the message's before the file's bytes are assembled: at 100k ops the
-  // end of the write was the compile's peak.
-  if (owned)
-    releaseFreedMemory();
+  out.set_graph_module(std::move(*graphModule));
+  graphModule.reset();
   if (llvm::Error err = payload.append(out))
     return std::move(err);
   // Swapped out, not cleared: Clear() keeps the strings' memory.
@@ -779,21 +797,50 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
 
 } // namespace
 
+llvm::Expected<std::string> writeGraphModule(ModuleOp module) {
+  // The tgraph module without the tile program: host ops and the reference.
+  // Its ops are moved into the module written, then back where they were:
+  // a copy of them (7.5 MB at 30k ops) was part of the compile's peak, and
+  // a copy of the whole module had copied the tile program only to erase
+  // it.
+  OwningOpRef<ModuleOp> graph = ModuleOp::create(module.getLoc());
+  (*graph)->setAttrs(module->getAttrDictionary());
+  Block *body = module.getBody(), *graphBody = graph->getBody();
+  std::vector<Operation *> order;
+  for (Operation &op : *body)
+    order.push_back(&op);
+  for (Operation *op : order)
+    if (!isa<tile::ProgramOp>(op))
+      op->moveBefore(graphBody, graphBody->end());
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  LogicalResult written =
+      writeBytecodeToFile(*graph, os, BytecodeWriterConfig("tessera"));
+  for (Operation *op : order)
+    op->moveBefore(body, body->end());
+  if (failed(written))
+    return llvm::createStringError("cannot serialize the tgraph module");
+  // Held until the executable is written: without the spare capacity the
+  // string grew by.
+  bytes.shrink_to_fit();
+  return bytes;
+}
+
 llvm::Expected<std::string>
 writeExecutable(ModuleOp module, tile::ProgramOp program,
                 const memory::MemoryAnalysis &analysis, StringRef moduleName,
                 std::string sourceModule) {
   return write(module, program, analysis, nullptr, moduleName,
-               std::move(sourceModule));
+               std::move(sourceModule), std::nullopt);
 }
 
-llvm::Expected<std::string> writeExecutable(ModuleOp module,
-                                            tile::ProgramOp program,
-                                            memory::MemoryAnalysis &&analysis,
-                                            StringRef moduleName,
-                                            std::string sourceModule) {
+llvm::Expected<std::string>
+writeExecutable(ModuleOp module, tile::ProgramOp program,
+                memory::MemoryAnalysis &&analysis, StringRef moduleName,
+                std::string sourceModule,
+                std::optional<std::string> graphModule) {
   return write(module, program, analysis, &analysis, moduleName,
-               std::move(sourceModule));
+               std::move(sourceModule), std::move(graphModule));
 }
 
 llvm::Expected<exe::Executable>

@@ -128,6 +128,21 @@ std::unique_ptr<Compiled> compile(llvm::StringRef source,
   } else if (bytes) {
     EXPECT_TRUE(*written == *bytes);
   }
+  // tessera-compile's way: the graph module taken first, the analysis
+  // handed over to be freed as it is read. The same bytes again.
+  llvm::Expected<std::string> graph = writeGraphModule(*c->module);
+  if (!graph) {
+    ADD_FAILURE() << errorText(graph.takeError());
+  } else {
+    llvm::Expected<std::string> handedOver =
+        writeExecutable(*c->module, program, memory::MemoryAnalysis(analysis),
+                        "test", "", std::move(*graph));
+    if (!handedOver) {
+      ADD_FAILURE() << errorText(handedOver.takeError());
+    } else if (bytes) {
+      EXPECT_TRUE(*handedOver == *bytes);
+    }
+  }
   llvm::Expected<exe::Executable> decoded = decodeExecutable(*bytes, "test");
   EXPECT_TRUE(bool(decoded));
   if (keep)

@@ -48,6 +48,9 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <optional>
 #include <string>
 #include <vector>
@@ -190,6 +193,26 @@ static OwningOpRef<ModuleOp> loadModel(StringRef path,
     return importHloText(sourceMgr, &context);
   }
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+/// Drops the resident pages of the model's mapped bytes once it is
+/// imported: nothing reads them afterwards but a diagnostic quoting its
+/// line, and a page touched again is read back from the page cache. The
+/// mapping stayed resident through the whole compile (13 MB of a 100k-op
+/// model's peak RSS, issue 16).
+static void releaseModelPages(const SourceMgr &sourceMgr) {
+#if defined(__linux__)
+  const MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(1);
+  if (buffer->getBufferKind() != MemoryBuffer::MemoryBuffer_MMap)
+    return;
+  uintptr_t page = sys::Process::getPageSizeEstimate();
+  uintptr_t begin = reinterpret_cast<uintptr_t>(buffer->getBufferStart());
+  uintptr_t end = reinterpret_cast<uintptr_t>(buffer->getBufferEnd());
+  begin = (begin + page - 1) & ~(page - 1);
+  end &= ~(page - 1);
+  if (end > begin)
+    (void)madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+#endif
 }
 
 int main(int argc, char **argv) {
@@ -435,6 +458,7 @@ int main(int argc, char **argv) {
         loadModel(model, std::move(*file), sourceMgr, context);
     if (!module)
       return abandon(std::nullopt);
+    releaseModelPages(sourceMgr);
     FailureOr<CompileOutput> compiled =
         compiler.compile(*module, sys::path::stem(model));
     if (failed(compiled))

@@ -17,6 +17,9 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
+#include <string>
+
 namespace tessera {
 
 /// The executable file (header and payload, docs/executable.md) of
@@ -34,12 +37,22 @@ writeExecutable(mlir::ModuleOp module, tile::ProgramOp program,
 /// The same, taking the analysis to free it as soon as the executable's
 /// fields that read it are built, before the tgraph module's bytecode and
 /// the file's bytes (a large compile's peak memory: issue 16). `analysis`
-/// is left empty.
-llvm::Expected<std::string> writeExecutable(mlir::ModuleOp module,
-                                            tile::ProgramOp program,
-                                            memory::MemoryAnalysis &&analysis,
-                                            llvm::StringRef moduleName,
-                                            std::string sourceModule);
+/// is left empty. `graphModule`, when given, is writeGraphModule(module)
+/// taken earlier (see there).
+llvm::Expected<std::string>
+writeExecutable(mlir::ModuleOp module, tile::ProgramOp program,
+                memory::MemoryAnalysis &&analysis, llvm::StringRef moduleName,
+                std::string sourceModule,
+                std::optional<std::string> graphModule = std::nullopt);
+
+/// The executable's `graph_module`: `module` without its tile programs, as
+/// MLIR bytecode. MLIR's writer needs several times the bytecode's size
+/// while it runs (a 100k-op module: 9.5 MB of bytecode, ~90 MB more
+/// resident); a compile takes it before the memory analysis, while its
+/// heap is smallest, rather than on top of the analysis' leftovers and
+/// the executable's bytes (issue 16). Nothing may change the tgraph ops
+/// between this and writeExecutable.
+llvm::Expected<std::string> writeGraphModule(mlir::ModuleOp module);
 
 /// writeExecutable, read back as the runtime reads it (for tests and tools
 /// that look into the message).
