@@ -344,7 +344,7 @@ void Writer::describeStep(Operation &op, exe::Step &step) {
   // The step is located where its graph op is: its instruction names it.
   OpIdentity stepId = identifyOp(&op);
   std::string key = !stepId.instruction.empty() ? stepId.instruction
-                    : cost                      ? cost->op
+                    : cost                      ? cost->op.str()
                                                 : step.name();
   auto [it, inserted] =
       opIndex.try_emplace(key, static_cast<int32_t>(out.ops_size()));

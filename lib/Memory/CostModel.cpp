@@ -66,11 +66,11 @@ private:
   }
   /// The HLO instruction a step implements: the `hlo` of what it writes,
   /// else its name.
-  std::string opOf(Operation *op, Value written, StringRef name) {
+  StringRef opOf(Operation *op, Value written, StringRef name) {
     if (written)
       if (std::optional<StringRef> hlo = buffer(written).var.getHlo())
-        return hlo->str();
-    return name.str();
+        return *hlo;
+    return name;
   }
 
   const ProgramLiveness &live;
@@ -290,14 +290,17 @@ ProgramCost CostBuilder::build() {
     } else if (auto host = dyn_cast<tile::HostComputeOp>(step.op)) {
       // Time on the host is not the chip's; the copies around it are.
       cost.unit = "host";
-      cost.op = host.getName().str();
+      cost.op = host.getName();
       for (Value v : host.getIns())
         cost.bytesMoved += buffer(v).bytes;
       for (Value v : host.getOuts())
         cost.bytesMoved += buffer(v).bytes;
     } else {
       cost.unit = "control";
-      cost.op = stepName(step);
+      // stepName()'s text for a control step (host copies are above),
+      // without the copy: the op's name attribute, else "sync".
+      auto name = step.op->getAttrOfType<StringAttr>("name");
+      cost.op = name ? name.getValue() : StringRef("sync");
     }
     result.steps.push_back(std::move(cost));
   }

@@ -53,7 +53,7 @@ PaddingReport tessera::memory::computePaddingReport(const MemoryAnalysis &a) {
     MatmulPadding m;
     m.point = point;
     m.step = stepAt(live, point);
-    m.op = c.op;
+    m.op = c.op.str();
     m.fit = *c.fit;
     m.utilization =
         roundedRatio(m.fit.usefulMacs(), m.fit.paddedMacs(), 10000.0);
@@ -83,9 +83,9 @@ CostReport tessera::memory::computeCostReport(const MemoryAnalysis &a) {
     if (kind == StepKind::Sync || kind == StepKind::Repeat ||
         kind == StepKind::If)
       continue;
-    auto [it, inserted] = index.try_emplace(s.op, r.ops.size());
+    auto [it, inserted] = index.try_emplace(s.op.str(), r.ops.size());
     if (inserted)
-      r.ops.push_back({s.op});
+      r.ops.push_back({s.op.str()});
     OpCostTotals &t = r.ops[it->second];
     ++t.steps;
     t.cycles += s.cycles;
@@ -150,7 +150,7 @@ json tessera::memory::costReportJson(const MemoryAnalysis &a,
     json entry = {{"point", point},
                   {"kind", stepKindName(step.kind)},
                   {"step", stepName(step)},
-                  {"op", s.op},
+                  {"op", s.op.str()},
                   {"unit", s.unit.str()}};
     addCostFigures(entry, s.cycles, s.flops, s.paddedFlops, s.bytesMoved);
     entry["inter_chip_bytes"] = s.interChipBytes;
