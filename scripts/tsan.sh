@@ -23,6 +23,11 @@ if [ -d "$corpus" ]; then
 else
   echo "tsan.sh: no corpus at $corpus; compiling the test model only" >&2
 fi
+# Reports are built in tasks only when large (docs/compile.md, "Threads
+# and memory"); no corpus model is, a generated 3,000-op graph is.
+python3 "$root/bench/gen_hlo.py" --ops 3000 --mix mixed --width 64 --seq 16 \
+  --image 4 -o "$out/generated.hlo" > /dev/null
+models+=("$out/generated.hlo")
 for model in "${models[@]}"; do
   echo "== $(basename "$model")"
   "$build/bin/tessera-compile" "$model" --target=tile-1472 \
