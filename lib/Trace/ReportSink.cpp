@@ -127,7 +127,7 @@ std::vector<std::string> encodeReports(ArrayRef<NamedReport> reports,
                                        ReportFormat format) {
   // Reports of fewer values than this in all are encoded on this thread:
   // tasks cost a small compile more than they save (a 10k-op graph's
-  // memory report has ~1 M values, mnist's reports all together ~20k).
+  // memory report has ~1 M values, mnist's reports all together ~24k).
   size_t left = size_t(1) << 17;
   bool parallel = false;
   for (const NamedReport &report : reports)
