@@ -13,6 +13,7 @@
 #include "tessera/Memory/ReportForms.h"
 
 #include "tessera/Analysis/OpIdentity.h"
+#include "tessera/Support/Parallel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -675,13 +676,6 @@ json ReportBuilder::build() {
   for (int64_t t = 0; t < live.numTiles; ++t)
     shares += live.buffersOnTile[t].size();
   bool parallel = shares >= kParallelShares;
-  auto forEach = [&](size_t n, llvm::function_ref<void(size_t)> fn) {
-    if (parallel)
-      llvm::parallelFor(0, n, fn);
-    else
-      for (size_t i = 0; i < n; ++i)
-        fn(i);
-  };
   json viewerJson, outOfMemoryJson, buffersJson, costJson, optionsJson, podJson;
   json summaryJson, tilesJson, paddingJson;
   // Declared before the group: its tasks read them until it has waited.
@@ -708,7 +702,7 @@ json ReportBuilder::build() {
     // chip-wide overflow would otherwise list every buffer of every tile),
     // found in the walk that sums its breakdown.
     std::vector<Fields> atPeakOf(live.numTiles);
-    forEach(live.numTiles, [&](size_t t) {
+    parallelForIf(parallel, live.numTiles, [&](size_t t) {
       if (!a.tiles[t].outOfMemory()) {
         breakdowns[t] = breakdown(t);
         return;
@@ -728,8 +722,8 @@ json ReportBuilder::build() {
     spawn([&] {
       outOfMemoryJson = listOf(tileRunsOf(std::move(atPeak), tileRuns), form);
     });
-    forEach(live.buffers.size(),
-            [&](size_t b) { bufferEntries[b] = buffer(b); });
+    parallelForIf(parallel, live.buffers.size(),
+                  [&](size_t b) { bufferEntries[b] = buffer(b); });
     spawn([&] { buffersJson = listOf(std::move(bufferEntries), form); });
     tilesJson = tileList(breakdowns);
   }

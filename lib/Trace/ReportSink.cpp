@@ -2,12 +2,12 @@
 
 #include "tessera/Trace/ReportSink.h"
 
+#include "tessera/Support/Parallel.h"
 #include "tessera/Trace/AtomicFile.h"
 #include "tessera/Trace/DumpNames.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Parallel.h"
 #include "llvm/Support/Path.h"
 
 #include <atomic>
@@ -163,11 +163,7 @@ std::vector<std::string> encodeReports(ArrayRef<NamedReport> reports,
         json(part.key).dump(-1, ' ', false, json::error_handler_t::replace) +
         ":" + part.value->dump(-1, ' ', false, json::error_handler_t::replace);
   };
-  if (parallel)
-    parallelFor(0, parts.size(), encode);
-  else
-    for (size_t p = 0; p < parts.size(); ++p)
-      encode(p);
+  parallelForIf(parallel, parts.size(), encode);
   std::vector<std::string> out(reports.size());
   for (Part &part : parts) {
     std::string &bytes = out[part.report];

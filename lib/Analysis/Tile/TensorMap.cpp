@@ -4,8 +4,8 @@
 
 #include "tessera/Dialect/TGraph/IR/HloTypes.h"
 
+#include "tessera/Support/Parallel.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/Parallel.h"
 
 using namespace mlir;
 using json = nlohmann::ordered_json;
@@ -31,36 +31,54 @@ llvm::StringRef tensorMapFormatName(TensorMapFormat format) {
   return format == TensorMapFormat::Runs ? "runs" : "tiles";
 }
 
-json tensorTiles(llvm::ArrayRef<int64_t> elementsPerTile,
-                 TensorMapFormat format) {
-  json tiles = json::array();
-  if (format == TensorMapFormat::Tiles) {
-    for (auto [t, n] : llvm::enumerate(elementsPerTile))
-      if (n > 0)
-        tiles.push_back({int64_t(t), n});
-    return tiles;
-  }
-  // A linear mapping gives long runs of tiles with equal shares: one
-  // [first, last, elements] for each, where the per-tile list has a pair
-  // per tile.
-  int64_t first = -1, last = -1, each = 0;
-  auto flush = [&] {
-    if (first >= 0)
-      tiles.push_back({first, last, each});
-  };
-  for (auto [t, n] : llvm::enumerate(elementsPerTile)) {
-    if (n <= 0)
-      continue;
-    if (first >= 0 && last + 1 == int64_t(t) && each == n) {
-      last = t;
-      continue;
+namespace {
+/// An entry's tiles, given as ranges of tiles with the same count in tile
+/// order: a pair per tile, or (runs) one [first, last, elements] for each
+/// stretch of touching tiles with equal counts. A linear mapping gives
+/// long stretches, where the per-tile list has a pair per tile.
+class TileList {
+public:
+  explicit TileList(TensorMapFormat format) : format(format) {}
+  /// Tiles [first, end) hold `n` elements each (n > 0).
+  void add(int64_t first, int64_t end, int64_t n) {
+    if (format == TensorMapFormat::Tiles) {
+      for (int64_t t = first; t < end; ++t)
+        tiles.push_back({t, n});
+      return;
+    }
+    if (runFirst >= 0 && runLast + 1 == first && each == n) {
+      runLast = end - 1;
+      return;
     }
     flush();
-    first = last = t;
+    runFirst = first;
+    runLast = end - 1;
     each = n;
   }
-  flush();
-  return tiles;
+  json finish() {
+    flush();
+    return std::move(tiles);
+  }
+
+private:
+  void flush() {
+    if (runFirst >= 0)
+      tiles.push_back({runFirst, runLast, each});
+    runFirst = -1;
+  }
+  TensorMapFormat format;
+  json tiles = json::array();
+  int64_t runFirst = -1, runLast = -1, each = 0;
+};
+} // namespace
+
+json tensorTiles(llvm::ArrayRef<int64_t> elementsPerTile,
+                 TensorMapFormat format) {
+  TileList tiles(format);
+  for (auto [t, n] : llvm::enumerate(elementsPerTile))
+    if (n > 0)
+      tiles.add(t, t + 1, n);
+  return tiles.finish();
 }
 
 /// Programs of at least this many mapped vars build their entries as
@@ -86,26 +104,10 @@ json tensorTiles(tile::MappingAttr mapping, int64_t numTiles,
   for (size_t i = 1; i < runs.size(); ++i)
     if (runs[i].firstTile < runs[i - 1].endTile)
       return tensorTiles(mapping.elementsPerTile(numTiles), format);
-  json tiles = json::array();
-  if (format == TensorMapFormat::Tiles) {
-    for (const Run &r : runs)
-      for (int64_t t = r.firstTile; t < r.endTile; ++t)
-        tiles.push_back({t, r.perTile});
-    return tiles;
-  }
-  // Touching runs with the same count are one [first, last, elements].
-  for (const Run &r : runs) {
-    if (!tiles.empty()) {
-      json &last = tiles.back();
-      if (last[1].get<int64_t>() + 1 == r.firstTile &&
-          last[2].get<int64_t>() == r.perTile) {
-        last[1] = r.endTile - 1;
-        continue;
-      }
-    }
-    tiles.push_back({r.firstTile, r.endTile - 1, r.perTile});
-  }
-  return tiles;
+  TileList tiles(format);
+  for (const Run &r : runs)
+    tiles.add(r.firstTile, r.endTile, r.perTile);
+  return tiles.finish();
 }
 
 static json programEntries(tile::ProgramOp program, TensorMapFormat format) {
@@ -132,11 +134,7 @@ static json programEntries(tile::ProgramOp program, TensorMapFormat format) {
                 std::move(tiles),
                 var.getName().str()};
   };
-  if (vars.size() >= kParallelVars)
-    llvm::parallelFor(0, vars.size(), build);
-  else
-    for (size_t i = 0; i < vars.size(); ++i)
-      build(i);
+  parallelForIf(vars.size() >= kParallelVars, vars.size(), build);
   json entries = json::array();
   entries.get_ref<json::array_t &>().reserve(built.size());
   for (json &entry : built)

@@ -8,9 +8,9 @@
 
 #include "tessera/Dialect/Tile/IR/MappingTiles.h"
 #include "tessera/Dialect/Tile/IR/Tile.h"
+#include "tessera/Support/Parallel.h"
 
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Parallel.h"
 
 #include <algorithm>
 #include <array>
@@ -413,11 +413,8 @@ LogicalResult ProgramOp::verifyRegions() {
   auto check = [&](size_t i) {
     problems[i] = findUnheldCopy(exchanges[i], numTiles);
   };
-  if (exchanges.size() >= kParallelExchanges)
-    llvm::parallelFor(0, exchanges.size(), check);
-  else
-    for (size_t i = 0; i < exchanges.size(); ++i)
-      check(i);
+  parallelForIf(exchanges.size() >= kParallelExchanges, exchanges.size(),
+                check);
   for (auto [ex, problem] : llvm::zip(exchanges, problems))
     if (problem)
       return ex.emitOpError(*problem);
