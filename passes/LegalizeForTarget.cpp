@@ -145,9 +145,11 @@ struct TGraphLegalizeForTargetPass
   using TargetPass::TargetPass;
 
   void runOnOperation() override {
+    // Without a fold the module is as it was, and the pass manager need not
+    // verify it again.
     const OpConstraint *constraint = target.opConstraint("dot_general");
     if (!constraint)
-      return;
+      return markAllAnalysesPreserved();
     SmallVector<std::pair<tg::DotGeneralOp, DotBatchFold>> folds;
     getOperation().walk([&](tg::DotGeneralOp dot) {
       if (!isAssessedOp(dot))
@@ -155,6 +157,8 @@ struct TGraphLegalizeForTargetPass
       if (std::optional<DotBatchFold> fold = planDotBatchFold(dot, *constraint))
         folds.push_back({dot, *fold});
     });
+    if (folds.empty())
+      return markAllAnalysesPreserved();
     for (auto &[dot, fold] : folds)
       BatchFolder(dot, fold).run();
   }
