@@ -18,9 +18,11 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <mutex>
 #include <numeric>
 #include <set>
 
@@ -544,8 +546,52 @@ void TargetParser::parseRuntimeOps(ObjectReader &reader,
 
 } // namespace
 
+namespace {
+/// Descriptions parsed so far, by their JSON text. One compile resolves
+/// its target five times (the driver, then each pass with a `target`
+/// option as the pass manager initializes it), and a parse was a fifth of
+/// a small model's compile; the text alone decides the result, so a
+/// preset or an unchanged file is parsed once per process. Only successes
+/// are kept (an error names the source, which differs between callers),
+/// and at most kMaxParsedTargets texts (a process reading more target
+/// files than that starts the cache afresh).
+constexpr size_t kMaxParsedTargets = 16;
+struct ParsedTargets {
+  std::mutex mutex;
+  llvm::StringMap<TargetDescription> byText;
+};
+} // namespace
+
+static ParsedTargets &parsedTargets() {
+  static ParsedTargets *cache = new ParsedTargets; // never destroyed
+  return *cache;
+}
+
+static llvm::Expected<TargetDescription>
+parseTargetUncached(StringRef jsonText, StringRef sourceName);
+
 llvm::Expected<TargetDescription> tessera::parseTarget(StringRef jsonText,
                                                        StringRef sourceName) {
+  ParsedTargets &cache = parsedTargets();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.byText.find(jsonText);
+    if (it != cache.byText.end())
+      return it->second;
+  }
+  llvm::Expected<TargetDescription> target =
+      parseTargetUncached(jsonText, sourceName);
+  if (target) {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.byText.size() >= kMaxParsedTargets)
+      cache.byText.clear();
+    cache.byText.try_emplace(jsonText, *target);
+  }
+  return target;
+}
+
+static llvm::Expected<TargetDescription>
+parseTargetUncached(StringRef jsonText, StringRef sourceName) {
   std::string syntaxError;
   std::optional<Json> root = parseJsonText(jsonText, sourceName, syntaxError);
   if (!root)

@@ -108,6 +108,23 @@ std::string encodeReport(const NamedReport &report, ReportFormat format) {
   }
 }
 
+/// Whether `container`'s values, and theirs, are at least `left`; stops
+/// counting there. A container's values are counted by its size and only
+/// the containers among them visited: visiting every number and string
+/// was half a small model's report encoding, for a yes or no.
+static bool hasValuesIn(const json &container, size_t &left) {
+  size_t n = container.size();
+  if (n >= left) {
+    left = 0;
+    return true;
+  }
+  left -= n;
+  for (const json &v : container)
+    if (v.is_structured() && !v.empty() && hasValuesIn(v, left))
+      return true;
+  return false;
+}
+
 /// Whether `value` has at least `left` values (objects and arrays count
 /// theirs); stops counting there.
 static bool hasValues(const json &value, size_t &left) {
@@ -116,11 +133,7 @@ static bool hasValues(const json &value, size_t &left) {
     return true;
   }
   --left;
-  if (value.is_structured())
-    for (const json &v : value)
-      if (hasValues(v, left))
-        return true;
-  return false;
+  return value.is_structured() && hasValuesIn(value, left);
 }
 
 std::vector<std::string> encodeReports(ArrayRef<NamedReport> reports,

@@ -544,6 +544,38 @@ TEST(ResolveTarget, ReadsAFileAndNamesItInErrors) {
   llvm::sys::fs::remove(path);
 }
 
+// parseTarget keeps what it parsed by the text: the same text gives the
+// same description without a parse, and an edited file is parsed afresh.
+TEST(ResolveTarget, AnEditedFileIsParsedAgain) {
+  llvm::Expected<TargetDescription> first = parseTarget(kBaseTarget, "a");
+  llvm::Expected<TargetDescription> again = parseTarget(kBaseTarget, "b");
+  ASSERT_TRUE(first && again);
+  EXPECT_EQ(*first, *again);
+
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("tessera-target", "json", path));
+  auto write = [&](llvm::StringRef text) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << text;
+  };
+  write(kBaseTarget);
+  llvm::Expected<TargetDescription> before = resolveTarget(path);
+  ASSERT_TRUE(static_cast<bool>(before)) << llvm::toString(before.takeError());
+  EXPECT_EQ(before->name, "unit-2x4");
+  std::string edited = kBaseTarget;
+  size_t at = edited.find("\"unit-2x4\"");
+  ASSERT_NE(at, std::string::npos);
+  edited.replace(at, strlen("\"unit-2x4\""), "\"unit-edited\"");
+  write(edited);
+  llvm::Expected<TargetDescription> after = resolveTarget(path);
+  ASSERT_TRUE(static_cast<bool>(after)) << llvm::toString(after.takeError());
+  EXPECT_EQ(after->name, "unit-edited");
+  llvm::sys::fs::remove(path);
+}
+
 TEST(TargetSchema, OpNamesMatchTheTGraphDialect) {
   mlir::MLIRContext context;
   context.loadDialect<tgraph::TGraphDialect>();
