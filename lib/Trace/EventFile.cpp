@@ -35,56 +35,99 @@ std::string eventFileHeader() {
   return header;
 }
 
-/// Walks every string field of `m`, nested messages included, and returns
-/// whether all are valid UTF-8. With `repair` (which must be `m` itself,
-/// mutable) an invalid one is fixed in place (U+FFFD for each bad byte)
-/// and the walk goes on; without, the walk stops at the first.
-/// proto3 `string` fields must be UTF-8: protobuf serializes invalid ones
-/// but refuses to parse them back, so one bad module name would make its
-/// record, and every later one, unreadable.
-static bool stringsAreUtf8(const google::protobuf::Message &m,
-                           google::protobuf::Message *repair) {
-  using google::protobuf::FieldDescriptor;
-  const google::protobuf::Reflection *r = m.GetReflection();
-  std::vector<const FieldDescriptor *> fields;
-  r->ListFields(m, &fields);
-  bool valid = true;
-  for (const FieldDescriptor *f : fields) {
-    int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
-    for (int i = 0; i < n; ++i) {
-      if (f->type() == FieldDescriptor::TYPE_STRING) {
-        std::string scratch;
-        const std::string &text =
-            f->is_repeated() ? r->GetRepeatedStringReference(m, f, i, &scratch)
-                             : r->GetStringReference(m, f, &scratch);
-        if (json::isUTF8(text))
-          continue;
-        valid = false;
-        if (!repair)
-          return false;
-        std::string fixed = json::fixUTF8(text);
-        if (f->is_repeated())
-          r->SetRepeatedString(repair, f, i, std::move(fixed));
-        else
-          r->SetString(repair, f, std::move(fixed));
-      } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        google::protobuf::Message *child =
-            !repair            ? nullptr
-            : f->is_repeated() ? r->MutableRepeatedMessage(repair, f, i)
-                               : r->MutableMessage(repair, f);
-        const google::protobuf::Message &view =
-            child ? *child
-                  : (f->is_repeated() ? r->GetRepeatedMessage(m, f, i)
-                                      : r->GetMessage(m, f));
-        if (!stringsAreUtf8(view, child)) {
-          valid = false;
-          if (!repair)
-            return false;
-        }
-      }
-    }
+// proto3 `string` fields must be UTF-8: protobuf serializes invalid ones
+// but refuses to parse them back, so one bad module name would make its
+// record, and every later one, unreadable. The two functions below visit
+// every string field an event can hold, by the schema
+// (tessera_events.proto): the module name, a COMPILE_BEGIN's target, a
+// COMPILE_END's pass names and report paths, a transfer's tensor names, an
+// EXECUTE's report path. They use the generated accessors, not reflection:
+// reflection built the schema's descriptors on the first event of a
+// process, a tenth of a small model's report time.
+// TraceEventFile.EveryStringFieldIsRepaired finds each string field by
+// reflection and fails when one of them is missed here.
+
+/// Whether a report's path, when it has one, is valid UTF-8.
+static bool pathIsUtf8(const Report &r) {
+  return r.content_case() != Report::kPath || json::isUTF8(r.path());
+}
+
+/// Whether every string field of `event` is valid UTF-8.
+static bool stringsAreUtf8(const TraceEvent &event) {
+  if (!json::isUTF8(event.module_name()))
+    return false;
+  switch (event.payload_case()) {
+  case TraceEvent::kCompileBegin:
+    return json::isUTF8(event.compile_begin().target());
+  case TraceEvent::kCompileEnd: {
+    const CompileEnd &end = event.compile_end();
+    for (const PassRecord &pass : end.pass_timeline())
+      if (!json::isUTF8(pass.name()))
+        return false;
+    return pathIsUtf8(end.compilation_report()) &&
+           pathIsUtf8(end.tensor_map()) && pathIsUtf8(end.instruction_info()) &&
+           pathIsUtf8(end.compatibility_report()) &&
+           pathIsUtf8(end.memory_report());
   }
-  return valid;
+  case TraceEvent::kTransfer:
+    for (const TensorTransfer &tensor : event.transfer().tensors())
+      if (!json::isUTF8(tensor.name()))
+        return false;
+    return true;
+  case TraceEvent::kExecute:
+    return pathIsUtf8(event.execute().execution_report());
+  default:
+    return true;
+  }
+}
+
+/// Replaces each invalid byte of `text` by U+FFFD, if it has any.
+static void repair(std::string &text) {
+  if (!json::isUTF8(text))
+    text = json::fixUTF8(text);
+}
+
+/// A report's path, when it has one, repaired.
+static void repairPath(Report &r) {
+  if (r.content_case() == Report::kPath)
+    repair(*r.mutable_path());
+}
+
+/// Repairs every string field of `event` that stringsAreUtf8 checks; sets
+/// no field that was not set (the messages are reached only when present).
+static void repairStrings(TraceEvent &event) {
+  repair(*event.mutable_module_name());
+  switch (event.payload_case()) {
+  case TraceEvent::kCompileBegin:
+    repair(*event.mutable_compile_begin()->mutable_target());
+    break;
+  case TraceEvent::kCompileEnd: {
+    CompileEnd &end = *event.mutable_compile_end();
+    for (PassRecord &pass : *end.mutable_pass_timeline())
+      repair(*pass.mutable_name());
+    if (end.has_compilation_report())
+      repairPath(*end.mutable_compilation_report());
+    if (end.has_tensor_map())
+      repairPath(*end.mutable_tensor_map());
+    if (end.has_instruction_info())
+      repairPath(*end.mutable_instruction_info());
+    if (end.has_compatibility_report())
+      repairPath(*end.mutable_compatibility_report());
+    if (end.has_memory_report())
+      repairPath(*end.mutable_memory_report());
+    break;
+  }
+  case TraceEvent::kTransfer:
+    for (TensorTransfer &tensor : *event.mutable_transfer()->mutable_tensors())
+      repair(*tensor.mutable_name());
+    break;
+  case TraceEvent::kExecute:
+    if (event.execute().has_execution_report())
+      repairPath(*event.mutable_execute()->mutable_execution_report());
+    break;
+  default:
+    break;
+  }
 }
 
 void appendEventRecord(const TraceEvent &event, std::string &out) {
@@ -92,9 +135,9 @@ void appendEventRecord(const TraceEvent &event, std::string &out) {
   // Repaired on a copy, only when needed: almost every event is valid.
   TraceEvent copy;
   const TraceEvent *toWrite = &event;
-  if (!stringsAreUtf8(event, /*repair=*/nullptr)) {
+  if (!stringsAreUtf8(event)) {
     copy = event;
-    stringsAreUtf8(copy, &copy);
+    repairStrings(copy);
     toWrite = &copy;
   }
   // SerializeToString only fails for messages with missing required fields,
@@ -161,8 +204,8 @@ static Error checkHeader(StringRef bytes, uint64_t fileSize,
   if (fileSize < header.size())
     damage = EventFileDamage{
         0, 0,
-        formatv("the {0}-byte header is cut off after {1} bytes",
-                header.size(), fileSize)
+        formatv("the {0}-byte header is cut off after {1} bytes", header.size(),
+                fileSize)
             .str()};
   return Error::success();
 }
