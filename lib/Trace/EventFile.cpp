@@ -43,7 +43,7 @@ std::string eventFileHeader() {
 // COMPILE_END's pass names and report paths, a transfer's tensor names, an
 // EXECUTE's report path. They use the generated accessors, not reflection:
 // reflection built the schema's descriptors on the first event of a
-// process, a tenth of a small model's report time.
+// process (0.45 M instructions, 7% of a small model's reports).
 // TraceEventFile.EveryStringFieldIsRepaired finds each string field by
 // reflection and fails when one of them is missed here.
 
