@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <tuple>
 
 using namespace tessera;
@@ -126,42 +127,46 @@ static std::tuple<int64_t, int64_t, int64_t> chunkShape(const CopyPiece &p) {
 
 /// Joins the pieces between one tile pair that have one length and follow
 /// each other at constant element strides into strided pieces.
-static std::vector<CopyPiece> chunkPieces(std::vector<CopyPiece> pieces) {
+static std::vector<CopyPiece> chunkPieces(const std::vector<CopyPiece> &input) {
   auto less = [](const CopyPiece &a, const CopyPiece &b) {
     return std::make_tuple(a.srcTile, a.dstTile, a.length, a.srcElement,
                            a.dstElement) <
            std::make_tuple(b.srcTile, b.dstTile, b.length, b.srcElement,
                            b.dstElement);
   };
-  // Bucketed by source tile first (a counting sort: tiles are few), then
-  // each tile's pieces sorted; the order is the plain sort's, as pieces
-  // with equal keys are equal (none is chunked yet).
+  // The input in that order, bucketed by source tile first (a counting
+  // sort: tiles are few), then each tile's pieces sorted; the order is the
+  // plain sort's, as pieces with equal keys are equal (none is chunked
+  // yet). Scattered straight from the input into an array that is not
+  // zeroed first: a copy of the input and a zeroed array, both rewritten
+  // at once, were 19 MB for ssd_mobilenet_v1's largest fold.
   int64_t minTile = INT64_MAX, maxTile = INT64_MIN;
-  for (const CopyPiece &p : pieces) {
+  for (const CopyPiece &p : input) {
     minTile = std::min(minTile, p.srcTile);
     maxTile = std::max(maxTile, p.srcTile);
   }
-  size_t n = pieces.size();
+  size_t n = input.size();
+  std::unique_ptr<CopyPiece[]> sorted(new CopyPiece[n]);
   if (n > 64 && maxTile - minTile < 4 * static_cast<int64_t>(n) + 4096) {
     std::vector<uint32_t> start(maxTile - minTile + 2, 0);
-    for (const CopyPiece &p : pieces)
+    for (const CopyPiece &p : input)
       ++start[p.srcTile - minTile + 1];
     for (size_t t = 1; t < start.size(); ++t)
       start[t] += start[t - 1];
-    std::vector<CopyPiece> bucketed(n);
     std::vector<uint32_t> next(start.begin(), start.end() - 1);
-    for (const CopyPiece &p : pieces)
-      bucketed[next[p.srcTile - minTile]++] = p;
-    pieces = std::move(bucketed);
-    for (size_t t = 0; t + 1 < start.size(); ++t)
-      if (start[t + 1] - start[t] > 1 &&
-          !std::is_sorted(pieces.begin() + start[t],
-                          pieces.begin() + start[t + 1], less))
-        std::sort(pieces.begin() + start[t], pieces.begin() + start[t + 1],
-                  less);
+    for (const CopyPiece &p : input)
+      sorted[next[p.srcTile - minTile]++] = p;
+    for (size_t t = 0; t + 1 < start.size(); ++t) {
+      CopyPiece *begin = sorted.get() + start[t],
+                *end = sorted.get() + start[t + 1];
+      if (end - begin > 1 && !std::is_sorted(begin, end, less))
+        std::sort(begin, end, less);
+    }
   } else {
-    llvm::sort(pieces, less);
+    std::copy(input.begin(), input.end(), sorted.get());
+    std::sort(sorted.get(), sorted.get() + n, less);
   }
+  llvm::ArrayRef<CopyPiece> pieces(sorted.get(), n);
   std::vector<CopyPiece> out;
   for (const CopyPiece &p : pieces) {
     if (!out.empty()) {
