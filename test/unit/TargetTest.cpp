@@ -544,8 +544,9 @@ TEST(ResolveTarget, ReadsAFileAndNamesItInErrors) {
   llvm::sys::fs::remove(path);
 }
 
-// parseTarget keeps what it parsed by the text: the same text gives the
-// same description without a parse, and an edited file is parsed afresh.
+// parseTarget keeps what it parsed by the text: asking again gives an
+// equal description, and an edited file is parsed afresh, not answered
+// with what the old text gave.
 TEST(ResolveTarget, AnEditedFileIsParsedAgain) {
   llvm::Expected<TargetDescription> first = parseTarget(kBaseTarget, "a");
   llvm::Expected<TargetDescription> again = parseTarget(kBaseTarget, "b");
