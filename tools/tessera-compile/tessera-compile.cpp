@@ -183,6 +183,13 @@ static void checkOutputsApart(
 
 /// Parses MODEL's bytes (read from `path`) into a module; diagnostics
 /// carry file:line:col.
+/// A compiled module left to the process's exit. Never destroyed: not
+/// freeing it is the point (see the call).
+static void leaveToExit(OwningOpRef<ModuleOp> module) {
+  static auto *kept = new std::vector<OwningOpRef<ModuleOp>>();
+  kept->push_back(std::move(module));
+}
+
 static OwningOpRef<ModuleOp> loadModel(StringRef path,
                                        std::unique_ptr<MemoryBuffer> file,
                                        SourceMgr &sourceMgr,
@@ -475,6 +482,13 @@ int main(int argc, char **argv) {
           {(dumpModulePrefix(compiled->moduleId) + "." +
             sanitizeFileComponent(compiled->moduleName) + ".vertex_graph.dot"),
            std::move(compiled->vertexGraphDot)});
+    // The last model's module is left to the exit, as its reports are
+    // (CompileOptions::keepReportsUntilExit): nothing reads it once the
+    // executable is built, and destroying a 100k-op graph's 600k ops took
+    // 0.19 s before the file was written. Earlier models' modules are
+    // freed as usual, so a list of models does not pile them up.
+    if (&model == &models[models.size() - 1])
+      leaveToExit(std::move(module));
   }
   for (auto [output, program] : llvm::zip(outputs, programs)) {
     if (Error err = writeFileAtomically(output, program.bytes()))
