@@ -119,6 +119,17 @@ int64_t TargetDescription::vectorWidthFor(StringRef dtype) const {
   return it == vectorWidth.end() ? 0 : it->second;
 }
 
+// toJson keeps the text of recent descriptions and finds them with these
+// operators, so one that left a field out would hand back another target's
+// text. A new field changes the struct's size: compare it below, then
+// update the size (on libstdc++ for x86-64, where Tessera is built).
+#if defined(__x86_64__) && defined(__GLIBCXX__)
+static_assert(sizeof(TargetDescription) == 400,
+              "a field was added: compare it in TargetDescription::operator==");
+static_assert(sizeof(OpConstraint) == 232,
+              "a field was added: compare it in OpConstraint::operator==");
+#endif
+
 bool TargetDescription::operator==(const TargetDescription &o) const {
   return name == o.name && description == o.description && chips == o.chips &&
          chipLinks == o.chipLinks && tilesPerChip == o.tilesPerChip &&

@@ -11,6 +11,10 @@
 #include "tessera/Target/TargetJson.h"
 #include "tessera/Target/TargetSchema.h"
 
+#include <mutex>
+#include <utility>
+#include <vector>
+
 using namespace tessera;
 using namespace tessera::target_detail;
 
@@ -33,7 +37,32 @@ static Json opToJson(const OpConstraint &op) {
   return result;
 }
 
+static std::string toJsonText(const TargetDescription &t);
+
 std::string tessera::toJson(const TargetDescription &t) {
+  // A compile writes its target twice (the executable cache's key and the
+  // executable's header), at 0.83 M instructions each, a twentieth of a
+  // small model's compile; the text of the last few descriptions is kept
+  // and found by equality, which costs a small part of writing it.
+  constexpr size_t kKept = 4;
+  static std::mutex mutex;
+  static auto *kept =
+      new std::vector<std::pair<TargetDescription, std::string>>();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto &[description, text] : *kept)
+      if (description == t)
+        return text;
+  }
+  std::string text = toJsonText(t);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (kept->size() == kKept)
+    kept->erase(kept->begin());
+  kept->emplace_back(t, text);
+  return text;
+}
+
+static std::string toJsonText(const TargetDescription &t) {
   Json j = Json::object();
   j["name"] = t.name;
   j["description"] = t.description;

@@ -577,6 +577,22 @@ TEST(ResolveTarget, AnEditedFileIsParsedAgain) {
   llvm::sys::fs::remove(path);
 }
 
+// toJson keeps the text of recent descriptions, found by equality: a
+// description changed in any field after its text was written must get a
+// text of its own.
+TEST(TargetJson, AChangedDescriptionGetsItsOwnText) {
+  llvm::Expected<TargetDescription> t = parseTarget(kBaseTarget, "t");
+  ASSERT_TRUE(static_cast<bool>(t)) << llvm::toString(t.takeError());
+  std::string before = toJson(*t);
+  EXPECT_EQ(toJson(*t), before);
+  TargetDescription changed = *t;
+  changed.ops.front().note = "edited after the text was written";
+  std::string after = toJson(changed);
+  EXPECT_NE(after, before);
+  EXPECT_NE(after.find("edited after the text was written"), std::string::npos);
+  EXPECT_EQ(toJson(*t), before);
+}
+
 TEST(TargetSchema, OpNamesMatchTheTGraphDialect) {
   mlir::MLIRContext context;
   context.loadDialect<tgraph::TGraphDialect>();
