@@ -181,8 +181,6 @@ static void checkOutputsApart(
   }
 }
 
-/// Parses MODEL's bytes (read from `path`) into a module; diagnostics
-/// carry file:line:col.
 /// A compiled module left to the process's exit. Never destroyed: not
 /// freeing it is the point (see the call).
 static void leaveToExit(OwningOpRef<ModuleOp> module) {
@@ -190,6 +188,8 @@ static void leaveToExit(OwningOpRef<ModuleOp> module) {
   kept->push_back(std::move(module));
 }
 
+/// Parses MODEL's bytes (read from `path`) into a module; diagnostics
+/// carry file:line:col.
 static OwningOpRef<ModuleOp> loadModel(StringRef path,
                                        std::unique_ptr<MemoryBuffer> file,
                                        SourceMgr &sourceMgr,
