@@ -297,10 +297,7 @@ ProgramCost CostBuilder::build() {
         cost.bytesMoved += buffer(v).bytes;
     } else {
       cost.unit = "control";
-      // stepName()'s text for a control step (host copies are above),
-      // without the copy: the op's name attribute, else "sync".
-      auto name = step.op->getAttrOfType<StringAttr>("name");
-      cost.op = name ? name.getValue() : StringRef("sync");
+      cost.op = namedStepName(step);
     }
     result.steps.push_back(std::move(cost));
   }

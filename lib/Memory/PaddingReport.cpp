@@ -3,10 +3,10 @@
 #include "tessera/Memory/PaddingReport.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
-#include <map>
 
 using namespace mlir;
 using namespace tessera;
@@ -77,13 +77,14 @@ CostReport tessera::memory::computeCostReport(const MemoryAnalysis &a) {
   r.totalCycles = cost.totalCycles;
   r.seconds = cost.seconds;
   r.unknownTripCounts = cost.unknownTripCounts;
-  std::map<std::string, size_t> index; // op → its entry of r.ops
+  // Op → its entry of r.ops; the names are the steps' own (StepCost::op).
+  llvm::DenseMap<llvm::StringRef, size_t> index;
   for (auto [point, s] : llvm::enumerate(cost.steps)) {
     StepKind kind = a.liveness.schedule.steps[point].kind;
     if (kind == StepKind::Sync || kind == StepKind::Repeat ||
         kind == StepKind::If)
       continue;
-    auto [it, inserted] = index.try_emplace(s.op.str(), r.ops.size());
+    auto [it, inserted] = index.try_emplace(s.op, r.ops.size());
     if (inserted)
       r.ops.push_back({s.op.str()});
     OpCostTotals &t = r.ops[it->second];

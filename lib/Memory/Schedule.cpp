@@ -73,7 +73,11 @@ std::string tessera::memory::stepName(const Step &step) {
                                                                : "outfeed ") +
            buffer;
   }
+  return namedStepName(step).str();
+}
+
+llvm::StringRef tessera::memory::namedStepName(const Step &step) {
   if (auto name = step.op->getAttrOfType<StringAttr>("name"))
-    return name.getValue().str();
+    return name.getValue();
   return "sync";
 }

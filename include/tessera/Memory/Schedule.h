@@ -59,6 +59,10 @@ llvm::StringRef stepKindName(StepKind kind);
 /// "infeed X" / "outfeed X" for a host copy of buffer X.
 std::string stepName(const Step &step);
 
+/// stepName() of a step that is not a host copy, without a copy: its op's
+/// `name` attribute (text the MLIRContext holds), else "sync".
+llvm::StringRef namedStepName(const Step &step);
+
 } // namespace tessera::memory
 
 #endif // TESSERA_MEMORY_SCHEDULE_H
