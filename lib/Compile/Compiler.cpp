@@ -268,29 +268,25 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
       compat = computeCompatReport(module, target.name);
       compilation = buildCompilationReport(module, info.moduleName,
                                            info.moduleId, target, compat);
-      bool writes = sink.options().writesReports();
       // The memory report and the tensor map are built one after the other,
       // each in tasks of its own when it is large (a task's own tasks would
       // run in that task's thread).
-      json tensorMap, instructionInfo;
       memory = memory::buildMemoryReport(
           *analysis, flags.memoryReportTileFormat != "tiles",
           flags.memoryReportFormat == "complete" ? memory::ReportForm::Complete
                                                  : memory::ReportForm::Compact);
-      if (writes) {
-        tensorMap = buildTensorMap(module, flags.tensorMapFormat == "tiles"
-                                               ? TensorMapFormat::Tiles
-                                               : TensorMapFormat::Runs);
-        instructionInfo = buildInstructionInfo(module);
-      }
-      if (!writes)
+      if (!sink.options().writesReports())
         return;
       endInfo.reports.push_back(
           {ReportKind::Compilation, compilation, writeCompilationReportText});
       endInfo.reports.push_back(
-          {ReportKind::TensorMap, std::move(tensorMap), nullptr});
+          {ReportKind::TensorMap,
+           buildTensorMap(module, flags.tensorMapFormat == "tiles"
+                                      ? TensorMapFormat::Tiles
+                                      : TensorMapFormat::Runs),
+           nullptr});
       endInfo.reports.push_back(
-          {ReportKind::InstructionInfo, std::move(instructionInfo), nullptr});
+          {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
       endInfo.reports.push_back(
           {ReportKind::Compatibility, compatReportJson(compat), nullptr});
       // The dump's text summary reads the report after the sink; otherwise
