@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -32,6 +33,8 @@ public:
 private:
   StepCost computeSet(tile::ComputeSetOp cs);
   StepCost exchange(tile::ExchangeOp ex);
+  /// exchange's cost but its op, computed.
+  StepCost exchangeCost(tile::ExchangeOp ex, int64_t elementBytes);
   StepCost collective(tile::CollectiveOp c);
   /// Cycles of steps [begin, end] at one nesting level, loops expanded.
   int64_t rangeCycles(int64_t begin, int64_t end, int64_t &unknown);
@@ -77,6 +80,12 @@ private:
   const TargetDescription &target;
   ChipRoutes routes;
   llvm::DenseMap<Value, uint32_t> indexOf;
+  /// Exchanges priced so far (their cost but the op), by what the traffic
+  /// depends on: the copies or the view (attributes), both mappings and the
+  /// dest type (uniqued: their addresses name them), and the element size.
+  /// A model repeats an op's exchanges on the same layouts many times.
+  using ExchangeKey = std::array<const void *, 8>;
+  std::map<ExchangeKey, StepCost> exchanges;
   ProgramCost result;
 };
 
@@ -165,11 +174,32 @@ StepCost CostBuilder::computeSet(tile::ComputeSetOp cs) {
 }
 
 StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
+  int64_t elementBytes = buffer(ex.getSource()).elementBytes;
+  auto mapping = [](Value v) {
+    auto var = v.getDefiningOp<tile::VarOp>();
+    return var ? var.getMapping().getAsOpaquePointer() : v.getAsOpaquePointer();
+  };
+  ExchangeKey key = {ex.getCopiesAttr().getAsOpaquePointer(),
+                     ex.getStridedAttr().getAsOpaquePointer(),
+                     ex.getViewStridesAttr().getAsOpaquePointer(),
+                     ex.getViewOffsetAttr().getAsOpaquePointer(),
+                     mapping(ex.getSource()),
+                     mapping(ex.getDest()),
+                     ex.getDest().getType().getAsOpaquePointer(),
+                     reinterpret_cast<const void *>(elementBytes)};
+  auto [it, fresh] = exchanges.try_emplace(key);
+  if (fresh)
+    it->second = exchangeCost(ex, elementBytes);
+  StepCost cost = it->second;
+  cost.op = opOf(ex, ex.getDest(), ex.getName());
+  return cost;
+}
+
+StepCost CostBuilder::exchangeCost(tile::ExchangeOp ex, int64_t elementBytes) {
   StepCost cost;
   cost.unit = "exchange";
-  cost.op = opOf(ex, ex.getDest(), ex.getName());
-  ExchangeTraffic traffic = exchangeTraffic(
-      ex, buffer(ex.getSource()).elementBytes, target.tilesPerChip);
+  ExchangeTraffic traffic =
+      exchangeTraffic(ex, elementBytes, target.tilesPerChip);
   cost.bytesMoved = traffic.bytesMoved;
   // A view too large to walk is priced by what each tile receives (exact;
   // the senders are unknown), a lower bound; the execution report names

@@ -62,3 +62,21 @@ tile.program @example1472 target "tile-1472" tiles 1472 {
 // JSON: "buffers":[{"name":"lhs","shape":[3,128],"dtype":"f32","unpadded_size":1536,"size":4096,"expansion":2.67,"extra":2560}
 // JSON-SAME: {"name":"out","shape":[3,16],"dtype":"f32","unpadded_size":192,"size":4096,"expansion":21.33,"extra":3904}
 // JSON-SAME: "matmuls":[{"point":3,"step":"dot.1","op":"dot.1","block":{"batch":1,"m":3,"n":16,"k":128},"fit":{"m":"padded 3→8","n":"padded 16→128","k":"exact fit"},"useful_macs":6144,"padded_macs":131072,"utilization":0.0469}]
+
+// Exchanges with the same copies between the same layouts are priced once
+// (the cost model remembers them), but not across element types: the f16
+// copies move half the bytes of the f32 ones.
+// CHECK-LABEL: padding of @repeated on tile-1472
+// CHECK:       op x32: flops 0, padded flops 0, bytes moved 24, cycles [[C32:[0-9]+]]
+// CHECK-NEXT:  op x16: flops 0, padded flops 0, bytes moved 12, cycles
+// CHECK-NEXT:  op y32: flops 0, padded flops 0, bytes moved 24, cycles [[C32]]
+tile.program @repeated target "tile-1472" tiles 1472 {
+  %a = tile.var "a" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %b = tile.var "b" temporary mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %c = tile.var "c" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf16>
+  %d = tile.var "d" temporary mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf16>
+  tile.exchange "x32" %a -> %b copies [0, 1, 3, 2, 0, 2, 2, 2] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+  tile.exchange "x16" %c -> %d copies [0, 1, 3, 2, 0, 2, 2, 2] : !tile.buffer<8xf16>, !tile.buffer<8xf16>
+  tile.sync
+  tile.exchange "y32" %a -> %b copies [0, 1, 3, 2, 0, 2, 2, 2] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}

@@ -261,3 +261,18 @@ tile.program @alias target "t" tiles 4 {
   // expected-error @+1 {{'y' aliases 'x', whose elements are not its own: '!tile.buffer<4xf32>' vs '!tile.buffer<4xi32>'}}
   %y = tile.var "y" temporary mapping<[0, 3] x 1 from 0> aliases %x : !tile.buffer<4xf32> : !tile.buffer<4xi32>
 }
+
+// -----
+
+// The same copies from two sources: checked once per pair of layouts, so
+// the copies that x holds are still checked against z, which holds
+// everything on tile 0.
+tile.program @repeatedcopies target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  %z = tile.var "z" parameter mapping<[0, 0] x 8 from 0> : !tile.buffer<8xf32>
+  %y = tile.var "y" output mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  tile.exchange "good" %x -> %y copies [1, 1, 1, 2, 2, 0, 2, 0] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+  tile.sync
+  // expected-error @+1 {{copy run 0 reads elements [2, 4) of the source from tile 1, which does not hold them}}
+  tile.exchange "bad" %z -> %y copies [1, 1, 1, 2, 2, 0, 2, 0] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}

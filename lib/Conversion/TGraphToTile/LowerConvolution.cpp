@@ -41,6 +41,45 @@ struct ConvPlan {
 };
 } // namespace
 
+/// A ConvPlan as the attributes the lowering emits. They are uniqued in the
+/// context, which holds them anyway, so remembering one costs a few
+/// pointers; a null copies attribute is an exchange not emitted.
+struct tessera::lowering::ConvLowering {
+  ConvGrid grid;
+  int64_t inElements = 0, weightElements = 0, numPartials = 0;
+  tile::MappingAttr in, weights, out, partials, gathered;
+  DenseI64ArrayAttr inCopies, inStrided, weightCopies, weightStrided,
+      inReplicas, weightReplicas, gatherCopies, inputBoxes;
+
+  ConvLowering(MLIRContext *ctx, const ConvPlan &plan)
+      : grid(plan.grid), inElements(plan.input.numElements),
+        weightElements(plan.weights.numElements),
+        numPartials(plan.numPartials) {
+    auto mapping = [&](ArrayRef<std::array<int64_t, 3>> intervals) {
+      return tile::MappingAttr::get(ctx, compressIntervals(intervals));
+    };
+    auto array = [&](ArrayRef<int64_t> values) {
+      return values.empty() ? DenseI64ArrayAttr()
+                            : DenseI64ArrayAttr::get(ctx, values);
+    };
+    in = mapping(plan.input.intervals);
+    weights = mapping(plan.weights.intervals);
+    out = mapping(plan.outIntervals);
+    inCopies = array(plan.input.copies);
+    inStrided = array(plan.input.copyStrides);
+    weightCopies = array(plan.weights.copies);
+    weightStrided = array(plan.weights.copyStrides);
+    inReplicas = array(plan.input.replicaCopies);
+    weightReplicas = array(plan.weights.replicaCopies);
+    inputBoxes = DenseI64ArrayAttr::get(ctx, plan.inputBoxes);
+    if (grid.pk > 1) {
+      partials = mapping(plan.partialIntervals);
+      gathered = mapping(plan.gatheredIntervals);
+      gatherCopies = array(plan.gatherCopies);
+    }
+  }
+};
+
 /// The copies of one grid; nullopt when over the run budget.
 static std::optional<ConvPlan> planGrid(const ConvShape &cs, const ConvGrid &g,
                                         ArrayRef<int64_t> inRuns,
@@ -184,58 +223,79 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
     return false;
   }
   Type elt = outType.getElementType();
-  int64_t bytes = elementBytes(lt.getElementType());
-  SmallVector<ConvGrid> grids = rankConvGrids(cs, target, numTiles, bytes);
-  std::optional<ConvPlan> plan;
-  // The best few grids by estimate; a later one may fold into fewer runs.
-  for (size_t i = 0; i < grids.size() && i < 3 && !plan; ++i)
-    plan = planGrid(cs, grids[i], runsOf(lhs), runsOf(rhs));
-  if (!plan) {
-    detail = grids.empty()
+  // A plan depends on the operands' layouts (their mappings, uniqued: the
+  // addresses name the runs), the three types, the window and the labels,
+  // and the tiles it is planned over; nothing else of the op.
+  std::string key = planKey(
+      {lhs.getDefiningOp<tile::VarOp>().getMapping().getAsOpaquePointer(),
+       rhs.getDefiningOp<tile::VarOp>().getMapping().getAsOpaquePointer(),
+       lt.getAsOpaquePointer(), rt.getAsOpaquePointer(),
+       outType.getAsOpaquePointer(), conv.getDimLabelsAttr().getAsOpaquePointer(),
+       conv.getWindowReversalAttr().getAsOpaquePointer()},
+      {strides, padding, lhsDil, rhsDil,
+       {cs.featureGroups, cs.batchGroups, numTiles}});
+  RememberedConvPlan entry;
+  if (auto it = convPlans.find(key); it != convPlans.end()) {
+    entry = it->second;
+  } else {
+    int64_t bytes = elementBytes(lt.getElementType());
+    SmallVector<ConvGrid> grids = rankConvGrids(cs, target, numTiles, bytes);
+    std::optional<ConvPlan> planned;
+    // The best few grids by estimate; a later one may fold into fewer runs.
+    for (size_t i = 0; i < grids.size() && i < 3 && !planned; ++i)
+      planned = planGrid(cs, grids[i], runsOf(lhs), runsOf(rhs));
+    entry.noGrid = grids.empty();
+    if (planned)
+      entry.plan =
+          std::make_shared<const ConvLowering>(builder.getContext(), *planned);
+    // Bounded, though an entry is small: a model with many distinct
+    // convolutions keeps the latest.
+    if (convPlans.size() >= kMaxConvPlans)
+      convPlans.clear();
+    convPlans.try_emplace(key, entry);
+  }
+  if (!entry.plan) {
+    detail = entry.noGrid
                  ? "no blocking fits the tile memory and the copy budget of " +
                        std::to_string(kMaxWindowCopyElements) + " elements"
                  : "needs more than " + std::to_string(kMaxCopyRuns) +
                        " exchange copy runs for its blocks";
     return false;
   }
-  const ConvGrid &g = plan->grid;
+  const ConvLowering &plan = *entry.plan;
+  const ConvGrid &g = plan.grid;
   const MatrixUnit &mu = target.matrixUnit;
   std::string grid = g.str();
   Location loc = op->getLoc();
-  PlannedMapping inPlan{compressIntervals(plan->input.intervals),
-                        "convolution input windows (halo rows included), "
-                        "one per tile of the " +
-                            grid +
-                            " (k x batch x rows x columns x features) grid"};
-  PlannedMapping wPlan{compressIntervals(plan->weights.intervals),
-                       "convolution weight blocks, one per tile of the " +
-                           grid + " grid"};
-  PlannedMapping outPlan{
-      compressIntervals(plan->outIntervals),
+  Value inBlocks =
+      makeVar(loc, (name + ".in").str(), tile::Category::Temporary, plan.in,
+              "convolution input windows (halo rows included), one per tile "
+              "of the " +
+                  grid + " (k x batch x rows x columns x features) grid",
+              {plan.inElements}, lt.getElementType(), name);
+  Value wBlocks = makeVar(
+      loc, (name + ".weights").str(), tile::Category::Temporary, plan.weights,
+      "convolution weight blocks, one per tile of the " + grid + " grid",
+      {plan.weightElements}, rt.getElementType(), name);
+  Value out = makeVar(
+      loc, name, resultCategory(conv.getResult()), plan.out,
       "convolution result in " + std::to_string(g.bb) + "x" +
           std::to_string(g.bs[0]) + "x" + std::to_string(g.bs[1]) + "x" +
           std::to_string(g.bf) +
           " (batch x rows x columns x features) blocks "
           "on the " +
           grid + " grid (matrix unit " + std::to_string(mu.m) + "x" +
-          std::to_string(mu.n) + "x" + std::to_string(mu.k) + ")"};
-  Value inBlocks =
-      makeVar(loc, (name + ".in").str(), tile::Category::Temporary, inPlan,
-              {plan->input.numElements}, lt.getElementType(), name);
-  Value wBlocks =
-      makeVar(loc, (name + ".weights").str(), tile::Category::Temporary, wPlan,
-              {plan->weights.numElements}, rt.getElementType(), name);
-  Value out = makeVar(loc, name, resultCategory(conv.getResult()), outPlan,
-                      outType.getShape(), elt, name);
+          std::to_string(mu.n) + "x" + std::to_string(mu.k) + ")",
+      outType.getShape(), elt, name);
   buffers[conv.getResult()] = {out};
-  emitExchange(loc, (name + ".in").str(), lhs, inBlocks, plan->input.copies,
-               plan->input.copyStrides);
-  emitExchange(loc, (name + ".weights").str(), rhs, wBlocks,
-               plan->weights.copies, plan->weights.copyStrides);
+  emitExchange(loc, (name + ".in").str(), lhs, inBlocks, plan.inCopies,
+               plan.inStrided);
+  emitExchange(loc, (name + ".weights").str(), rhs, wBlocks, plan.weightCopies,
+               plan.weightStrided);
   emitExchange(loc, (name + ".in.replicate").str(), inBlocks, inBlocks,
-               plan->input.replicaCopies);
+               plan.inReplicas);
   emitExchange(loc, (name + ".weights.replicate").str(), wBlocks, wBlocks,
-               plan->weights.replicaCopies);
+               plan.weightReplicas);
   int64_t windowSize = 1;
   for (const WindowDim &w : cs.window)
     windowSize *= w.window;
@@ -256,8 +316,7 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
       builder.getNamedAttr("rhs_dilation",
                            builder.getDenseI64ArrayAttr(rhsDil)),
       builder.getNamedAttr("halo", builder.getDenseI64ArrayAttr(cs.halo(g))),
-      builder.getNamedAttr("input_boxes",
-                           builder.getDenseI64ArrayAttr(plan->inputBoxes)),
+      builder.getNamedAttr("input_boxes", plan.inputBoxes),
       builder.getNamedAttr("input_shape", builder.getDenseI64ArrayAttr(cs.in)),
       builder.getNamedAttr("kernel_shape",
                            builder.getDenseI64ArrayAttr(cs.kernel)),
@@ -278,19 +337,17 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
   }
   Value partials =
       makeVar(loc, (name + ".partials").str(), tile::Category::Partials,
-              {compressIntervals(plan->partialIntervals),
-               "convolution partial sums, one block per tile"},
-              {plan->numPartials}, partialsType(elt), name);
+              plan.partials, "convolution partial sums, one block per tile",
+              {plan.numPartials}, partialsType(elt), name);
   Value gathered = makeVar(
-      loc, (name + ".gathered").str(), tile::Category::Partials,
-      {compressIntervals(plan->gatheredIntervals),
-       "the " + std::to_string(g.pk) +
-           " input-feature-slice partials of each block on its owning tile"},
-      {plan->numPartials}, partialsType(elt), name);
+      loc, (name + ".gathered").str(), tile::Category::Partials, plan.gathered,
+      "the " + std::to_string(g.pk) +
+          " input-feature-slice partials of each block on its owning tile",
+      {plan.numPartials}, partialsType(elt), name);
   emitComputeSet(loc, (name + ".partial").str(), "conv-partial",
                  ValueRange{inBlocks, wBlocks}, partials, attrs);
   emitExchange(loc, (name + ".gather").str(), partials, gathered,
-               plan->gatherCopies);
+               plan.gatherCopies);
   emitComputeSet(loc, name, "reduce.add", gathered, out,
                  builder.getNamedAttr("partials_per_output",
                                       builder.getI64IntegerAttr(g.pk)));

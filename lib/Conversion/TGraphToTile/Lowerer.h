@@ -27,6 +27,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 
 namespace tessera {
@@ -34,6 +35,10 @@ class WholeDimSplit;
 } // namespace tessera
 
 namespace tessera::lowering {
+
+/// A convolution's planned buffers and copies, as attributes
+/// (LowerConvolution.cpp).
+struct ConvLowering;
 
 /// Budgets that keep the exact per-element copy planning bounded; an op over
 /// them is left on the host as "not-lowered" (with the budget in `detail`)
@@ -83,6 +88,12 @@ int64_t bytesOfElement(mlir::Type elementType);
 /// The one buffer of a tensor value, or null (none yet, or a tuple).
 mlir::Value singleBuffer(const mlir::DenseMap<mlir::Value, mlir::SmallVector<mlir::Value>> &buffers,
                    mlir::Value value);
+
+/// The bytes of `pointers` (uniqued attributes and types: their addresses
+/// name their contents) then of `numbers`, in order, as a lookup key for
+/// the lowering's memos of plans.
+std::string planKey(mlir::ArrayRef<const void *> pointers,
+                    std::initializer_list<mlir::ArrayRef<int64_t>> numbers);
 
 /// A one-input reduction's reducer kind ("add", ...), result type, input
 /// buffer and scalar init buffer.
@@ -134,6 +145,10 @@ private:
   mlir::Value makeVar(mlir::Location loc, mlir::StringRef name, tile::Category category,
                 const PlannedMapping &plan, mlir::ArrayRef<int64_t> shape,
                 mlir::Type elementType, mlir::StringRef hlo);
+  mlir::Value makeVar(mlir::Location loc, mlir::StringRef name,
+                      tile::Category category, tile::MappingAttr mapping,
+                      mlir::StringRef why, mlir::ArrayRef<int64_t> shape,
+                      mlir::Type elementType, mlir::StringRef hlo);
   /// A linear var for `type`; `graphValue`, the tgraph value it holds, lets
   /// the grain follow its users (kernelGrain).
   mlir::Value makeLinearVar(mlir::Location loc, mlir::StringRef name,
@@ -173,6 +188,10 @@ private:
   void emitExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src,
                     mlir::Value dst, mlir::ArrayRef<int64_t> copies,
                     mlir::ArrayRef<int64_t> strided = {});
+  /// The same with the copies as attributes (null: none).
+  void emitExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src,
+                    mlir::Value dst, mlir::DenseI64ArrayAttr copies,
+                    mlir::DenseI64ArrayAttr strided = {});
   /// An exchange whose copies are implied by a view of `src` (dst element
   /// at idx = src element offset + sum idx[d] * strides[d]); listed instead
   /// when `dst` has at most `listUpTo` elements and the copies are compact.
@@ -358,6 +377,17 @@ private:
   /// The copy integers `relayouts` holds, and its bound (32 MB).
   size_t relayoutInts = 0;
   static constexpr size_t kMaxRelayoutInts = size_t(4) << 20;
+  /// The convolutions planned so far, by everything a plan depends on (see
+  /// lowerConvolution): a model repeats a few convolutions many times on
+  /// the same layouts (a ResNet stage's, a generated model's blocks), and
+  /// planning one is most of its lowering. A null plan remembers a
+  /// convolution left on the host, `noGrid` why.
+  struct RememberedConvPlan {
+    std::shared_ptr<const ConvLowering> plan;
+    bool noGrid = false;
+  };
+  llvm::StringMap<RememberedConvPlan> convPlans;
+  static constexpr size_t kMaxConvPlans = 4096;
   /// The first var of each small constant value (and type) on each chip,
   /// which later equal constants alias.
   llvm::DenseMap<std::pair<int64_t, mlir::Attribute>, mlir::Value>

@@ -142,6 +142,15 @@ std::string Lowerer::uniqueName(StringRef base) {
 Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
                        const PlannedMapping &plan, ArrayRef<int64_t> shape,
                        Type elementType, StringRef hlo) {
+  return makeVar(loc, name, category,
+                 tile::MappingAttr::get(builder.getContext(), plan.runs),
+                 plan.why, shape, elementType, hlo);
+}
+
+Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
+                       tile::MappingAttr mapping, StringRef why,
+                       ArrayRef<int64_t> shape, Type elementType,
+                       StringRef hlo) {
   MLIRContext *ctx = builder.getContext();
   auto type = tile::BufferType::get(ctx, shape, elementType);
   // Buffers are static: inside a repeat / if, declare them before the
@@ -151,14 +160,13 @@ Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
     builder.setInsertionPoint(varAnchor);
   auto var = builder.create<tile::VarOp>(
       loc, type, builder.getStringAttr(uniqueName(name)),
-      tile::CategoryAttr::get(ctx, category),
-      tile::MappingAttr::get(ctx, plan.runs));
+      tile::CategoryAttr::get(ctx, category), mapping);
   if (!hlo.empty())
     var.setHlo(hlo);
-  var.setWhy(plan.why);
+  var.setWhy(why);
   if (currentChip != 0)
     bufferChip[var.getResult()] = currentChip;
-  load().add(plan.runs, bytesOfElement(elementType));
+  load().add(mapping.getRuns(), bytesOfElement(elementType));
   ++stats->vars;
   return var.getResult();
 }
@@ -319,6 +327,13 @@ void Lowerer::emitComputeSet(Location loc, StringRef name, StringRef kind,
 }
 
 void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
+                           DenseI64ArrayAttr copies,
+                           DenseI64ArrayAttr strided) {
+  if (copies && !copies.empty())
+    createExchange(loc, name, src, dst, copies, {}, {}, strided);
+}
+
+void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
                            ArrayRef<int64_t> copies,
                            ArrayRef<int64_t> strided) {
   if (copies.empty())
@@ -329,11 +344,9 @@ void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
                                  : builder.getDenseI64ArrayAttr(strided));
 }
 
-/// The bytes of `pointers` (uniqued attributes and types: their addresses
-/// name their contents) then of `numbers`, in order, as a lookup key for
-/// the lowering's memos of copy plans.
-static std::string planKey(ArrayRef<const void *> pointers,
-                           std::initializer_list<ArrayRef<int64_t>> numbers) {
+std::string tessera::lowering::planKey(
+    ArrayRef<const void *> pointers,
+    std::initializer_list<ArrayRef<int64_t>> numbers) {
   std::string key(reinterpret_cast<const char *>(pointers.data()),
                   pointers.size() * sizeof(const void *));
   for (ArrayRef<int64_t> part : numbers)

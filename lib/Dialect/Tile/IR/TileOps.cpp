@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace mlir;
@@ -403,21 +404,36 @@ LogicalResult ProgramOp::verifyRegions() {
   // the larger part of verifying a lowered program, on one thread. The
   // first exchange in program order with an unheld copy is reported, as
   // the op-by-op check did.
-  std::vector<ExchangeOp> exchanges;
+  // An exchange's answer depends only on its copies and the two mappings
+  // (uniqued: their addresses name them), which a model's repeated ops
+  // share, so each distinct one is checked once.
+  using Key =
+      std::tuple<const void *, const void *, const void *, const void *>;
+  std::vector<ExchangeOp> exchanges, distinct;
+  std::vector<uint32_t> checkOf;
+  DenseMap<Key, uint32_t> firstWith;
   getBody().walk([&](ExchangeOp ex) {
-    if (!ex.isView())
-      exchanges.push_back(ex);
+    if (ex.isView())
+      return;
+    Key key = {ex.getCopiesAttr().getAsOpaquePointer(),
+               ex.getStridedAttr().getAsOpaquePointer(),
+               mappingOf(ex.getSource()).getAsOpaquePointer(),
+               mappingOf(ex.getDest()).getAsOpaquePointer()};
+    auto [it, fresh] = firstWith.try_emplace(key, distinct.size());
+    if (fresh)
+      distinct.push_back(ex);
+    exchanges.push_back(ex);
+    checkOf.push_back(it->second);
   });
-  std::vector<std::optional<std::string>> problems(exchanges.size());
+  std::vector<std::optional<std::string>> problems(distinct.size());
   int64_t numTiles = getTiles();
   auto check = [&](size_t i) {
-    problems[i] = findUnheldCopy(exchanges[i], numTiles);
+    problems[i] = findUnheldCopy(distinct[i], numTiles);
   };
-  parallelForIf(exchanges.size() >= kParallelExchanges, exchanges.size(),
-                check);
-  for (auto [ex, problem] : llvm::zip(exchanges, problems))
-    if (problem)
-      return ex.emitOpError(*problem);
+  parallelForIf(distinct.size() >= kParallelExchanges, distinct.size(), check);
+  for (auto [ex, c] : llvm::zip(exchanges, checkOf))
+    if (problems[c])
+      return ex.emitOpError(*problems[c]);
   return success();
 }
 
