@@ -86,6 +86,7 @@ private:
   /// A model repeats an op's exchanges on the same layouts many times.
   using ExchangeKey = std::array<const void *, 8>;
   std::map<ExchangeKey, StepCost> exchanges;
+  static constexpr size_t kMaxRememberedExchanges = 4096;
   ProgramCost result;
 };
 
@@ -187,6 +188,10 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
                      mapping(ex.getDest()),
                      ex.getDest().getType().getAsOpaquePointer(),
                      reinterpret_cast<const void *>(elementBytes)};
+  // Bounded: most exchanges are one-offs, and all of a 100k-op program's
+  // would be 20 MB at the compile's peak; repeats recur soon enough.
+  if (exchanges.size() >= kMaxRememberedExchanges && !exchanges.count(key))
+    exchanges.clear();
   auto [it, fresh] = exchanges.try_emplace(key);
   if (fresh)
     it->second = exchangeCost(ex, elementBytes);

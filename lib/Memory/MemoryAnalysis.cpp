@@ -72,9 +72,13 @@ tessera::memory::summarizeAllocation(const MemoryAnalysis &a) {
 /// a 30k-op compile's peak.
 ///
 /// `alongside` (the cost model, which needs the liveness but not the
-/// offsets) runs on one of the threads with the first lists, so that on
-/// few cores the allocation's last lists, not the cost model, end the
-/// step; with one thread it runs first.
+/// offsets) runs on a helper thread before its lists, while this thread
+/// places the largest lists, so that on few cores the allocation's last
+/// lists, not the cost model, end the step; with one thread it runs first.
+/// Buffers of a list that allocateTiles places on the calling thread only
+/// (the index for one is about 4 MB).
+static constexpr size_t kLargeList = 16384;
+
 static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
                           std::vector<TileAllocation> &tiles,
                           llvm::function_ref<void()> alongside) {
@@ -159,35 +163,47 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
   recent = std::vector<Recent>();
 
   std::vector<TileOffsets> placed(lists.size());
+  // Lists of kLargeList buffers or more are placed by this thread only, one
+  // after another: each thread keeps an index sized for the largest list
+  // it placed, and at 100k ops two threads each holding one for 100k
+  // buffers were 20 MB of the compile's peak.
+  std::vector<size_t> large, small;
+  for (size_t i = 0; i < lists.size(); ++i)
+    (live.buffersOnTile[lists[i]].size() >= kLargeList ? large : small)
+        .push_back(i);
+  auto placeList = [&](size_t i) {
+    int64_t tile = lists[i];
+    size_t n = live.buffersOnTile[tile].size();
+    std::vector<LiveInterval> requests;
+    requests.reserve(n);
+    for (size_t k = 0; k < n; ++k) {
+      TileBytes share = live.shareOn(tile, k);
+      requests.push_back({share.first, share.last, share.paddedBytes});
+    }
+    Allocation a = allocate(requests, alignment);
+    TileOffsets &out = placed[i];
+    out.shared =
+        std::make_shared<const std::vector<int64_t>>(std::move(a.offsets));
+    out.peak = a.peak;
+    out.lowerBound = a.lowerBound;
+    out.peakPoint = a.peakPoint;
+  };
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next++) < lists.size();) {
-      int64_t tile = lists[i];
-      size_t n = live.buffersOnTile[tile].size();
-      std::vector<LiveInterval> requests;
-      requests.reserve(n);
-      for (size_t k = 0; k < n; ++k) {
-        TileBytes share = live.shareOn(tile, k);
-        requests.push_back({share.first, share.last, share.paddedBytes});
-      }
-      Allocation a = allocate(requests, alignment);
-      TileOffsets &out = placed[i];
-      out.shared =
-          std::make_shared<const std::vector<int64_t>>(std::move(a.offsets));
-      out.peak = a.peak;
-      out.lowerBound = a.lowerBound;
-      out.peakPoint = a.peakPoint;
-    }
+    for (size_t k; (k = next++) < small.size();)
+      placeList(small[k]);
   };
-  // The lists go to whichever thread is free next (their sizes vary). The
-  // helper threads are this call's own and end with it: the allocator
-  // keeps an index sized for the largest list per thread, which in a pool
-  // that outlived the call stayed resident with the thread's glibc arena
-  // (+20 MB at 30k ops).
+  // The other lists go to whichever thread is free next (their sizes
+  // vary). The helper threads are this call's own and end with it: the
+  // allocator keeps an index sized for the largest list per thread, which
+  // in a pool that outlived the call stayed resident with the thread's
+  // glibc arena (+20 MB at 30k ops).
   size_t threads = std::min<size_t>(
-      llvm::parallel::strategy.compute_thread_count(), lists.size() + 1);
+      llvm::parallel::strategy.compute_thread_count(), small.size() + 1);
   if (threads <= 1) {
     alongside();
+    for (size_t i : large)
+      placeList(i);
     work();
   } else {
     llvm::StdThreadPool pool(llvm::hardware_concurrency(threads - 1));
@@ -197,6 +213,8 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
     });
     for (size_t t = 2; t < threads; ++t)
       pool.async(work);
+    for (size_t i : large)
+      placeList(i);
     work();
     pool.wait();
   }

@@ -149,10 +149,18 @@ private:
   Fields tileAtPeak(int64_t t, size_t maxListed) {
     std::vector<LiveShare> liveHere;
     breakdown(t, &liveHere);
-    return tileAtPeak(t, maxListed, std::move(liveHere));
+    return tileAtPeak(t, livePeak(maxListed, std::move(liveHere)));
   }
-  Fields tileAtPeak(int64_t t, size_t maxListed,
-                    std::vector<LiveShare> liveHere);
+  /// What tileAtPeak lists of a tile: its live buffers' count and bytes,
+  /// and the `maxListed` largest as JSON. Tiles with the same buffers and
+  /// shares as the tile before (sameSharesAsPrevious) share it.
+  struct LivePeak {
+    size_t count = 0;
+    int64_t bytes = 0;
+    json listed;
+  };
+  LivePeak livePeak(size_t maxListed, std::vector<LiveShare> liveHere);
+  Fields tileAtPeak(int64_t t, const LivePeak &peak);
 
 public:
   json tileDetail(int64_t t);
@@ -559,14 +567,12 @@ json ReportBuilder::viewer() {
   return v;
 }
 
-Fields ReportBuilder::tileAtPeak(int64_t t, size_t maxListed,
-                                 std::vector<LiveShare> liveHere) {
-  const TileAllocation &alloc = a.tiles[t];
-  int64_t point = alloc.allocation.peakPoint;
-  int64_t liveBytes = 0;
+ReportBuilder::LivePeak
+ReportBuilder::livePeak(size_t maxListed, std::vector<LiveShare> liveHere) {
+  LivePeak peak;
   for (const LiveShare &l : liveHere)
-    liveBytes += l.share.paddedBytes;
-  size_t liveCount = liveHere.size();
+    peak.bytes += l.share.paddedBytes;
+  peak.count = liveHere.size();
   // The `maxListed` largest, ties in tile order (a stable sort's order):
   // sorting every live buffer of each tile out of memory to list 16 was
   // most of a 30k-op report's time.
@@ -578,13 +584,14 @@ Fields ReportBuilder::tileAtPeak(int64_t t, size_t maxListed,
                       return x.position < y.position;
                     });
   liveHere.resize(listed);
-  json buffers = json::array();
+  peak.listed = json::array();
   for (const LiveShare &l : liveHere) {
     // The compact form's row [buffer, bytes_on_tile, first, last, offset]
     // stands for the entry below (the rest is the buffer's).
     if (form == ReportForm::Compact && uniqueName[l.buffer]) {
-      buffers.push_back(json::array({l.buffer, l.share.paddedBytes,
-                                     l.share.first, l.share.last, l.offset}));
+      peak.listed.push_back(json::array({l.buffer, l.share.paddedBytes,
+                                         l.share.first, l.share.last,
+                                         l.offset}));
       continue;
     }
     Fields f = bufferBrief(l.buffer);
@@ -593,17 +600,23 @@ Fields ReportBuilder::tileAtPeak(int64_t t, size_t maxListed,
                    json::array({l.share.first, l.share.last}));
     f.emplace_back("offset", l.offset);
     f.emplace_back("written_by", writers(l.buffer));
-    buffers.push_back(toObject(std::move(f)));
+    peak.listed.push_back(toObject(std::move(f)));
   }
+  return peak;
+}
+
+Fields ReportBuilder::tileAtPeak(int64_t t, const LivePeak &peak) {
+  const TileAllocation &alloc = a.tiles[t];
+  int64_t point = alloc.allocation.peakPoint;
   return {{"tile", t},
           {"over_by", alloc.overBy()},
           {"including_gaps", alloc.includingGaps()},
           {"capacity", alloc.capacity},
           {"peak_point", point},
           {"peak_step", stepAt(point)},
-          {"live_buffers", liveCount},
-          {"live_bytes", liveBytes},
-          {"live_at_peak", std::move(buffers)}};
+          {"live_buffers", peak.count},
+          {"live_bytes", peak.bytes},
+          {"live_at_peak", peak.listed}};
 }
 
 json ReportBuilder::tileDetail(int64_t t) {
@@ -700,16 +713,45 @@ json ReportBuilder::build() {
     });
     // A tile out of memory lists its largest live buffers (only those: a
     // chip-wide overflow would otherwise list every buffer of every tile),
-    // found in the walk that sums its breakdown.
-    std::vector<Fields> atPeakOf(live.numTiles);
-    parallelForIf(parallel, live.numTiles, [&](size_t t) {
-      if (!a.tiles[t].outOfMemory()) {
+    // found in the walk that sums its breakdown. A tile with the same
+    // buffers and shares as the tile before has its allocation too, so
+    // its breakdown but for its own overheads and its live buffers: each
+    // run of such tiles is walked once, at its first tile (most tiles of a
+    // large graph repeat the one before, and walking every tile's buffers
+    // was a tenth of a 20k-op compile).
+    std::vector<int64_t> heads, headOf(live.numTiles);
+    for (int64_t t = 0; t < live.numTiles; ++t) {
+      headOf[t] = live.sameSharesAsPrevious(t) ? headOf[t - 1] : t;
+      if (headOf[t] == t)
+        heads.push_back(t);
+    }
+    std::vector<bool> runOutOfMemory(live.numTiles, false);
+    for (int64_t t = 0; t < live.numTiles; ++t)
+      if (a.tiles[t].outOfMemory())
+        runOutOfMemory[headOf[t]] = true;
+    std::vector<LivePeak> peakOf(live.numTiles);
+    parallelForIf(parallel, heads.size(), [&](size_t h) {
+      int64_t t = heads[h];
+      if (!runOutOfMemory[t]) {
         breakdowns[t] = breakdown(t);
         return;
       }
       std::vector<LiveShare> liveHere;
       breakdowns[t] = breakdown(t, &liveHere);
-      atPeakOf[t] = tileAtPeak(t, kMaxBlamed, std::move(liveHere));
+      peakOf[t] = livePeak(kMaxBlamed, std::move(liveHere));
+    });
+    for (int64_t t = 0; t < live.numTiles; ++t) {
+      int64_t head = headOf[t];
+      if (head == t)
+        continue;
+      breakdowns[t] = breakdowns[head];
+      breakdowns[t].alwaysLive +=
+          live.overheads[t].total() - live.overheads[head].total();
+    }
+    std::vector<Fields> atPeakOf(live.numTiles);
+    parallelForIf(parallel, live.numTiles, [&](size_t t) {
+      if (a.tiles[t].outOfMemory())
+        atPeakOf[t] = tileAtPeak(t, peakOf[headOf[t]]);
     });
     spawn([&] {
       PaddingReport paddingReport = computePaddingReport(a);

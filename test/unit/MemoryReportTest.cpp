@@ -241,6 +241,62 @@ TEST_F(MemoryReportTest, PaddingAndCostAreOneModel) {
   EXPECT_EQ(pass["buffers"].size(), padding.buffers.size());
 }
 
+// The report walks a run of tiles with the same buffers and shares once,
+// at its first tile (ReportBuilder::build); every tile's entry must still
+// be what walking that tile alone gives (buildTileDetail). Here tiles 0-99
+// hold the same buffers with the same live ranges, all over capacity,
+// while tiles 0-49 run one vertex kind more: their overheads differ
+// within the run.
+TEST(MemoryReportRunsTest, EveryTileIsItsOwnWalk) {
+  MLIRContext context;
+  context.loadDialect<tile::TileDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+tile.program @q target "tile-1472" tiles 1472 {
+  %big = tile.var "big" temporary mapping<[0, 99] x 200000 from 0> : !tile.buffer<20000000xf32>
+  %x = tile.var "x" parameter mapping<[0, 99] x 10 from 0> : !tile.buffer<1000xf32>
+  %y = tile.var "y" output mapping<[0, 99] x 10 from 0> : !tile.buffer<1000xf32>
+  tile.host_copy infeed %x : !tile.buffer<1000xf32>
+  tile.sync
+  tile.compute_set "fill" kind "elementwise.negate" tiles [0, 99]
+      ins(%x : !tile.buffer<1000xf32>) outs(%big : !tile.buffer<20000000xf32>)
+  tile.sync
+  tile.compute_set "neg" kind "elementwise.negate" tiles [0, 99]
+      ins(%big : !tile.buffer<20000000xf32>) outs(%y : !tile.buffer<1000xf32>)
+  tile.sync
+  tile.compute_set "half" kind "elementwise.exponential" tiles [0, 49]
+      ins(%x : !tile.buffer<1000xf32>) outs(%y : !tile.buffer<1000xf32>)
+  tile.sync
+  tile.host_copy outfeed %y : !tile.buffer<1000xf32>
+}
+)mlir",
+                                                            &context);
+  ASSERT_TRUE(module);
+  llvm::Expected<MemoryAnalysis> analysis =
+      analyzeMemory(*module->getOps<tile::ProgramOp>().begin());
+  ASSERT_TRUE(static_cast<bool>(analysis));
+  EXPECT_TRUE(analysis->liveness.sameSharesAsPrevious(50));
+  json r = buildMemoryReport(*analysis);
+  ASSERT_EQ(r["tiles"].size(), 1472u);
+  ASSERT_EQ(r["out_of_memory"].size(), 100u);
+  EXPECT_NE(r["tiles"][49]["always_live"], r["tiles"][50]["always_live"]);
+  for (int64_t t = 0; t < 1472; ++t) {
+    json detail = buildTileDetail(*analysis, t);
+    for (auto &[key, value] : r["tiles"][t].items())
+      EXPECT_EQ(value, detail[key]) << "tile " << t << " " << key;
+  }
+  for (const json &entry : r["out_of_memory"]) {
+    int64_t t = entry["tile"];
+    json detail = buildTileDetail(*analysis, t);
+    for (const char *key : {"including_gaps", "capacity", "peak_step",
+                            "live_buffers", "live_bytes"})
+      EXPECT_EQ(entry[key], detail[key]) << "tile " << t << " " << key;
+    ASSERT_EQ(entry["live_at_peak"].size(), detail["live_at_peak"].size());
+    for (size_t i = 0; i < entry["live_at_peak"].size(); ++i)
+      EXPECT_EQ(entry["live_at_peak"][i]["offset"],
+                detail["live_at_peak"][i]["offset"]);
+  }
+}
+
 // tessera-prof renders reports read back from event files, possibly of
 // another version: missing sections and mistyped fields read as empty,
 // never as a crash (nlohmann's const operator[] on a missing key is
