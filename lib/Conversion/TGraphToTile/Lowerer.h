@@ -24,7 +24,6 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <memory>
@@ -357,13 +356,15 @@ private:
   /// of another buffer: the var they are stored in. Steps write only
   /// storage vars, so a read of an alias waits for writes to its storage.
   mlir::DenseMap<mlir::Value, mlir::Value> aliasStorage;
-  /// The views viewCopyRuns found too fragmented to list, by their source
-  /// and destination mappings, destination type, run budget, offset and
-  /// strides (attributes and types are uniqued, so their addresses name
-  /// their contents): a model repeats a few views many times (mobilenetv2:
-  /// 257 such views, 31 distinct), and each answer costs a walk of up to
-  /// every element.
-  llvm::StringSet<> unlistableViews;
+  /// The copies viewCopyRuns listed for each view (null: too fragmented
+  /// to list), by their source and destination mappings, destination type,
+  /// run budget, offset and strides (attributes and types are uniqued, so
+  /// their addresses name their contents): a model repeats a few views
+  /// many times (mobilenetv2: 257 unlistable views, 31 distinct; a
+  /// transformer's layers the same transposes), and each answer costs a
+  /// walk of up to every element. The copies are uniqued attributes too,
+  /// which the exchange holds anyway.
+  llvm::StringMap<mlir::DenseI64ArrayAttr> viewCopies;
   /// Copy runs that re-lay `buffer` out on `runs` (same element count):
   /// empty when the layouts already agree, nullopt when they would be more
   /// than `maxRuns` (the caller then uses an identity view exchange).

@@ -373,14 +373,16 @@ void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
                                dstMapping.getAsOpaquePointer(),
                                dst.getType().getAsOpaquePointer()},
                               {maxRuns, offset, strides});
-    if (!unlistableViews.contains(key)) {
+    auto [it, fresh] = viewCopies.try_emplace(key);
+    if (fresh) {
       if (auto copies =
               viewCopyRuns(srcMapping.getRuns(), dstMapping.getRuns(),
                            cast<tile::BufferType>(dst.getType()).getShape(),
                            offset, strides, maxRuns))
-        return emitExchange(loc, name, src, dst, *copies);
-      unlistableViews.insert(key);
+        it->second = builder.getDenseI64ArrayAttr(*copies);
     }
+    if (DenseI64ArrayAttr copies = it->second)
+      return emitExchange(loc, name, src, dst, copies);
   }
   createExchange(loc, name, src, dst, {}, builder.getDenseI64ArrayAttr(strides),
                  builder.getI64IntegerAttr(offset));
