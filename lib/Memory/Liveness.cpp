@@ -255,6 +255,13 @@ private:
   /// so each exchange's tiles are found once.
   std::vector<int64_t> exchangeDelta;
   std::vector<int32_t> cover; ///< mergeRanges' scratch
+  /// A listed exchange's tiles depend on its copies alone (uniqued
+  /// attributes: their addresses name them), which a model's repeated ops
+  /// share: found once per distinct copies.
+  llvm::DenseMap<std::pair<const void *, const void *>,
+                 std::pair<TileRanges, TileRanges>>
+      listedTiles;
+  static constexpr size_t kMaxListedTiles = 4096;
 };
 
 } // namespace
@@ -366,6 +373,14 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex, TileRanges &senders,
     }
     return;
   }
+  std::pair<const void *, const void *> key = {
+      ex.getCopiesAttr().getAsOpaquePointer(),
+      ex.getStridedAttr().getAsOpaquePointer()};
+  if (auto it = listedTiles.find(key); it != listedTiles.end()) {
+    senders = it->second.first;
+    receivers = it->second.second;
+    return;
+  }
   // A copy run's tiles step by 0 or 1 (the verifier sees to it): one tile,
   // or `count` consecutive ones. The attributes are read once, not per run.
   llvm::ArrayRef<int64_t> copies = ex.getCopyRuns();
@@ -384,6 +399,10 @@ void LivenessBuilder::exchangeTiles(tile::ExchangeOp ex, TileRanges &senders,
   }
   mergeRanges(senders, cover);
   mergeRanges(receivers, cover);
+  // Bounded: a model's one-off exchanges would otherwise all stay.
+  if (listedTiles.size() >= kMaxListedTiles)
+    listedTiles.clear();
+  listedTiles.try_emplace(key, senders, receivers);
 }
 
 void LivenessBuilder::collectRefs() {
