@@ -589,9 +589,9 @@ ReportBuilder::livePeak(size_t maxListed, std::vector<LiveShare> liveHere) {
     // The compact form's row [buffer, bytes_on_tile, first, last, offset]
     // stands for the entry below (the rest is the buffer's).
     if (form == ReportForm::Compact && uniqueName[l.buffer]) {
-      peak.listed.push_back(json::array({l.buffer, l.share.paddedBytes,
-                                         l.share.first, l.share.last,
-                                         l.offset}));
+      peak.listed.push_back(
+          json::array({l.buffer, l.share.paddedBytes, l.share.first,
+                       l.share.last, l.offset}));
       continue;
     }
     Fields f = bufferBrief(l.buffer);

@@ -241,16 +241,7 @@ TEST_F(MemoryReportTest, PaddingAndCostAreOneModel) {
   EXPECT_EQ(pass["buffers"].size(), padding.buffers.size());
 }
 
-// The report walks a run of tiles with the same buffers and shares once,
-// at its first tile (ReportBuilder::build); every tile's entry must still
-// be what walking that tile alone gives (buildTileDetail). Here tiles 0-99
-// hold the same buffers with the same live ranges, all over capacity,
-// while tiles 0-49 run one vertex kind more: their overheads differ
-// within the run.
-TEST(MemoryReportRunsTest, EveryTileIsItsOwnWalk) {
-  MLIRContext context;
-  context.loadDialect<tile::TileDialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+constexpr const char *kRunsProgram = R"mlir(
 tile.program @q target "tile-1472" tiles 1472 {
   %big = tile.var "big" temporary mapping<[0, 99] x 200000 from 0> : !tile.buffer<20000000xf32>
   %x = tile.var "x" parameter mapping<[0, 99] x 10 from 0> : !tile.buffer<1000xf32>
@@ -268,8 +259,19 @@ tile.program @q target "tile-1472" tiles 1472 {
   tile.sync
   tile.host_copy outfeed %y : !tile.buffer<1000xf32>
 }
-)mlir",
-                                                            &context);
+)mlir";
+
+// The report walks a run of tiles with the same buffers and shares once,
+// at its first tile (ReportBuilder::build); every tile's entry must still
+// be what walking that tile alone gives (buildTileDetail). Here tiles 0-99
+// hold the same buffers with the same live ranges, all over capacity,
+// while tiles 0-49 run one vertex kind more: their overheads differ
+// within the run.
+TEST(MemoryReportRunsTest, EveryTileIsItsOwnWalk) {
+  MLIRContext context;
+  context.loadDialect<tile::TileDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kRunsProgram, &context);
   ASSERT_TRUE(module);
   llvm::Expected<MemoryAnalysis> analysis =
       analyzeMemory(*module->getOps<tile::ProgramOp>().begin());

@@ -226,14 +226,15 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
   // A plan depends on the operands' layouts (their mappings, uniqued: the
   // addresses name the runs), the three types, the window and the labels,
   // and the tiles it is planned over; nothing else of the op.
+  int64_t groupsAndTiles[] = {cs.featureGroups, cs.batchGroups, numTiles};
   std::string key = planKey(
       {lhs.getDefiningOp<tile::VarOp>().getMapping().getAsOpaquePointer(),
        rhs.getDefiningOp<tile::VarOp>().getMapping().getAsOpaquePointer(),
        lt.getAsOpaquePointer(), rt.getAsOpaquePointer(),
-       outType.getAsOpaquePointer(), conv.getDimLabelsAttr().getAsOpaquePointer(),
+       outType.getAsOpaquePointer(),
+       conv.getDimLabelsAttr().getAsOpaquePointer(),
        conv.getWindowReversalAttr().getAsOpaquePointer()},
-      {strides, padding, lhsDil, rhsDil,
-       {cs.featureGroups, cs.batchGroups, numTiles}});
+      {strides, padding, lhsDil, rhsDil, groupsAndTiles});
   RememberedConvPlan entry;
   if (auto it = convPlans.find(key); it != convPlans.end()) {
     entry = it->second;
@@ -277,16 +278,16 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
       loc, (name + ".weights").str(), tile::Category::Temporary, plan.weights,
       "convolution weight blocks, one per tile of the " + grid + " grid",
       {plan.weightElements}, rt.getElementType(), name);
-  Value out = makeVar(
-      loc, name, resultCategory(conv.getResult()), plan.out,
-      "convolution result in " + std::to_string(g.bb) + "x" +
-          std::to_string(g.bs[0]) + "x" + std::to_string(g.bs[1]) + "x" +
-          std::to_string(g.bf) +
-          " (batch x rows x columns x features) blocks "
-          "on the " +
-          grid + " grid (matrix unit " + std::to_string(mu.m) + "x" +
-          std::to_string(mu.n) + "x" + std::to_string(mu.k) + ")",
-      outType.getShape(), elt, name);
+  Value out =
+      makeVar(loc, name, resultCategory(conv.getResult()), plan.out,
+              "convolution result in " + std::to_string(g.bb) + "x" +
+                  std::to_string(g.bs[0]) + "x" + std::to_string(g.bs[1]) +
+                  "x" + std::to_string(g.bf) +
+                  " (batch x rows x columns x features) blocks "
+                  "on the " +
+                  grid + " grid (matrix unit " + std::to_string(mu.m) + "x" +
+                  std::to_string(mu.n) + "x" + std::to_string(mu.k) + ")",
+              outType.getShape(), elt, name);
   buffers[conv.getResult()] = {out};
   emitExchange(loc, (name + ".in").str(), lhs, inBlocks, plan.inCopies,
                plan.inStrided);

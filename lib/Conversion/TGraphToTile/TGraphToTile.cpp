@@ -344,9 +344,9 @@ void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
                                  : builder.getDenseI64ArrayAttr(strided));
 }
 
-std::string tessera::lowering::planKey(
-    ArrayRef<const void *> pointers,
-    std::initializer_list<ArrayRef<int64_t>> numbers) {
+std::string
+tessera::lowering::planKey(ArrayRef<const void *> pointers,
+                           std::initializer_list<ArrayRef<int64_t>> numbers) {
   std::string key(reinterpret_cast<const char *>(pointers.data()),
                   pointers.size() * sizeof(const void *));
   for (ArrayRef<int64_t> part : numbers)
