@@ -101,8 +101,10 @@ void toParam(Attribute attr, exe::Param &param) {
   if (isa<UnitAttr>(attr))
     return param.set_unit_value(true);
   if (auto a = dyn_cast<DenseI64ArrayAttr>(attr)) {
-    for (int64_t v : a.asArrayRef())
-      param.mutable_ints_value()->add_values(v);
+    // At once: a convolution's input boxes are thousands of integers.
+    ArrayRef<int64_t> values = a.asArrayRef();
+    param.mutable_ints_value()->mutable_values()->Add(values.begin(),
+                                                      values.end());
     return;
   }
   if (auto a = dyn_cast<DenseBoolArrayAttr>(attr)) {
