@@ -84,7 +84,7 @@ private:
   /// depends on: the copies or the view (attributes), both mappings and the
   /// dest type (uniqued: their addresses name them), and the element size.
   /// A model repeats an op's exchanges on the same layouts many times.
-  using ExchangeKey = std::array<const void *, 8>;
+  using ExchangeKey = std::pair<std::array<const void *, 7>, int64_t>;
   std::map<ExchangeKey, StepCost> exchanges;
   static constexpr size_t kMaxRememberedExchanges = 4096;
   ProgramCost result;
@@ -180,16 +180,15 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
     auto var = v.getDefiningOp<tile::VarOp>();
     return var ? var.getMapping().getAsOpaquePointer() : v.getAsOpaquePointer();
   };
-  ExchangeKey key = {ex.getCopiesAttr().getAsOpaquePointer(),
-                     ex.getStridedAttr().getAsOpaquePointer(),
-                     ex.getViewStridesAttr().getAsOpaquePointer(),
-                     ex.getViewOffsetAttr().getAsOpaquePointer(),
-                     mapping(ex.getSource()),
-                     mapping(ex.getDest()),
-                     ex.getDest().getType().getAsOpaquePointer(),
-                     reinterpret_cast<const void *>(elementBytes)};
-  // Bounded: most exchanges are one-offs, and all of a 100k-op program's
-  // would be 20 MB at the compile's peak; repeats recur soon enough.
+  ExchangeKey key = {{ex.getCopiesAttr().getAsOpaquePointer(),
+                      ex.getStridedAttr().getAsOpaquePointer(),
+                      ex.getViewStridesAttr().getAsOpaquePointer(),
+                      ex.getViewOffsetAttr().getAsOpaquePointer(),
+                      mapping(ex.getSource()), mapping(ex.getDest()),
+                      ex.getDest().getType().getAsOpaquePointer()},
+                     elementBytes};
+  // Bounded: most exchanges are one-offs, which need not stay; a repeated
+  // layer's come back soon after.
   if (exchanges.size() >= kMaxRememberedExchanges && !exchanges.count(key))
     exchanges.clear();
   auto [it, fresh] = exchanges.try_emplace(key);
