@@ -57,6 +57,10 @@ tessera::memory::summarizeAllocation(const MemoryAnalysis &a) {
   return s;
 }
 
+/// Buffers of a list that allocateTiles places on the calling thread only
+/// (the index for one is about 4 MB).
+static constexpr size_t kLargeList = 16384;
+
 /// Places the shares of every tile whose shares change (sharesChange);
 /// the others take the tile before's in analyzeMemory.
 ///
@@ -75,10 +79,6 @@ tessera::memory::summarizeAllocation(const MemoryAnalysis &a) {
 /// offsets) runs on a helper thread before its lists, while this thread
 /// places the largest lists, so that on few cores the allocation's last
 /// lists, not the cost model, end the step; with one thread it runs first.
-/// Buffers of a list that allocateTiles places on the calling thread only
-/// (the index for one is about 4 MB).
-static constexpr size_t kLargeList = 16384;
-
 static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
                           std::vector<TileAllocation> &tiles,
                           llvm::function_ref<void()> alongside) {
