@@ -386,9 +386,7 @@ llvm::Error Writer::addBuffers(PayloadWriter &payload, tile::ProgramOp program,
   // whose cursor serves the stretch. Tile by tile, writing conv20k's
   // executable took 744 ms rather than 519.
   int64_t numTiles = live.buffersOnTile.size();
-  std::vector<int64_t> headOf(numTiles), stretchEnd(numTiles);
-  for (int64_t t = 0; t < numTiles; ++t)
-    headOf[t] = live.sameSharesAsPrevious(t) ? headOf[t - 1] : t;
+  std::vector<int64_t> headOf = live.stretchStarts(), stretchEnd(numTiles);
   for (int64_t t = numTiles - 1; t >= 0; --t)
     stretchEnd[t] = t + 1 < numTiles && headOf[t + 1] == headOf[t]
                         ? stretchEnd[t + 1]

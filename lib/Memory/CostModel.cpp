@@ -189,11 +189,12 @@ StepCost CostBuilder::exchange(tile::ExchangeOp ex) {
                      elementBytes};
   // Bounded: most exchanges are one-offs, which need not stay; a repeated
   // layer's come back soon after.
-  if (exchanges.size() >= kMaxRememberedExchanges && !exchanges.count(key))
-    exchanges.clear();
-  auto [it, fresh] = exchanges.try_emplace(key);
-  if (fresh)
-    it->second = exchangeCost(ex, elementBytes);
+  auto it = exchanges.find(key);
+  if (it == exchanges.end()) {
+    if (exchanges.size() >= kMaxRememberedExchanges)
+      exchanges.clear();
+    it = exchanges.try_emplace(key, exchangeCost(ex, elementBytes)).first;
+  }
   StepCost cost = it->second;
   cost.op = opOf(ex, ex.getDest(), ex.getName());
   return cost;

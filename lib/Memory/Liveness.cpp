@@ -791,6 +791,13 @@ tessera::memory::computeLiveness(tile::ProgramOp program,
   return LivenessBuilder(program, target).build();
 }
 
+std::vector<int64_t> ProgramLiveness::stretchStarts() const {
+  std::vector<int64_t> start(numTiles);
+  for (int64_t t = 0; t < numTiles; ++t)
+    start[t] = sameSharesAsPrevious(t) ? start[t - 1] : t;
+  return start;
+}
+
 std::vector<int64_t> ProgramLiveness::tileCurve(int64_t tile,
                                                 bool padded) const {
   int64_t points = numPoints();

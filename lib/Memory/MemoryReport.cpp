@@ -719,12 +719,10 @@ json ReportBuilder::build() {
     // run of such tiles is walked once, at its first tile (most tiles of a
     // large graph repeat the one before, and walking every tile's buffers
     // was a tenth of a 20k-op compile).
-    std::vector<int64_t> heads, headOf(live.numTiles);
-    for (int64_t t = 0; t < live.numTiles; ++t) {
-      headOf[t] = live.sameSharesAsPrevious(t) ? headOf[t - 1] : t;
+    std::vector<int64_t> heads, headOf = live.stretchStarts();
+    for (int64_t t = 0; t < live.numTiles; ++t)
       if (headOf[t] == t)
         heads.push_back(t);
-    }
     std::vector<bool> runOutOfMemory(live.numTiles, false);
     for (int64_t t = 0; t < live.numTiles; ++t)
       if (a.tiles[t].outOfMemory())

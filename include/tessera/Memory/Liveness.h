@@ -206,6 +206,10 @@ struct ProgramLiveness {
   bool sameSharesAsPrevious(int64_t tile) const {
     return tile > 0 && !sharesChange[tile];
   }
+  /// Per tile, the first tile of its stretch: the tiles after it that hold
+  /// the same buffers with the same shares (sameSharesAsPrevious) share its
+  /// allocation, so what depends on those alone is worked out once there.
+  std::vector<int64_t> stretchStarts() const;
   /// Calls `fn(tile, shares)` on each tile that sharesChange marks, in
   /// tile order, with the shares of buffersOnTile[tile] in its order. One
   /// sweep over the buffers' runs keeps each buffer's current share in one
