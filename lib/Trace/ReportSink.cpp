@@ -5,6 +5,7 @@
 #include "tessera/Support/Parallel.h"
 #include "tessera/Trace/AtomicFile.h"
 #include "tessera/Trace/DumpNames.h"
+#include "tessera/Trace/JsonWriter.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -97,14 +98,12 @@ std::string encodeReport(const NamedReport &report, ReportFormat format) {
     }
     [[fallthrough]];
   default:
-    // Names in reports come from user input: replace invalid UTF-8 rather
-    // than let nlohmann throw (which aborts without exceptions). The
+    // Names in reports come from user input: dumpJson replaces invalid
+    // UTF-8 rather than throw (which aborts without exceptions). The
     // reports that grow with the model are not indented: indentation was
     // half their bytes, and readers parse them. The compilation and
     // execution reports are summaries people read as they are.
-    return report.json.dump(growsWithModel(report.kind) ? -1 : 2, ' ', false,
-                            json::error_handler_t::replace) +
-           "\n";
+    return dumpJson(report.json, growsWithModel(report.kind) ? -1 : 2) + "\n";
   }
 }
 
@@ -172,9 +171,9 @@ std::vector<std::string> encodeReports(ArrayRef<NamedReport> reports,
       part.bytes = encodeReport(reports[part.report], format);
       return;
     }
-    part.bytes =
-        json(part.key).dump(-1, ' ', false, json::error_handler_t::replace) +
-        ":" + part.value->dump(-1, ' ', false, json::error_handler_t::replace);
+    appendJson(json(part.key), -1, part.bytes);
+    part.bytes += ':';
+    appendJson(*part.value, -1, part.bytes);
   };
   parallelForIf(parallel, parts.size(), encode);
   std::vector<std::string> out(reports.size());
