@@ -514,8 +514,9 @@ void LivenessBuilder::computeRanges() {
        it != result.schedule.steps.rend(); ++it)
     if (it->kind == StepKind::Repeat)
       loops.push_back({it->point, it->endPoint});
-  // References per tile of the buffer at hand, reset after each buffer.
-  std::vector<Refs> onTile(result.numTiles);
+  // The buffer at hand's tile cuts and the references between them.
+  std::vector<int64_t> cuts;
+  std::vector<Refs> segments;
   for (auto [b, buffer] : llvm::enumerate(result.buffers)) {
     tile::Category category = buffer.var.getCategory();
     if (category == tile::Category::Constant ||
@@ -550,19 +551,37 @@ void LivenessBuilder::computeRanges() {
     }
     int64_t lo = buffer.tiles.runs().front().firstTile;
     int64_t hi = buffer.tiles.runs().back().endTile();
+    // The tiles cut where a reference's tile range begins or ends: between
+    // two cuts every tile has the same references. The references are
+    // gathered per segment, not per tile: a step over every tile of a
+    // buffer spread across the chip made this loop tiles x references.
+    cuts.assign({lo, hi});
     for (const TileRef &r : tileRefs[b])
-      for (int64_t t = std::max(r.lo, lo), e = std::min(r.hi, hi); t < e; ++t)
-        r.write ? onTile[t].def(r.point) : onTile[t].use(r.point);
+      if (std::max(r.lo, lo) < std::min(r.hi, hi))
+        cuts.insert(cuts.end(), {std::max(r.lo, lo), std::min(r.hi, hi)});
+    llvm::sort(cuts);
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    segments.assign(cuts.size() - 1, Refs());
+    for (const TileRef &r : tileRefs[b]) {
+      if (std::max(r.lo, lo) >= std::min(r.hi, hi))
+        continue;
+      size_t s = llvm::lower_bound(cuts, std::max(r.lo, lo)) - cuts.begin();
+      size_t e = llvm::lower_bound(cuts, std::min(r.hi, hi)) - cuts.begin();
+      for (; s < e; ++s)
+        r.write ? segments[s].def(r.point) : segments[s].use(r.point);
+    }
     std::vector<TileRef>().swap(tileRefs[b]);
     TileShares split;
-    for (const TileShares::Run &run : buffer.tiles.runs())
-      for (int64_t t = run.firstTile, end = run.endTile(); t < end;) {
+    for (const TileShares::Run &run : buffer.tiles.runs()) {
+      int64_t t = run.firstTile, end = run.endTile();
+      size_t i = llvm::upper_bound(cuts, t) - cuts.begin() - 1;
+      while (t < end) {
         // Neighbouring tiles with the same references get the same range
         // (most do: a step touches a range of tiles): one piece of the run.
-        const Refs &r = onTile[t];
-        int64_t next = t + 1;
-        while (next < end && onTile[next] == r)
-          ++next;
+        const Refs &r = segments[i];
+        int64_t next = std::min(end, cuts[i + 1]);
+        while (next < end && segments[i + 1] == r)
+          next = std::min(end, cuts[++i + 1]);
         TileBytes share = run.on(t);
         std::tie(share.first, share.last) = rangeOf(r, r.firstDef, category);
         if (share.isLive()) {
@@ -571,10 +590,12 @@ void LivenessBuilder::computeRanges() {
         }
         split.append(share, next - t);
         t = next;
+        if (t < end)
+          ++i;
       }
+    }
     split.shrink_to_fit();
     buffer.tiles = std::move(split);
-    std::fill(onTile.begin() + lo, onTile.begin() + hi, Refs());
     if (buffer.last < 0)
       buffer.first = 0;
   }

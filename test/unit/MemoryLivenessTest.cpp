@@ -111,3 +111,57 @@ TEST(MemoryLivenessTest, TilesLeftUnmarkedRepeatTheirPredecessor) {
 }
 
 } // namespace
+
+namespace {
+
+// Each tile's live range of a buffer comes from the steps that touch that
+// tile: kProgram's `b` is written on tiles 0-49 (step one), read on 10-29
+// (two), written again on 20-29 (three), read on 0-3 (part) and on 0-49
+// (out). The liveness gathers a buffer's references between the tile
+// cuts of their ranges; here each range is checked against the steps.
+TEST(MemoryLivenessTest, EachTileTakesTheReferencesOnIt) {
+  MLIRContext context;
+  context.loadDialect<tile::TileDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kProgram, &context);
+  ASSERT_TRUE(module);
+  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
+  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
+  ASSERT_TRUE(static_cast<bool>(analysis));
+  const ProgramLiveness &live = analysis->liveness;
+  // The program point of each step, by name.
+  llvm::StringMap<int64_t> pointOf;
+  for (const Step &step : live.schedule.steps)
+    if (auto cs = dyn_cast_or_null<tile::ComputeSetOp>(step.op))
+      pointOf[cs.getName()] = step.point;
+  ASSERT_EQ(pointOf.size(), 5u);
+  auto rangeOf = [&](StringRef buffer, int64_t t) {
+    for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i)
+      if (live.buffers[live.buffersOnTile[t][i]].var.getName() == buffer) {
+        TileBytes s = live.shareOn(t, i);
+        return std::make_pair(s.first, s.last);
+      }
+    return std::make_pair(int64_t(0), int64_t(-1));
+  };
+  using Range = std::pair<int64_t, int64_t>;
+  // b: written by one, last read by out, on every tile of 0-49; the cuts
+  // at 3/4, 10, 20 and 30 split tiles with the same range, and the
+  // reads by two and part or the write by three change no range.
+  for (int64_t t : {0, 3, 4, 9, 10, 19, 20, 29, 30, 49})
+    EXPECT_EQ(rangeOf("b", t), Range(pointOf["one"], pointOf["out"]))
+        << "tile " << t;
+  // c: written by two on 10-29, read by three on 20-29 only.
+  for (int64_t t : {10, 19})
+    EXPECT_EQ(rangeOf("c", t), Range(pointOf["two"], pointOf["two"]))
+        << "tile " << t;
+  for (int64_t t : {20, 29})
+    EXPECT_EQ(rangeOf("c", t), Range(pointOf["two"], pointOf["three"]))
+        << "tile " << t;
+  // d: written by part on 0-3, never read.
+  for (int64_t t : {0, 3})
+    EXPECT_EQ(rangeOf("d", t), Range(pointOf["part"], pointOf["part"]))
+        << "tile " << t;
+  EXPECT_EQ(live.check.mismatches, 0);
+}
+
+} // namespace
