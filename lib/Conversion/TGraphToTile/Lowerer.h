@@ -365,19 +365,32 @@ private:
   /// walk of up to every element. The copies are uniqued attributes too,
   /// which the exchange holds anyway.
   llvm::StringMap<mlir::DenseI64ArrayAttr> viewCopies;
-  /// Copy runs that re-lay `buffer` out on `runs` (same element count):
-  /// empty when the layouts already agree, nullopt when they would be more
+  /// Copy runs that re-lay `buffer` out on `target` (same element count):
+  /// null when the layouts already agree, nullopt when they would be more
   /// than `maxRuns` (the caller then uses an identity view exchange).
-  /// Interval by interval, so any tensor size is fine. Remembered: an
-  /// elementwise chain re-lays the same layouts again and again
-  /// (mobilenetv2: 262 re-layouts, 25 distinct).
-  std::optional<mlir::SmallVector<int64_t>>
-  relayoutCopies(mlir::Value buffer, mlir::ArrayRef<int64_t> runs,
+  /// Interval by interval, so any tensor size is fine. Remembered by the
+  /// two mappings (uniqued, so their addresses name their runs) and the
+  /// budget: an elementwise chain re-lays the same layouts again and again
+  /// (mobilenetv2: 262 re-layouts, 25 distinct). The copies are uniqued
+  /// attributes too, which the exchange holds anyway.
+  std::optional<mlir::DenseI64ArrayAttr>
+  relayoutCopies(mlir::Value buffer, tile::MappingAttr target,
                  int64_t maxRuns);
-  llvm::StringMap<std::optional<mlir::SmallVector<int64_t>>> relayouts;
-  /// The copy integers `relayouts` holds, and its bound (32 MB).
-  size_t relayoutInts = 0;
-  static constexpr size_t kMaxRelayoutInts = size_t(4) << 20;
+  llvm::StringMap<std::optional<mlir::DenseI64ArrayAttr>> relayouts;
+  static constexpr size_t kMaxRelayouts = 4096;
+  /// What replicateScalar made for a scalar's mapping and its consumer's:
+  /// the copies' mapping, the broadcast (a copy per tile) and the number of
+  /// copies. A graph multiplies by the same scalar over the same layouts
+  /// again and again; each replication otherwise built and uniqued an
+  /// array of eight integers per tile.
+  struct Replication {
+    tile::MappingAttr mapping;
+    mlir::DenseI64ArrayAttr copies;
+    int64_t count = 0;
+  };
+  llvm::DenseMap<std::pair<const void *, const void *>, Replication>
+      replications;
+  static constexpr size_t kMaxReplications = 4096;
   /// The convolutions planned so far, by everything a plan depends on (see
   /// lowerConvolution): a model repeats a few convolutions many times on
   /// the same layouts (a ResNet stage's, a generated model's blocks), and

@@ -421,49 +421,64 @@ void Lowerer::emitHostCopy(Location loc, tile::HostDirection direction,
 /// per destination tile: O(tiles), not O(elements)).
 Value Lowerer::replicateScalar(Location loc, StringRef name, Value scalar,
                                Value like) {
-  SmallVector<int64_t> perTile =
-      like.getDefiningOp<tile::VarOp>().getMapping().elementsPerTile(numTiles);
-  SmallVector<std::array<int64_t, 3>> intervals;
-  for (int64_t t = 0; t < numTiles; ++t)
-    if (perTile[t] > 0)
-      intervals.push_back(
-          {t, int64_t(intervals.size()), int64_t(intervals.size()) + 1});
-  PlannedMapping plan;
-  plan.runs = compressIntervals(intervals);
-  plan.why = "scalar replicated: one copy per tile of its consumer";
+  tile::MappingAttr scalarMapping =
+      scalar.getDefiningOp<tile::VarOp>().getMapping();
+  tile::MappingAttr likeMapping =
+      like.getDefiningOp<tile::VarOp>().getMapping();
+  auto [it, fresh] = replications.try_emplace(
+      {scalarMapping.getAsOpaquePointer(), likeMapping.getAsOpaquePointer()});
+  Replication &r = it->second;
+  if (fresh) {
+    SmallVector<int64_t> perTile = likeMapping.elementsPerTile(numTiles);
+    SmallVector<std::array<int64_t, 3>> intervals;
+    for (int64_t t = 0; t < numTiles; ++t)
+      if (perTile[t] > 0)
+        intervals.push_back(
+            {t, int64_t(intervals.size()), int64_t(intervals.size()) + 1});
+    int64_t srcTile = TileLookup(scalarMapping.getRuns()).tileOf(0);
+    SmallVector<int64_t> copies;
+    for (auto [i, iv] : llvm::enumerate(intervals))
+      copies.append({srcTile, iv[0], 1, 1, 0, 0, int64_t(i), 0});
+    r.mapping = tile::MappingAttr::get(builder.getContext(),
+                                       compressIntervals(intervals));
+    r.copies = copies.empty() ? DenseI64ArrayAttr()
+                              : builder.getDenseI64ArrayAttr(copies);
+    r.count = intervals.size();
+  }
+  // Copied out: the map may grow (and move its entries) before use.
+  Replication here = r;
+  if (replications.size() >= kMaxReplications)
+    replications.clear();
   auto scalarType = cast<tile::BufferType>(scalar.getType());
-  Value rep =
-      makeVar(loc, (name + ".scalar").str(), tile::Category::Temporary, plan,
-              {int64_t(intervals.size())}, scalarType.getElementType(), "");
-  int64_t srcTile = TileLookup(runsOf(scalar)).tileOf(0);
-  SmallVector<int64_t> copies;
-  for (auto [i, iv] : llvm::enumerate(intervals))
-    copies.append({srcTile, iv[0], 1, 1, 0, 0, int64_t(i), 0});
-  emitExchange(loc, (name + ".bcast").str(), scalar, rep, copies);
+  Value rep = makeVar(loc, (name + ".scalar").str(), tile::Category::Temporary,
+                      here.mapping,
+                      "scalar replicated: one copy per tile of its consumer",
+                      {here.count}, scalarType.getElementType(), "");
+  emitExchange(loc, (name + ".bcast").str(), scalar, rep, here.copies);
   return rep;
 }
 
-std::optional<SmallVector<int64_t>>
-Lowerer::relayoutCopies(Value buffer, ArrayRef<int64_t> runs, int64_t maxRuns) {
-  if (runsOf(buffer) == runs)
-    return SmallVector<int64_t>();
-  // Keyed by the source mapping (uniqued: its address names its runs),
-  // the budget and the destination runs.
+std::optional<DenseI64ArrayAttr>
+Lowerer::relayoutCopies(Value buffer, tile::MappingAttr target,
+                        int64_t maxRuns) {
+  tile::MappingAttr source = buffer.getDefiningOp<tile::VarOp>().getMapping();
+  if (source == target)
+    return DenseI64ArrayAttr();
+  // Mappings are uniqued: their addresses name their runs.
   std::string key = planKey(
-      {buffer.getDefiningOp<tile::VarOp>().getMapping().getAsOpaquePointer()},
-      {maxRuns, runs});
+      {source.getAsOpaquePointer(), target.getAsOpaquePointer()}, {maxRuns});
   auto it = relayouts.find(key);
   if (it != relayouts.end())
     return it->second;
-  std::optional<SmallVector<int64_t>> copies =
-      planIdentityCopies(runsOf(buffer), runs, maxRuns);
-  // Bounded: a model with many distinct re-layouts keeps the latest.
-  size_t size = copies ? copies->size() : 0;
-  if (relayoutInts + size > kMaxRelayoutInts) {
+  std::optional<DenseI64ArrayAttr> copies;
+  if (std::optional<SmallVector<int64_t>> planned =
+          planIdentityCopies(source.getRuns(), target.getRuns(), maxRuns))
+    copies = planned->empty() ? DenseI64ArrayAttr()
+                              : builder.getDenseI64ArrayAttr(*planned);
+  // Bounded, though an entry is a few pointers: a model with many
+  // distinct re-layouts keeps the latest.
+  if (relayouts.size() >= kMaxRelayouts)
     relayouts.clear();
-    relayoutInts = 0;
-  }
-  relayoutInts += size;
   relayouts.try_emplace(key, copies);
   return copies;
 }
@@ -633,33 +648,37 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
       like = v;
       break;
     }
-  PlannedMapping plan;
+  // The result's mapping: the operand's it takes the place of (already an
+  // attribute: nothing to plan or unique again), else a balanced linear one.
+  tile::MappingAttr mapping;
+  std::string why;
   if (like) {
-    std::string source =
-        "operand " +
-        std::to_string(llvm::find(operands, like) - operands.begin()) + " ('" +
-        like.getDefiningOp<tile::VarOp>().getName().str() + "')";
-    plan = planSameAs(runsOf(like), source);
+    mapping = like.getDefiningOp<tile::VarOp>().getMapping();
+    why = "in place: same layout as operand " +
+          std::to_string(llvm::find(operands, like) - operands.begin()) +
+          " ('" + like.getDefiningOp<tile::VarOp>().getName().str() + "')";
   } else {
-    plan = planBalancedLinear(
+    PlannedMapping plan = planBalancedLinear(
         n, linearGrain(
                op->getResult(0), outType.getShape(),
                mappingGrain(target, hloDtypeName(outType.getElementType()))));
+    mapping = tile::MappingAttr::get(builder.getContext(), plan.runs);
+    why = plan.why;
   }
-  // Per operand: its re-layout copies; nullopt for a scalar, and for an
-  // operand whose re-layout would list more copies than tiles (it moves as
-  // an identity view).
-  SmallVector<std::optional<SmallVector<int64_t>>> copies;
+  // Per operand: its re-layout copies (null when the layouts agree);
+  // nullopt for a scalar, and for an operand whose re-layout would list
+  // more copies than tiles (it moves as an identity view).
+  SmallVector<std::optional<DenseI64ArrayAttr>> copies;
   SmallVector<bool> relayoutByView;
   for (Value v : operands) {
     copies.emplace_back();
     relayoutByView.push_back(false);
     if (elementsOf(v) == n) {
-      copies.back() = relayoutCopies(v, plan.runs, 4 * numTiles);
+      copies.back() = relayoutCopies(v, mapping, 4 * numTiles);
       relayoutByView.back() = !copies.back();
     }
   }
-  Value out = makeVar(loc, name, resultCategory(op->getResult(0)), plan,
+  Value out = makeVar(loc, name, resultCategory(op->getResult(0)), mapping, why,
                       outType.getShape(), outType.getElementType(), name);
   buffers[op->getResult(0)] = {out};
   if (n == 0)
@@ -670,14 +689,14 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
     if (!copies[i] && !relayoutByView[i]) {
       ins.push_back(replicateScalar(loc, name, v, out));
       scalarOperands.push_back(i);
-    } else if (copies[i] && copies[i]->empty()) {
+    } else if (copies[i] && !*copies[i]) {
       ins.push_back(v);
     } else {
       auto type = cast<tile::BufferType>(v.getType());
-      Value tmp = makeVar(loc, (name + ".in" + Twine(i)).str(),
-                          tile::Category::Temporary,
-                          planSameAs(plan.runs, "the output of " + name.str()),
-                          type.getShape(), type.getElementType(), "");
+      Value tmp = makeVar(
+          loc, (name + ".in" + Twine(i)).str(), tile::Category::Temporary,
+          mapping, "in place: same layout as the output of " + name.str(),
+          type.getShape(), type.getElementType(), "");
       if (copies[i])
         emitExchange(loc, (name + ".in" + Twine(i)).str(), v, tmp, *copies[i]);
       else
@@ -834,8 +853,7 @@ void Lowerer::lowerOp(Operation *op, StringRef name) {
   lowerOnHost(op, name, "not-lowered", detail);
 }
 
-void Lowerer::markResults(ValueRange values, StringRef name,
-                          Operation *op) {
+void Lowerer::markResults(ValueRange values, StringRef name, Operation *op) {
   // A value's leaves are numbered across its results in order, as HLO numbers
   // the outputs of a tuple-shaped instruction. Buffers made for the op but
   // named after another (a get_tuple_element reuses its tuple's) keep theirs.
