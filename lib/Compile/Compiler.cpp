@@ -17,9 +17,11 @@
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
+#include <thread>
 
 using namespace mlir;
 using json = nlohmann::ordered_json;
@@ -34,6 +36,10 @@ std::string moduleNameOf(ModuleOp module, llvm::StringRef fallback) {
     return name->str();
   return fallback.str();
 }
+
+/// Buffers from which --reports_alongside=auto builds the reports on a
+/// thread of their own: below, the reports take a few milliseconds.
+static constexpr size_t kAlongsideBuffers = 8192;
 
 /// Reports a compile left to the process's exit (keepReportsUntilExit).
 /// Never destroyed: not freeing them is the point.
@@ -200,6 +206,19 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     compileSpans.push_back(span);
   };
   int64_t opsAtEnd = timeline->empty() ? 0 : timeline->back().opsAfter;
+  // A phase's timeline record, `lane` 1 for one that ran on a thread of its
+  // own alongside the compile's (PassTiming::lane).
+  auto record = [&](const char *name,
+                    std::chrono::steady_clock::time_point begin,
+                    std::chrono::steady_clock::time_point end, unsigned lane) {
+    PassTiming record;
+    record.name = name;
+    record.startNs = nsBetween(start, begin);
+    record.durationNs = nsBetween(begin, end);
+    record.opsBefore = record.opsAfter = opsAtEnd;
+    record.lane = lane;
+    timeline->push_back(std::move(record));
+  };
   auto timePhase = [&](const char *name, auto &&body) {
     if (progressLines)
       progressLines->beginStep(name);
@@ -207,12 +226,7 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     body();
     if (progressLines)
       progressLines->endStep();
-    PassTiming record;
-    record.name = name;
-    record.startNs = nsBetween(start, begin);
-    record.durationNs = nsBetween(begin, std::chrono::steady_clock::now());
-    record.opsBefore = record.opsAfter = opsAtEnd;
-    timeline->push_back(std::move(record));
+    record(name, begin, std::chrono::steady_clock::now(), 0);
   };
   span.failed = failed(result);
   if (failed(result)) {
@@ -263,56 +277,116 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   bool reporting = sink.options().writesReports() || dumper.dumpingModule();
   if (!reporting && progressLines)
     progressLines->skipStep();
-  if (reporting)
-    timePhase("reports", [&] {
-      compat = computeCompatReport(module, target.name);
-      compilation = buildCompilationReport(module, info.moduleName,
-                                           info.moduleId, target, compat);
-      // The memory report and the tensor map are built one after the other,
-      // each in tasks of its own when it is large (a task's own tasks would
-      // run in that task's thread).
-      memory = memory::buildMemoryReport(
-          *analysis, flags.memoryReportTileFormat != "tiles",
-          flags.memoryReportFormat == "complete" ? memory::ReportForm::Complete
-                                                 : memory::ReportForm::Compact);
-      if (!sink.options().writesReports())
-        return;
+  auto buildReports = [&] {
+    compat = computeCompatReport(module, target.name);
+    compilation = buildCompilationReport(module, info.moduleName, info.moduleId,
+                                         target, compat);
+    // The memory report and the tensor map are built one after the other,
+    // each in tasks of its own when it is large (a task's own tasks would
+    // run in that task's thread).
+    memory = memory::buildMemoryReport(
+        *analysis, flags.memoryReportTileFormat != "tiles",
+        flags.memoryReportFormat == "complete" ? memory::ReportForm::Complete
+                                               : memory::ReportForm::Compact);
+    if (!sink.options().writesReports())
+      return;
+    endInfo.reports.push_back(
+        {ReportKind::Compilation, compilation, writeCompilationReportText});
+    endInfo.reports.push_back(
+        {ReportKind::TensorMap,
+         buildTensorMap(module, flags.tensorMapFormat == "tiles"
+                                    ? TensorMapFormat::Tiles
+                                    : TensorMapFormat::Runs),
+         nullptr});
+    endInfo.reports.push_back(
+        {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
+    endInfo.reports.push_back(
+        {ReportKind::Compatibility, compatReportJson(compat), nullptr});
+    // The dump's text summary reads the report after the sink; otherwise
+    // the sink takes it rather than a deep copy.
+    if (memory)
       endInfo.reports.push_back(
-          {ReportKind::Compilation, compilation, writeCompilationReportText});
-      endInfo.reports.push_back(
-          {ReportKind::TensorMap,
-           buildTensorMap(module, flags.tensorMapFormat == "tiles"
-                                      ? TensorMapFormat::Tiles
-                                      : TensorMapFormat::Runs),
-           nullptr});
-      endInfo.reports.push_back(
-          {ReportKind::InstructionInfo, buildInstructionInfo(module), nullptr});
-      endInfo.reports.push_back(
-          {ReportKind::Compatibility, compatReportJson(compat), nullptr});
-      // The dump's text summary reads the report after the sink; otherwise
-      // the sink takes it rather than a deep copy.
-      if (memory)
-        endInfo.reports.push_back(
-            {ReportKind::Memory,
-             dumper.dumpingModule() ? json(*memory) : std::move(*memory),
-             memory::writeMemorySummary});
+          {ReportKind::Memory,
+           dumper.dumpingModule() ? json(*memory) : std::move(*memory),
+           memory::writeMemorySummary});
+  };
+  // The reports and the executable both only read the program and the
+  // analysis: with threads to spare the reports are built on a thread of
+  // their own while this one writes the executable (the two were each a
+  // fifth of a large compile, and neither kept two cores busy). The
+  // context's uniquers take locks meanwhile: either side may look up or
+  // make an attribute. The writer then cannot free the analysis early,
+  // which only a compile with reports pays.
+  bool alongside = reporting && flags.reportsAlongside != "never" &&
+                   llvm::parallel::strategy.compute_thread_count() > 1 &&
+                   (flags.reportsAlongside == "always" ||
+                    analysis->liveness.buffers.size() >= kAlongsideBuffers);
+  // Taken before the reports start: writing it moves the module's ops out
+  // and back. Should it fail, the writer tries again, and says why, with
+  // nothing alongside.
+  if (alongside && !graphModule) {
+    if (llvm::Expected<std::string> bytes = writeGraphModule(module))
+      graphModule = std::move(*bytes);
+    else
+      llvm::consumeError(bytes.takeError());
+    alongside = graphModule.has_value();
+  }
+  std::thread reportThread;
+  std::chrono::steady_clock::time_point reportsBegin, reportsEnd;
+  bool wasThreaded = context->isMultithreadingEnabled();
+  if (alongside) {
+    context->enableMultithreading();
+    reportsBegin = std::chrono::steady_clock::now();
+    reportThread = std::thread([&] {
+      buildReports();
+      reportsEnd = std::chrono::steady_clock::now();
     });
+  } else if (reporting) {
+    timePhase("reports", buildReports);
+  }
   CompileOutput output;
   output.moduleName = info.moduleName;
   output.moduleId = info.moduleId;
   std::optional<llvm::Expected<std::string>> executable;
-  timePhase("executable", [&] {
+  auto writeBody = [&] {
     // Only --serialized_graph shows the module's bytecode; taken always, it
     // was held twice through the rest of a large compile.
     if (sink.options().serializedGraph)
       endInfo.serializedProgram = serializeProgram(module);
+    if (alongside) {
+      executable.emplace(
+          writeExecutable(module, program, *analysis, info.moduleName,
+                          std::move(*sourceModule), std::move(graphModule)));
+      return;
+    }
     // Nothing after the executable reads the analysis: the writer frees it
     // before the parts of the executable that come last.
     executable.emplace(
         writeExecutable(module, program, std::move(*analysis), info.moduleName,
                         std::move(*sourceModule), std::move(graphModule)));
     analysis.reset();
-  });
+  };
+  if (!alongside) {
+    timePhase("executable", writeBody);
+  } else {
+    // The records in begin order: the reports began first.
+    if (progressLines)
+      progressLines->beginStep("executable");
+    auto begin = std::chrono::steady_clock::now();
+    writeBody();
+    auto end = std::chrono::steady_clock::now();
+    if (progressLines) {
+      progressLines->endStep();
+      progressLines->beginStep("reports");
+    }
+    reportThread.join();
+    if (progressLines)
+      progressLines->endStep();
+    context->disableMultithreading(!wasThreaded);
+    record("reports", reportsBegin, reportsEnd, 1);
+    record("executable", begin, end, 0);
+    analysis.reset();
+  }
   if (!*executable) {
     span.failed = true;
     endSpan();

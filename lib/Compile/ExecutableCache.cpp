@@ -78,7 +78,7 @@ std::optional<bool> flagChangesExecutable(StringRef name) {
       // The cache itself.
       "executable_cache_dir", "executable_cache_max_bytes",
       // How many threads compute it (the result is the same for any).
-      "compile_threads",
+      "compile_threads", "reports_alongside",
       // tessera-run's, and side outputs of the compile.
       "use_model", "save_vertex_graph", "vertex_graph_max_vertices",
       "save_interval_report", "log_cycle_count", "trace_json",

@@ -849,9 +849,10 @@ llvm::Expected<std::string> writeGraphModule(ModuleOp module) {
 llvm::Expected<std::string>
 writeExecutable(ModuleOp module, tile::ProgramOp program,
                 const memory::MemoryAnalysis &analysis, StringRef moduleName,
-                std::string sourceModule) {
+                std::string sourceModule,
+                std::optional<std::string> graphModule) {
   return write(module, program, analysis, nullptr, moduleName,
-               std::move(sourceModule), std::nullopt);
+               std::move(sourceModule), std::move(graphModule));
 }
 
 llvm::Expected<std::string>

@@ -58,8 +58,10 @@ tessera::memory::summarizeAllocation(const MemoryAnalysis &a) {
 }
 
 /// Buffers of a list that allocateTiles places on the calling thread only
-/// (the index for one is about 4 MB).
-static constexpr size_t kLargeList = 16384;
+/// (the index for one is about 8 MB). Smaller lists go to either thread:
+/// a convolution graph's tiles of 18-31k buffers, each tried in every
+/// order, were the allocation's critical path on one thread.
+static constexpr size_t kLargeList = 32768;
 
 /// Places the shares of every tile whose shares change (sharesChange);
 /// the others take the tile before's in analyzeMemory.

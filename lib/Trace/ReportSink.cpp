@@ -363,6 +363,7 @@ Error ReportSink::compileEnd(const CompileBeginInfo &info,
     record->set_ops_before(pass.opsBefore);
     record->set_ops_after(pass.opsAfter);
     record->set_depth(pass.depth);
+    record->set_lane(pass.lane);
   }
   if (opts.serializedGraph)
     payload.set_serialized_program(end.serializedProgram);

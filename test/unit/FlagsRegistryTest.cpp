@@ -56,7 +56,8 @@ const char *const kIssueFlags[] = {"dump_to",
                                    "trace_json",
                                    "executable_cache_dir",
                                    "executable_cache_max_bytes",
-                                   "compile_threads"};
+                                   "compile_threads",
+                                   "reports_alongside"};
 
 TEST(FlagsRegistry, HasEveryIssueFlagOnce) {
   llvm::StringSet<> seen;

@@ -14,6 +14,9 @@
 
 #include "llvm/Support/FileSystem.h"
 
+#include <map>
+#include <tuple>
+
 using namespace tessera;
 using json = nlohmann::ordered_json;
 
@@ -256,6 +259,43 @@ TEST(ChromeTrace, ChildrenAreClampedIntoTheirParent) {
   EXPECT_LE(slices[1].second, slices[0].second);
   EXPECT_LE(slices[2].second, slices[1].second);
   EXPECT_GE(slices[2].first, slices[1].first);
+}
+
+TEST(ChromeTrace, PhasesAlongsideNestOnTheirOwnThread) {
+  CompileSpan span;
+  span.moduleName = "m";
+  span.startNs = 1000;
+  span.durationNs = 500;
+  // The executable on the compile's thread; the reports alongside it,
+  // overlapping it and reported as running past the compile's end.
+  span.passes.push_back({"reports", 100, 450, 1, 1, 0, false, 1});
+  span.passes.push_back({"executable", 200, 100, 1, 1, 0, false, 0});
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  writeCompileChromeTrace(os, {span}, "proc");
+  json trace = json::parse(text);
+  std::map<std::string, std::tuple<int, double, double>> slices;
+  std::map<int, std::string> threads;
+  for (const json &event : trace["traceEvents"]) {
+    if (event["ph"] == "X")
+      slices[event["name"].get<std::string>()] = {
+          event["tid"].get<int>(), event["ts"].get<double>(),
+          event["ts"].get<double>() + event["dur"].get<double>()};
+    if (event["ph"] == "M" && event["name"] == "thread_name")
+      threads[event["tid"].get<int>()] = event["args"]["name"];
+  }
+  ASSERT_EQ(slices.size(), 3u);
+  EXPECT_EQ(std::get<0>(slices["COMPILE m"]), 1);
+  EXPECT_EQ(std::get<0>(slices["executable"]), 1);
+  EXPECT_EQ(std::get<0>(slices["reports"]), 2);
+  EXPECT_EQ(threads[1], "compiler");
+  EXPECT_EQ(threads[2], "compiler (alongside)");
+  // The reports keep their start and are clamped into the span, strictly.
+  // (Times are written to about a nanosecond.)
+  EXPECT_NEAR(std::get<1>(slices["reports"]), 1.1, 0.001);
+  EXPECT_LT(std::get<2>(slices["reports"]), 1.5);
+  EXPECT_NEAR(std::get<1>(slices["executable"]), 1.2, 0.001);
+  EXPECT_NEAR(std::get<2>(slices["executable"]), 1.3, 0.001);
 }
 
 } // namespace

@@ -54,7 +54,12 @@ std::optional<std::string> outputOf(ArrayRef<std::string> args,
   return out;
 }
 
-enum EventThread { kCompile = 1, kRuntime = 2, kTransfers = 3 };
+enum EventThread {
+  kCompile = 1,
+  kRuntime = 2,
+  kTransfers = 3,
+  kCompileAlongside = 4 ///< compile phases on a thread of their own
+};
 /// The runtime and transfers tracks of device d > 0 (a replica's, whose
 /// runs overlap device 0's): kDeviceTracks + 2d and + 2d + 1.
 constexpr int kDeviceTracks = 100;
@@ -68,6 +73,7 @@ Error writeEventTrace(StringRef path, raw_ostream &os,
   std::unique_ptr<TraceEventWriter> writer;
   int64_t origin = 0;
   StringMap<int> pids;
+  std::set<int> alongsideNamed; ///< pids whose alongside track has its name
   std::string lastModule;
   int pid = 0;
   bool first = true;
@@ -135,9 +141,11 @@ Error writeEventTrace(StringRef path, raw_ostream &os,
         span.target = begin->second.compile_begin().target();
       for (const PassRecord &p : end.pass_timeline())
         span.passes.push_back({p.name(), p.start_ns(), p.duration_ns(),
-                               p.ops_before(), p.ops_after(), p.depth(),
-                               false});
-      writeCompileSlices(w, span, pid, kCompile);
+                               p.ops_before(), p.ops_after(), p.depth(), false,
+                               p.lane()});
+      if (hasAlongsidePhases(span) && alongsideNamed.insert(pid).second)
+        w.threadName(pid, kCompileAlongside, "compile (alongside)", 3);
+      writeCompileSlices(w, span, pid, kCompile, 0, kCompileAlongside);
       if (hasBegin)
         begins.erase(begin);
       break;

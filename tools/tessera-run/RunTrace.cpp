@@ -15,7 +15,13 @@ namespace tessera::run {
 
 namespace {
 constexpr int kHostPid = 1;
-enum HostThread { kCompile = 1, kRuntime = 2, kTransfers = 3, kHostOps = 4 };
+enum HostThread {
+  kCompile = 1,
+  kRuntime = 2,
+  kTransfers = 3,
+  kHostOps = 4,
+  kCompileAlongside = 5 ///< compile phases on a thread of their own
+};
 /// The device's threads: the one running the steps, then the pool's.
 constexpr int kFirstDeviceThread = 10;
 enum ChipThread { kRuns = 1, kSteps = 2, kGraphOps = 3, kFirstTileGroup = 4 };
@@ -52,7 +58,7 @@ Expected<std::optional<CompileSpan>> findCompile(StringRef eventsPath,
           for (const PassRecord &r : e.compile_end().pass_timeline())
             span->passes.push_back({r.name(), r.start_ns(), r.duration_ns(),
                                     r.ops_before(), r.ops_after(), r.depth(),
-                                    false});
+                                    false, r.lane()});
         }
         return Error::success();
       });
@@ -73,10 +79,11 @@ RunTrace::open(StringRef path, const runtime::Program &program,
     return file.takeError();
   std::unique_ptr<RunTrace> trace(new RunTrace(
       program, originNs, std::move(*file), std::max<int64_t>(1, replicas)));
-  trace->writeMetadata(compile.has_value());
+  trace->writeMetadata(compile.has_value(),
+                       compile && hasAlongsidePhases(*compile));
   if (compile)
     writeCompileSlices(*trace->writer, *compile, kHostPid, kCompile,
-                       -originNs);
+                       -originNs, kCompileAlongside);
   return std::move(trace);
 }
 
@@ -117,10 +124,12 @@ std::string RunTrace::Lane::hostTrackName(StringRef name) const {
   return "replica " + std::to_string(replica) + ": " + name.str();
 }
 
-void RunTrace::writeMetadata(bool withCompile) {
+void RunTrace::writeMetadata(bool withCompile, bool withAlongside) {
   writer->processName(kHostPid, "tessera-run host", 0);
   if (withCompile)
     writer->threadName(kHostPid, kCompile, "compile", 0);
+  if (withAlongside)
+    writer->threadName(kHostPid, kCompileAlongside, "compile (alongside)", 3);
   writer->threadName(kHostPid, kRuntime, "runtime", 1);
   for (const std::unique_ptr<Lane> &lane : lanes)
     for (int64_t c = 0; c < chips; ++c) {

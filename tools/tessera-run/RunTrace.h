@@ -139,7 +139,7 @@ public:
 private:
   RunTrace(const runtime::Program &program, int64_t originNs,
            std::unique_ptr<AtomicFileStream> file, int64_t replicas);
-  void writeMetadata(bool withCompile);
+  void writeMetadata(bool withCompile, bool withAlongside);
 
   const runtime::Program &program;
   int64_t origin;

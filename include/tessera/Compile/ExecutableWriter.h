@@ -28,11 +28,14 @@ namespace tessera {
 /// module's bytecode before precision normalization, or "". Steps are
 /// serialized as they are built, never held all at once. Fails, with a
 /// message, on a program the runtime could not run (e.g. a constant
-/// without data).
+/// without data). `graphModule`, when given, is writeGraphModule(module)
+/// taken earlier (see there); otherwise it is taken here, which moves the
+/// module's ops for a while.
 llvm::Expected<std::string>
 writeExecutable(mlir::ModuleOp module, tile::ProgramOp program,
                 const memory::MemoryAnalysis &analysis,
-                llvm::StringRef moduleName, std::string sourceModule);
+                llvm::StringRef moduleName, std::string sourceModule,
+                std::optional<std::string> graphModule = std::nullopt);
 
 /// The same, taking the analysis to free it as soon as the executable's
 /// fields that read it are built, before the tgraph module's bytecode and

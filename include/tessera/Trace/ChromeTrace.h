@@ -35,14 +35,20 @@ struct CompileSpan {
 
 /// Per span a "COMPILE <module>" slice on thread (pid, tid) with its passes
 /// nested inside (by PassTiming::depth), each clamped into its parent so
-/// nesting holds whatever the recorded times say. `offsetNs` is added to
-/// every time.
+/// nesting holds whatever the recorded times say. Phases of lane 1 (run
+/// alongside the compile's thread) go on thread (pid, alongsideTid),
+/// nested among themselves and clamped into the span. `offsetNs` is added
+/// to every time.
 void writeCompileSlices(TraceEventWriter &writer,
                         llvm::ArrayRef<CompileSpan> spans, int pid, int tid,
-                        int64_t offsetNs = 0);
+                        int64_t offsetNs, int alongsideTid);
 
-/// The --compile_trace document: one process, one "compiler" thread; ts 0
-/// is the Unix time `originUnixNs` (0: unknown).
+/// Whether any span has phases of lane 1 (their thread needs a name).
+bool hasAlongsidePhases(llvm::ArrayRef<CompileSpan> spans);
+
+/// The --compile_trace document: one process, a "compiler" thread and,
+/// when a phase ran beside it, a "compiler (alongside)" one; ts 0 is the
+/// Unix time `originUnixNs` (0: unknown).
 void writeCompileChromeTrace(llvm::raw_ostream &os,
                              llvm::ArrayRef<CompileSpan> spans,
                              llvm::StringRef processName,

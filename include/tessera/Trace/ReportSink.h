@@ -83,6 +83,10 @@ struct PassTiming {
   /// 0 for passes on the module, 1 for passes nested in those, ...
   unsigned depth = 0;
   bool failed = false;
+  /// 0 for the compile's own thread; 1 for a phase run on a thread of its
+  /// own alongside it (the reports, built while the executable is
+  /// written). Depths nest within a lane.
+  unsigned lane = 0;
 };
 
 struct CompileBeginInfo {
