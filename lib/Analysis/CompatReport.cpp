@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
@@ -44,6 +45,27 @@ llvm::SmallVector<std::string> tessera::nameScopes(llvm::StringRef opName) {
     scopes.push_back(prefix);
   }
   return scopes;
+}
+
+/// Calls `fn` on each of nameScopes(opName), as views of `opName` when its
+/// components are all non-empty (every framework's names): the report
+/// counts every op under each of its scopes, and a string per scope per op
+/// was most of its cost.
+static void forEachNameScope(llvm::StringRef opName,
+                             llvm::function_ref<void(llvm::StringRef)> fn) {
+  if (opName.empty() || opName.starts_with("/") || opName.ends_with("/") ||
+      opName.contains("//")) {
+    for (const std::string &scope : nameScopes(opName))
+      fn(scope);
+    return;
+  }
+  size_t parts = llvm::count(opName, '/') + 1;
+  size_t depth = std::min(parts == 1 ? 1 : parts - 1, kMaxScopeDepth);
+  size_t end = 0;
+  for (size_t i = 0; i < depth; ++i) {
+    end = opName.find('/', i == 0 ? 0 : end + 1);
+    fn(opName.take_front(end));
+  }
 }
 
 void CompatCounts::add(CompatStatus s) {
@@ -85,25 +107,38 @@ CompatReport tessera::computeCompatReport(ModuleOp module,
                                           llvm::StringRef targetName) {
   CompatReport r;
   r.target = targetName.str();
-  std::map<std::string, CompatCounts> scopes;
+  // Counted by hash, then put in name order (std::map's, which the
+  // report keeps).
+  llvm::StringMap<CompatCounts> scopes, byOp;
   forEachVerdict(module, [&](Operation *op, const CompatVerdict &v) {
     r.totals.add(v.status);
-    r.byOp[op->getName().stripDialect().str()].add(v.status);
-    OpIdentity id = identifyOp(op);
-    for (const std::string &scope : nameScopes(id.opName))
-      scopes[scope].add(v.status);
+    byOp[op->getName().stripDialect()].add(v.status);
+    llvm::StringRef opName;
+    if (auto s = op->getAttrOfType<StringAttr>(tgraph::kOpNameAttr))
+      opName = s.getValue();
+    forEachNameScope(opName,
+                     [&](llvm::StringRef scope) { scopes[scope].add(v.status); });
+    // The rest of an op's identity (its location as text) only for the
+    // ops listed.
     if (v.status == CompatStatus::Incompatible) {
       ++r.byReason[v.reason];
-      r.incompatibleOps.push_back(opEntry(op, id, v));
+      r.incompatibleOps.push_back(opEntry(op, identifyOp(op), v));
     } else if (v.status == CompatStatus::NotAssessed) {
-      r.notAssessedOps.push_back(opEntry(op, id, v));
+      r.notAssessedOps.push_back(opEntry(op, identifyOp(op), v));
     } else if (v.reason == compat_reason::Rewritten) {
-      r.rewrittenOps.push_back(opEntry(op, id, v));
+      r.rewrittenOps.push_back(opEntry(op, identifyOp(op), v));
     }
   });
-  for (auto &[name, counts] : scopes) {
+  for (const auto &entry : byOp)
+    r.byOp[entry.getKey().str()] = entry.getValue();
+  std::vector<llvm::StringRef> names;
+  names.reserve(scopes.size());
+  for (const auto &entry : scopes)
+    names.push_back(entry.getKey());
+  llvm::sort(names);
+  for (llvm::StringRef name : names) {
     int64_t depth = name == kNoOpName ? 1 : 1 + llvm::count(name, '/');
-    r.scopes.push_back({name, depth, counts});
+    r.scopes.push_back({name.str(), depth, scopes.lookup(name)});
   }
   if (auto precision =
           module->getAttrOfType<tgraph::PrecisionAttr>(kPrecisionAttr))
