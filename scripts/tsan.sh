@@ -24,7 +24,9 @@ else
   echo "tsan.sh: no corpus at $corpus; compiling the test model only" >&2
 fi
 # Reports are built in tasks only when large (docs/compile.md, "Threads
-# and memory"); no corpus model is, a generated 3,000-op graph is.
+# and memory"); no corpus model is, a generated 3,000-op graph is. Every
+# model builds its reports beside the executable writer
+# (--reports_alongside=always), which auto does only for large programs.
 python3 "$root/bench/gen_hlo.py" --ops 3000 --mix mixed --width 64 --seq 16 \
   --image 4 -o "$out/generated.hlo" > /dev/null
 models+=("$out/generated.hlo")
@@ -32,6 +34,6 @@ for model in "${models[@]}"; do
   echo "== $(basename "$model")"
   "$build/bin/tessera-compile" "$model" --target=tile-1472 \
     -o "$out/model.tessera" --compile_threads=4 --profiling \
-    --report_directory="$out/reports"
+    --report_directory="$out/reports" --reports_alongside=always
 done
 echo "tsan.sh: ${#models[@]} models compiled, no data race reported"

@@ -116,8 +116,8 @@ CompatReport tessera::computeCompatReport(ModuleOp module,
     llvm::StringRef opName;
     if (auto s = op->getAttrOfType<StringAttr>(tgraph::kOpNameAttr))
       opName = s.getValue();
-    forEachNameScope(opName,
-                     [&](llvm::StringRef scope) { scopes[scope].add(v.status); });
+    forEachNameScope(
+        opName, [&](llvm::StringRef scope) { scopes[scope].add(v.status); });
     // The rest of an op's identity (its location as text) only for the
     // ops listed.
     if (v.status == CompatStatus::Incompatible) {
