@@ -9,17 +9,17 @@
 //
 // RUN: tessera-opt %s --tgraph-check-compat=target=core-8 --tgraph-to-tile | FileCheck %s
 
-// CHECK: tile.exchange "c1.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 1, 1, 0, 0, 0, 0, 7, 1, 1, 1, 0, 0, 1, 0] :
-// CHECK: tile.exchange "c1.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 1, 1, 0, 0, 0, 0, 7, 1, 1, 1, 0, 0, 1, 0] :
-// CHECK: tile.exchange "c2.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 1, 1, 0, 0, 0, 0, 7, 1, 1, 1, 0, 0, 1, 0] :
-// CHECK: tile.exchange "c2.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 1, 1, 0, 0, 0, 0, 7, 1, 1, 1, 0, 0, 1, 0] :
+// CHECK: tile.exchange "c1.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 2, 1, 0, 0, 0, 1] strided [1, 0, 0, 0, 1] :
+// CHECK: tile.exchange "c1.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 2, 1, 0, 0, 0, 1] strided [1, 0, 0, 0, 1] :
+// CHECK: tile.exchange "c2.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 2, 1, 0, 0, 0, 1] strided [1, 0, 0, 0, 1] :
+// CHECK: tile.exchange "c2.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 2, 1, 0, 0, 0, 1] strided [1, 0, 0, 0, 1] :
 // CHECK: tile.var "c3.scalar" temporary mapping<[2, 4] x 1 from 0>
-// CHECK: tile.exchange "c3.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 2, 1, 1, 0, 0, 0, 0, 7, 3, 1, 1, 0, 0, 1, 0, 7, 4, 1, 1, 0, 0, 2, 0] :
+// CHECK: tile.exchange "c3.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 2, 3, 1, 0, 0, 0, 1] strided [1, 0, 0, 0, 1] :
 // CHECK: tile.exchange "m1.in1" [[S:%[0-9]+]] -> {{%[0-9]+}} copies [[SCOPIES:\[5, 0, 1, 24, 0, 0, 0, 0, 6, 0, 1, 488, 24, 0, 24, 0, 6, 1, 1, 488, 512, 0, 512, 0\]]] :
 // CHECK: tile.exchange "m2.in1" [[S]] -> {{%[0-9]+}} copies [[SCOPIES]] :
 // CHECK: tile.exchange "m3.in1" {{%[0-9]+}} -> {{%[0-9]+}} copies [5, 0, 1, 512, 0, 0, 0, 0, 5, 1, 1, 488, 512, 0, 512, 0] :
-// CHECK: tile.exchange "c4.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [6, 0, 1, 1, 0, 0, 0, 0, 6, 1, 1, 1, 0, 0, 1, 0] :
-// CHECK: tile.exchange "c4.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 1, 1, 0, 0, 0, 0, 7, 1, 1, 1, 0, 0, 1, 0] :
+// CHECK: tile.exchange "c4.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [6, 0, 2, 1, 0, 0, 0, 1] strided [1, 0, 0, 0, 1] :
+// CHECK: tile.exchange "c4.bcast" {{%[0-9]+}} -> {{%[0-9]+}} copies [7, 0, 2, 1, 0, 0, 0, 1] strided [1, 0, 0, 0, 1] :
 
 func.func @main(%x: tensor<1000xf32> loc("x"), %y: tensor<1000xf32> loc("y"),
                 %z: tensor<3000xf32> loc("z"), %w: tensor<2000xf32> loc("w"),

@@ -61,7 +61,9 @@ func.func @main(%x: tensor<1000xf32> loc("x"), %y: tensor<2000xf32> loc("y"),
 // CHECK: %[[CL:.*]] = tile.var "clamp.4" output mapping<[[XMAP]]>
 // T1472: %[[LO:.*]] = tile.var "clamp.4.scalar" temporary mapping<[0, 499] x 1 from 0> {why = "scalar replicated: one copy per tile of its consumer"} : !tile.buffer<500xf32>
 // C8: %[[LO:.*]] = tile.var "clamp.4.scalar" temporary mapping<[0, 1] x 1 from 0> {why = "scalar replicated: one copy per tile of its consumer"} : !tile.buffer<2xf32>
-// C8-NEXT: tile.exchange "clamp.4.bcast" %{{.*}} -> %[[LO]] copies [4, 0, 1, 1, 0, 0, 0, 0, 4, 1, 1, 1, 0, 0, 1, 0]
+// One strided run from the scalar's tile: copy k goes to the k-th tile
+// of the output, element k (source tile step 0, destination step 1).
+// C8-NEXT: tile.exchange "clamp.4.bcast" %{{.*}} -> %[[LO]] copies [4, 0, 2, 1, 0, 0, 0, 1] strided [1, 0, 0, 0, 1]
 // CHECK: tile.compute_set "clamp.4" kind "elementwise.clamp" {{.*}}ins(%[[LO]], %[[MUL]], %{{.*}} : {{.*}}) outs(%[[CL]] : {{.*}}) {scalar_operands = array<i64: 0, 2>}
 
 // compare: a predicate result, still on the layout of its first operand.

@@ -379,13 +379,13 @@ private:
   llvm::StringMap<std::optional<mlir::DenseI64ArrayAttr>> relayouts;
   static constexpr size_t kMaxRelayouts = 4096;
   /// What replicateScalar made for a scalar's mapping and its consumer's:
-  /// the copies' mapping, the broadcast (a copy per tile) and the number of
-  /// copies. A graph multiplies by the same scalar over the same layouts
-  /// again and again; each replication otherwise built and uniqued an
-  /// array of eight integers per tile.
+  /// the copies' mapping, the broadcast (a copy per tile, folded: its runs
+  /// and their strides) and the number of copies. A graph multiplies by
+  /// the same scalar over the same layouts again and again; each
+  /// replication otherwise built and uniqued its copies again.
   struct Replication {
     tile::MappingAttr mapping;
-    mlir::DenseI64ArrayAttr copies;
+    mlir::DenseI64ArrayAttr copies, strided;
     int64_t count = 0;
   };
   llvm::DenseMap<std::pair<const void *, const void *>, Replication>

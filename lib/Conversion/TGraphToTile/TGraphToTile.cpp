@@ -31,6 +31,7 @@
 #include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 #include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
+#include "tessera/Conversion/TGraphToTile/WindowPlanning.h"
 #include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
 #include "tessera/Dialect/Tile/IR/MappingTiles.h"
 #include "tessera/Target/Layout.h"
@@ -436,13 +437,21 @@ Value Lowerer::replicateScalar(Location loc, StringRef name, Value scalar,
         intervals.push_back(
             {t, int64_t(intervals.size()), int64_t(intervals.size()) + 1});
     int64_t srcTile = TileLookup(scalarMapping.getRuns()).tileOf(0);
-    SmallVector<int64_t> copies;
+    // A copy per tile, folded: to a range of tiles, one strided run (the
+    // source tile fixed, each next tile its next element) rather than a
+    // run per tile, which every later step (the verifier, the liveness,
+    // the cost model, the executable) read again per broadcast.
+    std::vector<CopyPiece> pieces;
     for (auto [i, iv] : llvm::enumerate(intervals))
-      copies.append({srcTile, iv[0], 1, 1, 0, 0, int64_t(i), 0});
+      pieces.push_back({srcTile, iv[0], 1, 0, int64_t(i)});
+    SmallVector<int64_t> strided;
+    SmallVector<int64_t> copies = foldCopyPieces(pieces, &strided);
     r.mapping = tile::MappingAttr::get(builder.getContext(),
                                        compressIntervals(intervals));
     r.copies = copies.empty() ? DenseI64ArrayAttr()
                               : builder.getDenseI64ArrayAttr(copies);
+    r.strided = strided.empty() ? DenseI64ArrayAttr()
+                                : builder.getDenseI64ArrayAttr(strided);
     r.count = intervals.size();
   }
   // Copied out: the map may grow (and move its entries) before use.
@@ -454,7 +463,8 @@ Value Lowerer::replicateScalar(Location loc, StringRef name, Value scalar,
                       here.mapping,
                       "scalar replicated: one copy per tile of its consumer",
                       {here.count}, scalarType.getElementType(), "");
-  emitExchange(loc, (name + ".bcast").str(), scalar, rep, here.copies);
+  emitExchange(loc, (name + ".bcast").str(), scalar, rep, here.copies,
+               here.strided);
   return rep;
 }
 
