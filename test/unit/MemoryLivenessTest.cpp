@@ -18,6 +18,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
+
 using namespace mlir;
 using namespace tessera;
 using namespace tessera::memory;
@@ -58,15 +61,32 @@ bool sameShare(const TileBytes &x, const TileBytes &y) {
          x.last == y.last;
 }
 
-TEST(MemoryLivenessTest, TilesLeftUnmarkedRepeatTheirPredecessor) {
+/// kProgram parsed and analysed; null when either fails.
+struct Analysed {
   MLIRContext context;
-  context.loadDialect<tile::TileDialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(kProgram, &context);
-  ASSERT_TRUE(module);
-  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
+  OwningOpRef<ModuleOp> module;
+  std::optional<MemoryAnalysis> analysis;
+};
+std::unique_ptr<Analysed> analyseProgram() {
+  auto a = std::make_unique<Analysed>();
+  a->context.loadDialect<tile::TileDialect, func::FuncDialect>();
+  a->module = parseSourceString<ModuleOp>(kProgram, &a->context);
+  if (!a->module)
+    return nullptr;
+  tile::ProgramOp program = *a->module->getOps<tile::ProgramOp>().begin();
   llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
-  ASSERT_TRUE(static_cast<bool>(analysis));
+  if (!analysis) {
+    llvm::consumeError(analysis.takeError());
+    return nullptr;
+  }
+  a->analysis.emplace(std::move(*analysis));
+  return a;
+}
+
+TEST(MemoryLivenessTest, TilesLeftUnmarkedRepeatTheirPredecessor) {
+  std::unique_ptr<Analysed> a = analyseProgram();
+  ASSERT_TRUE(a);
+  const MemoryAnalysis *analysis = &*a->analysis;
   const ProgramLiveness &live = analysis->liveness;
   ASSERT_EQ(live.sharesChange.size(), static_cast<size_t>(live.numTiles));
 
@@ -120,14 +140,9 @@ namespace {
 // (out). The liveness gathers a buffer's references between the tile
 // cuts of their ranges; here each range is checked against the steps.
 TEST(MemoryLivenessTest, EachTileTakesTheReferencesOnIt) {
-  MLIRContext context;
-  context.loadDialect<tile::TileDialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(kProgram, &context);
-  ASSERT_TRUE(module);
-  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
-  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
-  ASSERT_TRUE(static_cast<bool>(analysis));
+  std::unique_ptr<Analysed> a = analyseProgram();
+  ASSERT_TRUE(a);
+  const MemoryAnalysis *analysis = &*a->analysis;
   const ProgramLiveness &live = analysis->liveness;
   // The program point of each step, by name.
   llvm::StringMap<int64_t> pointOf;
