@@ -55,10 +55,8 @@ public:
       string(v.get_ref<const std::string &>());
       return;
     case Json::value_t::array:
-      array(v, current);
-      return;
     case Json::value_t::object:
-      object(v, current);
+      container(v, current);
       return;
     default: // binary and discarded: as nlohmann writes them
       serializer().dump(v, pretty, false, step, current);
@@ -89,48 +87,30 @@ private:
     out.append(n, ' ');
   }
 
-  void array(const Json &v, unsigned current) {
+  /// An array or an object: nlohmann's layout for both, members with
+  /// their keys.
+  void container(const Json &v, unsigned current) {
+    bool isObject = v.is_object();
     if (v.empty()) {
-      out += "[]";
+      out += isObject ? "{}" : "[]";
       return;
     }
-    out += '[';
+    out += isObject ? '{' : '[';
     unsigned inner = current + step;
-    bool first = true;
-    for (const Json &element : v) {
-      if (!first)
-        out += ',';
-      first = false;
-      if (pretty)
-        indent(inner);
-      value(element, inner);
-    }
-    if (pretty)
-      indent(current);
-    out += ']';
-  }
-
-  void object(const Json &v, unsigned current) {
-    if (v.empty()) {
-      out += "{}";
-      return;
-    }
-    out += '{';
-    unsigned inner = current + step;
-    bool first = true;
     for (auto it = v.begin(); it != v.end(); ++it) {
-      if (!first)
+      if (it != v.begin())
         out += ',';
-      first = false;
       if (pretty)
         indent(inner);
-      string(it.key());
-      out += pretty ? ": " : ":";
+      if (isObject) {
+        string(it.key());
+        out += pretty ? ": " : ":";
+      }
       value(it.value(), inner);
     }
     if (pretty)
       indent(current);
-    out += '}';
+    out += isObject ? '}' : ']';
   }
 
   using Serializer = nlohmann::detail::serializer<Json>;
