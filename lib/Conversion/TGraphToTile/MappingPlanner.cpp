@@ -91,8 +91,12 @@ PlannedMapping tessera::planSameAs(llvm::ArrayRef<int64_t> inputRuns,
                                    llvm::StringRef inputName) {
   PlannedMapping plan;
   plan.runs.assign(inputRuns.begin(), inputRuns.end());
-  plan.why = "in place: same layout as " + inputName.str();
+  plan.why = sameLayoutWhy(inputName);
   return plan;
+}
+
+std::string tessera::sameLayoutWhy(llvm::StringRef inputName) {
+  return "in place: same layout as " + inputName.str();
 }
 
 llvm::SmallVector<int64_t>

@@ -664,9 +664,10 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
   std::string why;
   if (like) {
     mapping = like.getDefiningOp<tile::VarOp>().getMapping();
-    why = "in place: same layout as operand " +
-          std::to_string(llvm::find(operands, like) - operands.begin()) +
-          " ('" + like.getDefiningOp<tile::VarOp>().getName().str() + "')";
+    why = sameLayoutWhy(
+        "operand " +
+        std::to_string(llvm::find(operands, like) - operands.begin()) + " ('" +
+        like.getDefiningOp<tile::VarOp>().getName().str() + "')");
   } else {
     PlannedMapping plan = planBalancedLinear(
         n, linearGrain(
@@ -705,7 +706,7 @@ bool Lowerer::lowerElementwise(Operation *op, StringRef name) {
       auto type = cast<tile::BufferType>(v.getType());
       Value tmp = makeVar(
           loc, (name + ".in" + Twine(i)).str(), tile::Category::Temporary,
-          mapping, "in place: same layout as the output of " + name.str(),
+          mapping, sameLayoutWhy("the output of " + name.str()),
           type.getShape(), type.getElementType(), "");
       if (copies[i])
         emitExchange(loc, (name + ".in" + Twine(i)).str(), v, tmp, *copies[i]);

@@ -82,6 +82,9 @@ private:
 /// An in-place result: the runs of its operand `inputName`.
 PlannedMapping planSameAs(llvm::ArrayRef<int64_t> inputRuns,
                           llvm::StringRef inputName);
+/// planSameAs's `why`, for a result that takes its operand's mapping
+/// attribute as it is.
+std::string sameLayoutWhy(llvm::StringRef inputName);
 
 /// Compresses per-tile element intervals (tile, begin, end), listed in
 /// element order, into runs: consecutive intervals on consecutive tiles with
