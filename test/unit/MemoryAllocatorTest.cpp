@@ -176,6 +176,40 @@ TEST(MemoryAllocator, EmptyIntervalsTakeNoSpace) {
   EXPECT_EQ(a.offsets[0], 0);
 }
 
+TEST(MemoryAllocator, LargestFirstStacksInSizeThenStartOrder) {
+  // Every buffer live at point 10: the bound is their sum, and the first
+  // order (largest first, ties by start, then by index) stacks them with no
+  // gap, so each offset is the size of the buffers before it in that order.
+  // The lengths cover the order's sorts: a comparison sort under 256
+  // buffers, radix digits of 8 bits under 4096 and of 11 above.
+  std::mt19937_64 rng(27);
+  for (size_t n : {200, 300, 5000}) {
+    std::vector<LiveInterval> live;
+    for (size_t i = 0; i < n; ++i) {
+      // Few distinct sizes (ties), some large enough for three digits.
+      int64_t size = rng() % 3 == 0 ? int64_t(1 + rng() % 4) * 300000
+                                    : int64_t(1 + rng() % 50) * 8;
+      live.push_back({int64_t(rng() % 10), 10 + int64_t(rng() % 5), size});
+    }
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return std::make_pair(-live[a].size, live[a].first) <
+             std::make_pair(-live[b].size, live[b].first);
+    });
+    std::vector<int64_t> expected(n);
+    int64_t top = 0;
+    for (size_t i : order) {
+      expected[i] = top;
+      top += live[i].size;
+    }
+    Allocation a = allocate(live, 8);
+    EXPECT_EQ(a.peak, top) << n << " buffers";
+    EXPECT_EQ(a.offsets, expected) << n << " buffers";
+  }
+}
+
 TEST(MemoryAllocator, Deterministic) {
   std::mt19937_64 rng(3);
   std::vector<LiveInterval> live;
