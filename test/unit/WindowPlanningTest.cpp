@@ -1,8 +1,9 @@
 //===- WindowPlanningTest.cpp - halo windows and block copies -------------===//
 //
 // The input window of an output block (halo, padding, strides, dilations),
-// box spans, diagonal folding of copy pieces (on one thread or several) and
-// replicated block plans.
+// box spans, diagonal folding of copy pieces (on one thread or several;
+// forms left unfolded never change the runs kept) and replicated block
+// plans.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,6 +173,84 @@ TEST(WindowPlanningTest, ManyPiecesFoldAlikeOnOneThreadOrSeveral) {
   ASSERT_EQ(parallelReordered.size(), reordered.size());
   for (size_t i = 0; i < reordered.size(); ++i)
     EXPECT_EQ(parallelReordered[i].srcElement, reordered[i].srcElement);
+}
+
+namespace {
+
+/// Every element copy (source tile, source element, destination tile,
+/// destination element) that `runs` make, sorted; `strided` as
+/// foldCopyPieces gives it (empty: contiguous runs, tile steps 1).
+std::vector<std::array<int64_t, 4>> copiesOf(llvm::ArrayRef<int64_t> runs,
+                                             llvm::ArrayRef<int64_t> strided) {
+  std::vector<std::array<int64_t, 4>> copies;
+  for (size_t r = 0; r < runs.size() / 8; ++r) {
+    const int64_t *x = runs.data() + 8 * r;
+    int64_t chunk = x[3], srcChunk = 0, dstChunk = 0, srcStep = 1, dstStep = 1;
+    if (!strided.empty()) {
+      const int64_t *f = strided.data() + 5 * r;
+      chunk = f[0], srcChunk = f[1], dstChunk = f[2], srcStep = f[3],
+      dstStep = f[4];
+    }
+    for (int64_t k = 0; k < x[2]; ++k)
+      for (int64_t e = 0; e < x[3]; ++e)
+        copies.push_back({x[0] + k * srcStep,
+                          x[4] + k * x[5] + e / chunk * srcChunk + e % chunk,
+                          x[1] + k * dstStep,
+                          x[6] + k * x[7] + e / chunk * dstChunk + e % chunk});
+  }
+  llvm::sort(copies);
+  return copies;
+}
+
+} // namespace
+
+TEST(WindowPlanningTest, FoldedFormsMoveEveryElementAndKeepTheFewestRuns) {
+  // Random mixes of the patterns convolution copies take (tiles fanning
+  // into one, one into many, diagonals, rows at a stride, stray pieces).
+  // Whatever forms the fold skips, the runs move each element once, are
+  // never more than the plain form's and, on a tie, are the plain form.
+  std::mt19937_64 rng(1127);
+  int stridedWins = 0, plainTies = 0;
+  for (int c = 0; c < 1500; ++c) {
+    std::vector<CopyPiece> pieces;
+    int64_t dstNext = 0;
+    for (int pattern = 0, patterns = 1 + rng() % 3; pattern < patterns;
+         ++pattern) {
+      int64_t k = 1 + rng() % 24, len = 1 + rng() % 4, rows = 1 + rng() % 3;
+      int64_t s0 = rng() % 64, d0 = rng() % 64, gap = rng() % 3;
+      int64_t kind = rng() % 4;
+      for (int64_t i = 0; i < k; ++i)
+        for (int64_t row = 0; row < rows; ++row) {
+          int64_t src = kind == 1 ? s0 : s0 + i;
+          int64_t dst = kind == 0 ? d0 : kind == 3 ? rng() % 64 : d0 + i;
+          pieces.push_back(
+              {src, dst, len, 8 * row + (kind == 3 ? 0 : 2), dstNext});
+          dstNext += len + gap * (rng() % 2);
+        }
+    }
+    std::shuffle(pieces.begin(), pieces.end(), rng);
+    std::vector<CopyPiece> plainPieces = pieces;
+    llvm::SmallVector<int64_t> plain = foldCopyPieces(plainPieces);
+    std::vector<CopyPiece> stridedPieces = pieces;
+    llvm::SmallVector<int64_t> strided;
+    llvm::SmallVector<int64_t> runs = foldCopyPieces(stridedPieces, &strided);
+    llvm::SmallVector<int64_t> onePerPiece;
+    for (const CopyPiece &p : pieces)
+      onePerPiece.append({p.srcTile, p.dstTile, 1, p.length, p.srcElement, 0,
+                          p.dstElement, 0});
+    EXPECT_EQ(copiesOf(runs, strided), copiesOf(onePerPiece, {}))
+        << "case " << c;
+    ASSERT_LE(runs.size(), plain.size()) << "case " << c;
+    if (runs.size() == plain.size()) {
+      ++plainTies;
+      EXPECT_TRUE(strided.empty()) << "case " << c << ": a tie keeps plain";
+    } else {
+      ++stridedWins;
+    }
+  }
+  // Both outcomes occur, or the checks above prove little.
+  EXPECT_GT(stridedWins, 100);
+  EXPECT_GT(plainTies, 100);
 }
 
 TEST(WindowPlanningTest, ReplicatedBlocksAreCopiedOnceFromTheSource) {

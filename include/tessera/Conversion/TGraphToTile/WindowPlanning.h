@@ -98,7 +98,7 @@ bool appendSpanPieces(const TileLookup &source, int64_t dstTile,
 /// element, src stride, dst element, dst stride) moving every piece exactly
 /// once. Pieces with the same tile distance and length on consecutive
 /// source tiles are paired in element order and become one run while their
-/// element strides stay constant. Reorders `pieces`.
+/// element strides stay constant. May reorder `pieces`.
 ///
 /// With `strided`, two more forms are tried and the one with fewest runs
 /// kept: pieces between one tile pair that repeat at constant element
@@ -106,7 +106,9 @@ bool appendSpanPieces(const TileLookup &source, int64_t dstTile,
 /// also fold pieces from consecutive source tiles into one destination tile
 /// or the reverse (tile steps 1, 0 and 0, 1). When a strided form wins,
 /// `strided` gets each run's (chunk, src chunk stride, dst chunk stride, src
-/// tile step, dst tile step); else it stays empty.
+/// tile step, dst tile step); else it stays empty. Ties keep the plain
+/// form. A form is not folded when its tile lines (each run stays on one)
+/// are more than another form's runs.
 llvm::SmallVector<int64_t>
 foldCopyPieces(std::vector<CopyPiece> &pieces,
                llvm::SmallVectorImpl<int64_t> *strided = nullptr);
