@@ -23,7 +23,9 @@ Wall time is what the goals are about; CPU time (user + sys of the child)
 is printed beside it because this machine is shared: under load it moves
 less than wall time. Medians of --runs runs (the generated models run
 once; the scaling pair --runs times each, as one run of the larger graph
-moved by ±10% from run to run).
+moved by ±10% from run to run). The two sides of a ratio (full and
+reports off; the two scaling graphs) run in turns, so that the load's
+drift over a run falls on both.
 
 Writes bench/compile-goals-results.md (bench/run.py copies it into
 BENCHMARKS.md).
@@ -77,11 +79,26 @@ def run_once(cmd):
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
-def measure(cmd, runs):
-    results = [run_once(cmd) for _ in range(runs)]
+def summarize(results):
     return (statistics.median(r[0] for r in results),
             statistics.median(r[1] for r in results),
             max(r[2] for r in results))
+
+
+def measure(cmd, runs):
+    return summarize([run_once(cmd) for _ in range(runs)])
+
+
+def measure_pair(cmd_a, cmd_b, runs):
+    """Each command `runs` times, in turns (a b, b a, a b, ...), so that a
+    change in the shared machine's load falls on both sides of a ratio
+    rather than on one (the ratios are what the goals compare)."""
+    a, b = [], []
+    for i in range(runs):
+        order = [(cmd_a, a), (cmd_b, b)]
+        for cmd, results in order[::-1] if i % 2 else order:
+            results.append(run_once(cmd))
+    return summarize(a), summarize(b)
 
 
 def folder_bytes(path):
@@ -99,13 +116,12 @@ def model_row(name, model, work, runs):
     os.makedirs(out)
     text = common.tgraph_text(model, out)
     pp, _, _ = measure(common.parse_print_cmd(text), max(runs, 3))
-    common.progress(f"{name}: full compile")
-    on, on_cpu, _ = measure(common.compile_cmd(model, TARGET, out), runs)
+    common.progress(f"{name}: full compile and reports off")
+    (on, on_cpu, _), (off, off_cpu, _) = measure_pair(
+        common.compile_cmd(model, TARGET, out),
+        common.compile_cmd(model, TARGET, out, reports=False), runs)
     reports = folder_bytes(os.path.join(out, "r"))
     ops = common.op_count(os.path.join(out, "r"))
-    common.progress(f"{name}: reports off")
-    off, off_cpu, _ = measure(
-        common.compile_cmd(model, TARGET, out, reports=False), runs)
     size = os.path.getsize(model)
     return [name, f"{ops:,}" if ops else "—", f"{pp:.3f}", f"{on:.2f}",
             f"{on_cpu:.2f}", f"{off:.2f}", f"{off_cpu:.2f}",
@@ -149,6 +165,7 @@ def main():
 
     scaling = {}
     sizes = [10000, args.large]
+    commands = []
     for n in [] if args.corpus_only else sizes:
         path = os.path.join(work, f"synthetic_{n}.hlo")
         subprocess.run([sys.executable, os.path.join(ROOT, "bench",
@@ -156,13 +173,13 @@ def main():
                         "--ops", str(n), "--mix", "mixed", "--width", "64",
                         "--seq", "16", "--image", "4", "-o", path],
                        check=True, stderr=subprocess.DEVNULL)
-        common.progress(f"scaling: {n} ops")
         out = os.path.join(work, f"s{n}")
         os.makedirs(out, exist_ok=True)
-        scaling[n] = measure(common.compile_cmd(path, TARGET, out,
-                                                reports=False),
-                             args.runs)
+        commands.append(common.compile_cmd(path, TARGET, out, reports=False))
     small, large = sizes
+    if commands:
+        common.progress(f"scaling: {small} and {large} ops")
+        scaling[small], scaling[large] = measure_pair(*commands, args.runs)
 
     def worst(rows, column):
         return max(rows, key=lambda r: float(r[column]))
@@ -183,8 +200,8 @@ def main():
         "and allocates (the executable needs the offsets), so full / off is "
         "the reports' own cost. Parse-print: the stock `mlir-opt` on the "
         "same module, as in the table above. Wall seconds are medians of " +
-        str(args.runs) + " runs (generated models: one run); CPU is user + "
-        "sys of the process.",
+        str(args.runs) + " runs (generated models: one run), full and "
+        "reports off in turns; CPU is user + sys of the process.",
         "",
         common.table(HEADER, corpus_rows),
         "",
