@@ -373,6 +373,15 @@ Error ReportSink::compileEnd(const CompileBeginInfo &info,
   return events->write(event);
 }
 
+std::vector<PassTiming> passTimeline(const CompileEnd &end) {
+  std::vector<PassTiming> passes;
+  passes.reserve(end.pass_timeline_size());
+  for (const PassRecord &r : end.pass_timeline())
+    passes.push_back({r.name(), r.start_ns(), r.duration_ns(), r.ops_before(),
+                      r.ops_after(), r.depth(), false, r.lane()});
+  return passes;
+}
+
 void ReportSink::removeWrittenFiles() {
   for (const std::string &file : written)
     sys::fs::remove(file);

@@ -139,10 +139,7 @@ Error writeEventTrace(StringRef path, raw_ostream &os,
                               : std::max<int64_t>(0, at - span.durationNs);
       if (hasBegin)
         span.target = begin->second.compile_begin().target();
-      for (const PassRecord &p : end.pass_timeline())
-        span.passes.push_back({p.name(), p.start_ns(), p.duration_ns(),
-                               p.ops_before(), p.ops_after(), p.depth(), false,
-                               p.lane()});
+      span.passes = passTimeline(end);
       if (hasAlongsidePhases(span) && alongsideNamed.insert(pid).second)
         w.threadName(pid, kCompileAlongside, "compile (alongside)", 3);
       writeCompileSlices(w, span, pid, kCompile, 0, kCompileAlongside);

@@ -55,10 +55,7 @@ Expected<std::optional<CompileSpan>> findCompile(StringRef eventsPath,
           span->startNs = begin->second.first;
           span->durationNs = e.compile_end().duration_ns();
           span->cached = e.compile_end().cached();
-          for (const PassRecord &r : e.compile_end().pass_timeline())
-            span->passes.push_back({r.name(), r.start_ns(), r.duration_ns(),
-                                    r.ops_before(), r.ops_after(), r.depth(),
-                                    false, r.lane()});
+          span->passes = passTimeline(e.compile_end());
         }
         return Error::success();
       });

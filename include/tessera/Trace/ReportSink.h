@@ -89,6 +89,10 @@ struct PassTiming {
   unsigned lane = 0;
 };
 
+/// The pass timeline a COMPILE_END event holds, as the compile recorded
+/// it (a record does not say whether its pass failed: false).
+std::vector<PassTiming> passTimeline(const CompileEnd &end);
+
 struct CompileBeginInfo {
   std::string moduleName;
   std::string target;
