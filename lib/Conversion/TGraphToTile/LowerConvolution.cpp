@@ -34,6 +34,10 @@ struct ConvPlan {
   /// K split: partial blocks (tile-major) and their gathered copies.
   SmallVector<std::array<int64_t, 3>> partialIntervals, gatheredIntervals;
   SmallVector<int64_t> gatherCopies;
+  /// Folds started on the lowering's FoldQueue, in place of the copies
+  /// above (which are then empty).
+  FoldQueue::Ticket inFold, inReplicaFold, weightFold, weightReplicaFold,
+      gatherFold;
   int64_t numPartials = 0;
   /// The conv-partial's `input_boxes`: per grid tile, its box count and
   /// each box's lo and hi (the order its input block holds them).
@@ -48,8 +52,9 @@ struct tessera::lowering::ConvLowering {
   ConvGrid grid;
   int64_t inElements = 0, weightElements = 0, numPartials = 0;
   tile::MappingAttr in, weights, out, partials, gathered;
-  DenseI64ArrayAttr inCopies, inStrided, weightCopies, weightStrided,
-      inReplicas, weightReplicas, gatherCopies, inputBoxes;
+  ExchangeCopies inCopies, weightCopies, inReplicas, weightReplicas,
+      gatherCopies;
+  DenseI64ArrayAttr inputBoxes;
 
   ConvLowering(MLIRContext *ctx, const ConvPlan &plan)
       : grid(plan.grid), inElements(plan.input.numElements),
@@ -62,28 +67,36 @@ struct tessera::lowering::ConvLowering {
       return values.empty() ? DenseI64ArrayAttr()
                             : DenseI64ArrayAttr::get(ctx, values);
     };
+    auto copies = [&](ArrayRef<int64_t> runs, ArrayRef<int64_t> strides,
+                      FoldQueue::Ticket pending) {
+      return ExchangeCopies{array(runs), array(strides), std::move(pending)};
+    };
     in = mapping(plan.input.intervals);
     weights = mapping(plan.weights.intervals);
     out = mapping(plan.outIntervals);
-    inCopies = array(plan.input.copies);
-    inStrided = array(plan.input.copyStrides);
-    weightCopies = array(plan.weights.copies);
-    weightStrided = array(plan.weights.copyStrides);
-    inReplicas = array(plan.input.replicaCopies);
-    weightReplicas = array(plan.weights.replicaCopies);
+    inCopies = copies(plan.input.copies, plan.input.copyStrides, plan.inFold);
+    weightCopies =
+        copies(plan.weights.copies, plan.weights.copyStrides, plan.weightFold);
+    inReplicas = copies(plan.input.replicaCopies, {}, plan.inReplicaFold);
+    weightReplicas =
+        copies(plan.weights.replicaCopies, {}, plan.weightReplicaFold);
     inputBoxes = DenseI64ArrayAttr::get(ctx, plan.inputBoxes);
     if (grid.pk > 1) {
       partials = mapping(plan.partialIntervals);
       gathered = mapping(plan.gatheredIntervals);
-      gatherCopies = array(plan.gatherCopies);
+      gatherCopies = copies(plan.gatherCopies, {}, plan.gatherFold);
     }
   }
 };
 
-/// The copies of one grid; nullopt when over the run budget.
+/// The copies of one grid; nullopt when over the run budget. With `folds`,
+/// the large folds are started there, when their pieces alone show they
+/// keep to the budget (a fold makes at most a run per piece); the rest are
+/// folded here.
 static std::optional<ConvPlan> planGrid(const ConvShape &cs, const ConvGrid &g,
                                         ArrayRef<int64_t> inRuns,
-                                        ArrayRef<int64_t> kernelRuns) {
+                                        ArrayRef<int64_t> kernelRuns,
+                                        FoldQueue *folds) {
   ConvPlan plan;
   plan.grid = g;
   SmallVector<TileBlock> inBlocks, wBlocks;
@@ -118,40 +131,70 @@ static std::optional<ConvPlan> planGrid(const ConvShape &cs, const ConvGrid &g,
                 {t, plan.numPartials, plan.numPartials + o.numElements()});
             plan.numPartials += o.numElements();
           }
-  // The input's copies and the weights' are planned independently, the
-  // weights' on another thread of LLVM's executor (--compile_threads)
-  // meanwhile: together they are most of a convolution's lowering.
-  std::optional<BlockCopyPlan> in, w;
-  {
-    llvm::parallel::TaskGroup group;
-    group.spawn([&] {
-      w = planBlockCopies(cs.kernel, kernelRuns, wBlocks, kMaxWindowPieces,
-                          kMaxCopyRuns);
-    });
-    in = planBlockCopies(cs.in, inRuns, inBlocks, kMaxWindowPieces,
-                         kMaxCopyRuns);
-  }
+  // Gathered here: on several threads the others are folding (the queue's
+  // and, for its large folds, the executor's), and a task for the weights'
+  // pieces only competed with them.
+  std::optional<BlockCopyPieces> w =
+      gatherBlockCopies(cs.kernel, kernelRuns, wBlocks, kMaxWindowPieces);
+  std::optional<BlockCopyPieces> in =
+      gatherBlockCopies(cs.in, inRuns, inBlocks, kMaxWindowPieces);
   if (!in || !w)
     return std::nullopt;
-  plan.input = std::move(*in);
-  plan.weights = std::move(*w);
   plan.outIntervals = tileIntervals(outSpans);
+  // With a K split, the pk slices of owner o's block go to o, slice after
+  // slice.
+  std::vector<CopyPiece> gatherPieces;
+  if (g.pk > 1) {
+    int64_t gathered = 0;
+    for (int64_t o = 0; o < g.owners(); ++o) {
+      int64_t size = plan.partialIntervals[o][2] - plan.partialIntervals[o][1];
+      int64_t begin = gathered;
+      for (int64_t kk = 0; kk < g.pk; ++kk) {
+        const auto &src = plan.partialIntervals[kk * g.owners() + o];
+        gatherPieces.push_back({src[0], o, size, src[1], gathered});
+        gathered += size;
+      }
+      plan.gatheredIntervals.push_back({o, begin, gathered});
+    }
+  }
+  if (folds && in->maxFoldedRuns() <= kMaxCopyRuns &&
+      w->maxFoldedRuns() <= kMaxCopyRuns &&
+      static_cast<int64_t>(gatherPieces.size()) <= kMaxCopyRuns) {
+    // Within the budget whatever the folds make: the large ones go to the
+    // queue, and the plan holds their tickets.
+    auto fold = [&](std::vector<CopyPiece> &pieces,
+                    SmallVectorImpl<int64_t> &runs,
+                    SmallVectorImpl<int64_t> *strides) -> FoldQueue::Ticket {
+      if (pieces.size() >= kFoldLaterPieces)
+        return folds->start(std::move(pieces), strides != nullptr);
+      runs = foldCopyPieces(pieces, strides);
+      return nullptr;
+    };
+    plan.input = std::move(in->plan);
+    plan.weights = std::move(w->plan);
+    plan.inFold = fold(in->pieces, plan.input.copies, &plan.input.copyStrides);
+    plan.inReplicaFold = fold(in->replicas, plan.input.replicaCopies, nullptr);
+    plan.weightFold =
+        fold(w->pieces, plan.weights.copies, &plan.weights.copyStrides);
+    plan.weightReplicaFold =
+        fold(w->replicas, plan.weights.replicaCopies, nullptr);
+    plan.gatherFold = fold(gatherPieces, plan.gatherCopies, nullptr);
+    return plan;
+  }
+  // Folded here, the weights' on another thread meanwhile.
+  std::optional<BlockCopyPlan> inPlan, wPlan;
+  {
+    llvm::parallel::TaskGroup group;
+    group.spawn([&] { wPlan = foldBlockCopies(std::move(*w), kMaxCopyRuns); });
+    inPlan = foldBlockCopies(std::move(*in), kMaxCopyRuns);
+  }
+  if (!inPlan || !wPlan)
+    return std::nullopt;
+  plan.input = std::move(*inPlan);
+  plan.weights = std::move(*wPlan);
   if (g.pk == 1)
     return plan;
-  // The pk slices of owner o's block go to o, slice after slice.
-  std::vector<CopyPiece> pieces;
-  int64_t gathered = 0;
-  for (int64_t o = 0; o < g.owners(); ++o) {
-    int64_t size = plan.partialIntervals[o][2] - plan.partialIntervals[o][1];
-    int64_t begin = gathered;
-    for (int64_t kk = 0; kk < g.pk; ++kk) {
-      const auto &src = plan.partialIntervals[kk * g.owners() + o];
-      pieces.push_back({src[0], o, size, src[1], gathered});
-      gathered += size;
-    }
-    plan.gatheredIntervals.push_back({o, begin, gathered});
-  }
-  plan.gatherCopies = foldCopyPieces(pieces);
+  plan.gatherCopies = foldCopyPieces(gatherPieces);
   if (static_cast<int64_t>(plan.gatherCopies.size() / 8) > kMaxCopyRuns)
     return std::nullopt;
   return plan;
@@ -244,7 +287,7 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
     std::optional<ConvPlan> planned;
     // The best few grids by estimate; a later one may fold into fewer runs.
     for (size_t i = 0; i < grids.size() && i < 3 && !planned; ++i)
-      planned = planGrid(cs, grids[i], runsOf(lhs), runsOf(rhs));
+      planned = planGrid(cs, grids[i], runsOf(lhs), runsOf(rhs), folds.get());
     entry.noGrid = grids.empty();
     if (planned)
       entry.plan =
@@ -289,10 +332,8 @@ bool Lowerer::lowerConvolution(Operation *op, StringRef name,
                   std::to_string(mu.n) + "x" + std::to_string(mu.k) + ")",
               outType.getShape(), elt, name);
   buffers[conv.getResult()] = {out};
-  emitExchange(loc, (name + ".in").str(), lhs, inBlocks, plan.inCopies,
-               plan.inStrided);
-  emitExchange(loc, (name + ".weights").str(), rhs, wBlocks, plan.weightCopies,
-               plan.weightStrided);
+  emitExchange(loc, (name + ".in").str(), lhs, inBlocks, plan.inCopies);
+  emitExchange(loc, (name + ".weights").str(), rhs, wBlocks, plan.weightCopies);
   emitExchange(loc, (name + ".in.replicate").str(), inBlocks, inBlocks,
                plan.inReplicas);
   emitExchange(loc, (name + ".weights.replicate").str(), wBlocks, wBlocks,

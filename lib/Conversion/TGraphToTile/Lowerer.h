@@ -14,6 +14,7 @@
 #define TESSERA_CONVERSION_TGRAPHTOTILE_LOWERER_H
 
 #include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
+#include "tessera/Conversion/TGraphToTile/FoldQueue.h"
 #include "tessera/Conversion/TGraphToTile/MappingPlanner.h"
 #include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
@@ -25,6 +26,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,11 +41,25 @@ namespace tessera::lowering {
 /// (LowerConvolution.cpp).
 struct ConvLowering;
 
+/// An exchange's copies as a plan holds them: runs and their strides
+/// (null: none), or a fold still running on the lowering's FoldQueue,
+/// whose runs the exchange gets once it is done (Lowerer::harvestFolds).
+struct ExchangeCopies {
+  mlir::DenseI64ArrayAttr copies, strided;
+  FoldQueue::Ticket pending;
+};
+
 /// Budgets that keep the exact per-element copy planning bounded; an op over
 /// them is left on the host as "not-lowered" (with the budget in `detail`)
 /// until block-wise copy planning exists.
 inline constexpr int64_t kMaxCopyElements = int64_t(1) << 24;
 inline constexpr int64_t kMaxCopyRuns = int64_t(1) << 16;
+/// Copy folds of at least this many pieces run on the FoldQueue; smaller
+/// ones cost less than handing them over.
+inline constexpr size_t kFoldLaterPieces = 1024;
+/// Pieces waiting for or in a fold on the FoldQueue (64 bytes each): past
+/// this the lowering folds the next itself.
+inline constexpr size_t kMaxPendingFoldPieces = size_t(1) << 16;
 /// A view exchange of at most this many elements is listed as copies when
 /// they are compact.
 inline constexpr int64_t kMaxListedViewElements = int64_t(1) << 16;
@@ -191,17 +207,25 @@ private:
   void emitExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src,
                     mlir::Value dst, mlir::DenseI64ArrayAttr copies,
                     mlir::DenseI64ArrayAttr strided = {});
+  /// The same with copies that may still be folding: the exchange is made
+  /// now, and gets them when the fold is done (harvestFolds).
+  void emitExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src,
+                    mlir::Value dst, const ExchangeCopies &copies);
+  /// Gives the exchanges waiting for folds that are done their runs, in
+  /// the order they were made; with `all`, waits for every fold first.
+  void harvestFolds(bool all);
   /// An exchange whose copies are implied by a view of `src` (dst element
   /// at idx = src element offset + sum idx[d] * strides[d]); listed instead
   /// when `dst` has at most `listUpTo` elements and the copies are compact.
   void emitViewExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src, mlir::Value dst,
                         int64_t offset, mlir::ArrayRef<int64_t> strides,
                         int64_t listUpTo = kMaxListedViewElements);
-  void createExchange(mlir::Location loc, mlir::StringRef name, mlir::Value src,
-                      mlir::Value dst, mlir::DenseI64ArrayAttr copies,
-                      mlir::DenseI64ArrayAttr viewStrides,
-                      mlir::IntegerAttr viewOffset,
-                      mlir::DenseI64ArrayAttr strided = {});
+  tile::ExchangeOp createExchange(mlir::Location loc, mlir::StringRef name,
+                                 mlir::Value src, mlir::Value dst,
+                                 mlir::DenseI64ArrayAttr copies,
+                                 mlir::DenseI64ArrayAttr viewStrides,
+                                 mlir::IntegerAttr viewOffset,
+                                 mlir::DenseI64ArrayAttr strided = {});
   void emitHostCopy(mlir::Location loc, tile::HostDirection direction, mlir::Value buffer);
   mlir::Value replicateScalar(mlir::Location loc, mlir::StringRef name, mlir::Value scalar, mlir::Value like);
 
@@ -402,6 +426,19 @@ private:
   };
   llvm::StringMap<RememberedConvPlan> convPlans;
   static constexpr size_t kMaxConvPlans = 4096;
+  /// Copy folds run meanwhile on other threads (null on one thread), and
+  /// the exchanges waiting for their runs, oldest first.
+  std::unique_ptr<FoldQueue> folds;
+  std::deque<std::pair<tile::ExchangeOp, FoldQueue::Ticket>> foldedLater;
+  /// The runs of each fold harvested, as attributes: a remembered plan
+  /// hands its tickets to later exchanges. The ticket keeps the (emptied)
+  /// fold, so its address is not reused for another.
+  struct HarvestedFold {
+    FoldQueue::Ticket fold;
+    mlir::DenseI64ArrayAttr copies, strided;
+  };
+  llvm::DenseMap<FoldQueue::Fold *, HarvestedFold> harvested;
+  const HarvestedFold &harvest(const FoldQueue::Ticket &ticket);
   /// The first var of each small constant value (and type) on each chip,
   /// which later equal constants alias.
   llvm::DenseMap<std::pair<int64_t, mlir::Attribute>, mlir::Value>

@@ -36,6 +36,8 @@
 #include "tessera/Dialect/Tile/IR/MappingTiles.h"
 #include "tessera/Target/Layout.h"
 
+#include "llvm/Support/Parallel.h"
+
 #include <initializer_list>
 #include <limits>
 #include <numeric>
@@ -389,19 +391,61 @@ void Lowerer::emitViewExchange(Location loc, StringRef name, Value src,
                  builder.getI64IntegerAttr(offset));
 }
 
-void Lowerer::createExchange(Location loc, StringRef name, Value src, Value dst,
-                             DenseI64ArrayAttr copies,
-                             DenseI64ArrayAttr viewStrides,
-                             IntegerAttr viewOffset,
-                             DenseI64ArrayAttr strided) {
+void Lowerer::emitExchange(Location loc, StringRef name, Value src, Value dst,
+                           const ExchangeCopies &copies) {
+  if (!copies.pending)
+    return emitExchange(loc, name, src, dst, copies.copies, copies.strided);
+  if (auto it = harvested.find(copies.pending.get()); it != harvested.end())
+    return emitExchange(loc, name, src, dst, it->second.copies,
+                        it->second.strided);
+  // Nothing the lowering does next reads an exchange's copies: only that
+  // it writes `dst` (the syncs), which it does whatever its runs.
+  foldedLater.emplace_back(createExchange(loc, name, src, dst, {}, {}, {}),
+                           copies.pending);
+  harvestFolds(/*all=*/false);
+}
+
+const Lowerer::HarvestedFold &
+Lowerer::harvest(const FoldQueue::Ticket &ticket) {
+  auto [it, fresh] = harvested.try_emplace(ticket.get());
+  if (fresh) {
+    FoldQueue::Fold &fold = FoldQueue::wait(ticket);
+    it->second.fold = ticket;
+    it->second.copies = builder.getDenseI64ArrayAttr(fold.runs);
+    if (!fold.strides.empty())
+      it->second.strided = builder.getDenseI64ArrayAttr(fold.strides);
+    // The context holds them now: the runs would only add to the peak.
+    fold.runs = {};
+    fold.strides = {};
+  }
+  return it->second;
+}
+
+void Lowerer::harvestFolds(bool all) {
+  while (!foldedLater.empty() &&
+         (all || FoldQueue::done(foldedLater.front().second))) {
+    auto [op, ticket] = foldedLater.front();
+    foldedLater.pop_front();
+    const HarvestedFold &h = harvest(ticket);
+    op.setCopiesAttr(h.copies);
+    if (h.strided)
+      op.setStridedAttr(h.strided);
+  }
+}
+
+tile::ExchangeOp
+Lowerer::createExchange(Location loc, StringRef name, Value src, Value dst,
+                        DenseI64ArrayAttr copies, DenseI64ArrayAttr viewStrides,
+                        IntegerAttr viewOffset, DenseI64ArrayAttr strided) {
   SmallVector<Value> reads{src};
   if (computeDirty.contains(dst))
     reads.push_back(dst);
   syncBeforeReading(reads);
-  builder.create<tile::ExchangeOp>(loc, name, src, dst, copies, strided,
-                                   viewStrides, viewOffset);
+  auto exchange = builder.create<tile::ExchangeOp>(
+      loc, name, src, dst, copies, strided, viewStrides, viewOffset);
   ++stats->exchanges;
   dirty.insert(dst);
+  return exchange;
 }
 
 void Lowerer::emitHostCopy(Location loc, tile::HostDirection direction,
@@ -1106,8 +1150,17 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
     replicas = devices;
     program.setReplicas(replicas);
   }
+  // Folds run beside the lowering on the other threads --compile_threads
+  // gives it (the executor's threads stay free for the folds' own forms).
+  if (unsigned threads = llvm::parallel::strategy.compute_thread_count();
+      threads > 1)
+    folds = std::make_unique<FoldQueue>(threads - 1, kMaxPendingFoldPieces);
   lowerBlock(*entryBlock, "");
   lowerOutputs(ret);
+  // Before anything reads the copies (the chip placement renumbers them).
+  harvestFolds(/*all=*/true);
+  folds.reset();
+  harvested.clear();
   if (placement.chips > 1) {
     if (!placement.spread())
       placeTilesOnChips(program);

@@ -514,11 +514,14 @@ void tessera::mergeAdjacentBoxes(llvm::SmallVectorImpl<Box> &boxes) {
   boxes.assign(merged.begin(), merged.end());
 }
 
-std::optional<BlockCopyPlan> tessera::planBlockCopies(
+std::optional<BlockCopyPieces> tessera::gatherBlockCopies(
     llvm::ArrayRef<int64_t> sourceShape, llvm::ArrayRef<int64_t> sourceRuns,
-    llvm::ArrayRef<TileBlock> blocks, int64_t maxPieces, int64_t maxRuns) {
+    llvm::ArrayRef<TileBlock> blocks, int64_t maxPieces) {
   TileLookup source(sourceRuns);
-  BlockCopyPlan plan;
+  BlockCopyPieces gathered;
+  BlockCopyPlan &plan = gathered.plan;
+  std::vector<CopyPiece> &pieces = gathered.pieces,
+                         &replicas = gathered.replicas;
   // The first block with each content is filled from the source; the others
   // copy it. The contents (each box's lo and hi) are laid out in one array
   // that never reallocates, and looked up by hash: a vector and a tree
@@ -531,7 +534,6 @@ std::optional<BlockCopyPlan> tessera::planBlockCopies(
   contents.reserve(contentSize);
   llvm::DenseMap<llvm::ArrayRef<int64_t>, size_t> firstWith;
   firstWith.reserve(blocks.size());
-  std::vector<CopyPiece> pieces, replicas;
   std::vector<int64_t> base(blocks.size());
   bool ok = true;
   for (auto [i, block] : llvm::enumerate(blocks)) {
@@ -569,10 +571,26 @@ std::optional<BlockCopyPlan> tessera::planBlockCopies(
     if (plan.numElements > begin)
       plan.intervals.push_back({block.tile, begin, plan.numElements});
   }
-  plan.copies = foldCopyPieces(pieces, &plan.copyStrides);
-  plan.replicaCopies = foldCopyPieces(replicas);
+  return gathered;
+}
+
+std::optional<BlockCopyPlan> tessera::foldBlockCopies(BlockCopyPieces gathered,
+                                                      int64_t maxRuns) {
+  BlockCopyPlan &plan = gathered.plan;
+  plan.copies = foldCopyPieces(gathered.pieces, &plan.copyStrides);
+  plan.replicaCopies = foldCopyPieces(gathered.replicas);
   if (static_cast<int64_t>((plan.copies.size() + plan.replicaCopies.size()) /
                            8) > maxRuns)
     return std::nullopt;
-  return plan;
+  return std::move(plan);
+}
+
+std::optional<BlockCopyPlan> tessera::planBlockCopies(
+    llvm::ArrayRef<int64_t> sourceShape, llvm::ArrayRef<int64_t> sourceRuns,
+    llvm::ArrayRef<TileBlock> blocks, int64_t maxPieces, int64_t maxRuns) {
+  std::optional<BlockCopyPieces> gathered =
+      gatherBlockCopies(sourceShape, sourceRuns, blocks, maxPieces);
+  if (!gathered)
+    return std::nullopt;
+  return foldBlockCopies(std::move(*gathered), maxRuns);
 }

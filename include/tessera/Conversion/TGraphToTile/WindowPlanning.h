@@ -148,10 +148,34 @@ struct TileBlock {
 /// Plans the blocks buffer of `blocks` (in tile order) copied from a source
 /// of `sourceShape` mapped by `sourceRuns`. Nullopt when more than
 /// `maxPieces` copy pieces or `maxRuns` folded runs (of both exchanges)
-/// would be needed, or a source element is not mapped.
+/// would be needed, or a source element is not mapped. The same as
+/// gatherBlockCopies then foldBlockCopies.
 std::optional<BlockCopyPlan> planBlockCopies(
     llvm::ArrayRef<int64_t> sourceShape, llvm::ArrayRef<int64_t> sourceRuns,
     llvm::ArrayRef<TileBlock> blocks, int64_t maxPieces, int64_t maxRuns);
+
+/// planBlockCopies up to its folds: the plan's intervals, element count
+/// and primaries (its copies left empty), and the pieces and replica
+/// copies that fold into them. The folds are most of the work and need
+/// nothing else, so a caller may run them elsewhere (the lowering does, on
+/// another thread).
+struct BlockCopyPieces {
+  BlockCopyPlan plan;
+  std::vector<CopyPiece> pieces, replicas;
+  /// At most this many runs come of the folds: a fold never makes more
+  /// runs than it has pieces.
+  int64_t maxFoldedRuns() const {
+    return static_cast<int64_t>(pieces.size() + replicas.size());
+  }
+};
+std::optional<BlockCopyPieces>
+gatherBlockCopies(llvm::ArrayRef<int64_t> sourceShape,
+                  llvm::ArrayRef<int64_t> sourceRuns,
+                  llvm::ArrayRef<TileBlock> blocks, int64_t maxPieces);
+/// Folds gathered pieces into the plan's copies and replica copies;
+/// nullopt when they come to more than `maxRuns` runs.
+std::optional<BlockCopyPlan> foldBlockCopies(BlockCopyPieces gathered,
+                                             int64_t maxRuns);
 
 } // namespace tessera
 
