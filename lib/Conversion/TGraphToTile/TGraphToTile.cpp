@@ -1151,10 +1151,20 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
     program.setReplicas(replicas);
   }
   // Folds run beside the lowering on the other threads --compile_threads
-  // gives it (the executor's threads stay free for the folds' own forms).
+  // gives it.
   if (unsigned threads = llvm::parallel::strategy.compute_thread_count();
-      threads > 1)
+      threads > 1) {
+    // A large fold's forms are tasks of LLVM's executor, which is made on
+    // first use: made here, before the queue's threads exist, rather than
+    // first by one of them and then used by another, which ThreadSanitizer
+    // reports (the executor's once-guard is in uninstrumented LLVM code, so
+    // it sees no ordering between them).
+    {
+      llvm::parallel::TaskGroup first;
+      first.spawn([] {});
+    }
     folds = std::make_unique<FoldQueue>(threads - 1, kMaxPendingFoldPieces);
+  }
   lowerBlock(*entryBlock, "");
   lowerOutputs(ret);
   // Before anything reads the copies (the chip placement renumbers them).
