@@ -69,8 +69,10 @@ TEST(FoldQueueTest, QueuedFoldsGiveTheRunsOfFoldsInPlace) {
         llvm::SmallVector<int64_t> strides;
         llvm::SmallVector<int64_t> runs =
             foldCopyPieces(pieces, strided[c] ? &strides : nullptr);
-        EXPECT_EQ(fold.runs, runs) << "fold " << c << " on " << threads;
-        EXPECT_EQ(fold.strides, strides) << "fold " << c << " on " << threads;
+        EXPECT_EQ(llvm::ArrayRef(fold.runs), llvm::ArrayRef(runs))
+            << "fold " << c << " on " << threads;
+        EXPECT_EQ(llvm::ArrayRef(fold.strides), llvm::ArrayRef(strides))
+            << "fold " << c << " on " << threads;
         EXPECT_TRUE(fold.pieces.empty()) << "pieces freed once folded";
       }
     }

@@ -414,9 +414,10 @@ Lowerer::harvest(const FoldQueue::Ticket &ticket) {
     it->second.copies = builder.getDenseI64ArrayAttr(fold.runs);
     if (!fold.strides.empty())
       it->second.strided = builder.getDenseI64ArrayAttr(fold.strides);
-    // The context holds them now: the runs would only add to the peak.
-    fold.runs = {};
-    fold.strides = {};
+    // The context holds them now: the runs would only add to the peak
+    // (the plan remembered for later convolutions keeps the fold).
+    fold.runs = std::vector<int64_t>();
+    fold.strides = std::vector<int64_t>();
   }
   return it->second;
 }

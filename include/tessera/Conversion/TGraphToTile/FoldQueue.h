@@ -15,7 +15,6 @@
 
 #include "tessera/Conversion/TGraphToTile/WindowPlanning.h"
 
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <cstdint>
@@ -36,7 +35,9 @@ public:
   struct Fold {
     std::vector<CopyPiece> pieces;
     bool strided = false;
-    llvm::SmallVector<int64_t> runs, strides;
+    /// Vectors, not SmallVectors: whoever takes them frees them by
+    /// assigning an empty one (a SmallVector keeps its heap block).
+    std::vector<int64_t> runs, strides;
     std::shared_future<void> done;
   };
   using Ticket = std::shared_ptr<Fold>;
