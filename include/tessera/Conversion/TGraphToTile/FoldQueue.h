@@ -49,7 +49,9 @@ public:
 
   /// Starts folding `pieces` (not empty: a fold of none has no exchange).
   Ticket start(std::vector<CopyPiece> pieces, bool strided);
-  /// `ticket`'s fold, finished (its runs and strides may be taken).
+  /// `ticket`'s fold, finished (its runs and strides may be taken). A
+  /// fold no queue thread has begun is folded by the caller: LLVM's pool
+  /// runs a task on whichever thread first waits for it.
   static Fold &wait(const Ticket &ticket);
   /// Whether `ticket`'s fold has finished.
   static bool done(const Ticket &ticket);
