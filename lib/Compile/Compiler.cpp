@@ -42,7 +42,7 @@ std::string moduleNameOf(ModuleOp module, llvm::StringRef fallback) {
 /// own: below, they take under a millisecond. Counting buffers instead
 /// left out bert_small_train on tile-1472 (1,174 buffers, 746k shares),
 /// whose reports took 80 ms after a 100 ms executable.
-static constexpr size_t kAlongsideShares = 4096;
+static constexpr int64_t kAlongsideShares = 4096;
 
 /// Reports a compile left to the process's exit (keepReportsUntilExit).
 /// Never destroyed: not freeing them is the point.
@@ -320,16 +320,11 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   // context's uniquers take locks meanwhile: either side may look up or
   // make an attribute. The writer then cannot free the analysis early,
   // which only a compile with reports pays.
-  auto manyShares = [&] {
-    const memory::ProgramLiveness &live = analysis->liveness;
-    size_t shares = 0;
-    for (int64_t t = 0; t < live.numTiles && shares < kAlongsideShares; ++t)
-      shares += live.buffersOnTile[t].size();
-    return shares >= kAlongsideShares;
-  };
-  bool alongside = reporting && flags.reportsAlongside != "never" &&
-                   llvm::parallel::strategy.compute_thread_count() > 1 &&
-                   (flags.reportsAlongside == "always" || manyShares());
+  bool alongside =
+      reporting && flags.reportsAlongside != "never" &&
+      llvm::parallel::strategy.compute_thread_count() > 1 &&
+      (flags.reportsAlongside == "always" ||
+       analysis->liveness.numShares() >= kAlongsideShares);
   // Taken before the reports start: writing it moves the module's ops out
   // and back. Should it fail, the writer tries again, and says why, with
   // nothing alongside.

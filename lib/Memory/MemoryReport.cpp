@@ -685,10 +685,7 @@ json ReportBuilder::build() {
   // at their peaks, the buffers' entries) are spread over the executor
   // from this thread, not run inside a task: a task's own tasks would run
   // in that task's thread.
-  int64_t shares = 0;
-  for (int64_t t = 0; t < live.numTiles; ++t)
-    shares += live.buffersOnTile[t].size();
-  bool parallel = shares >= kParallelShares;
+  bool parallel = live.numShares() >= kParallelShares;
   json viewerJson, outOfMemoryJson, buffersJson, costJson, optionsJson, podJson;
   json summaryJson, tilesJson, paddingJson;
   // Declared before the group: its tasks read them until it has waited.

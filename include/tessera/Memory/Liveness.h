@@ -193,6 +193,14 @@ struct ProgramLiveness {
   std::vector<int64_t> chipLivePadded, chipLiveBytes;
   LivenessCheck check;
 
+  /// (tile, buffer) pairs of buffersOnTile: the per-tile work of the
+  /// reports, which decides whether they are built in tasks or alongside.
+  int64_t numShares() const {
+    int64_t shares = 0;
+    for (int64_t t = 0; t < numTiles; ++t)
+      shares += buffersOnTile[t].size();
+    return shares;
+  }
   /// Program points (at least 1: a program without steps has point 0).
   int64_t numPoints() const {
     return std::max<int64_t>(1, schedule.numPoints());
