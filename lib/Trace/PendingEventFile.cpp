@@ -1,6 +1,7 @@
 //===- PendingEventFile.cpp - An event file that appears only on success --===//
 
 #include "tessera/Trace/PendingEventFile.h"
+#include "tessera/Trace/AtomicFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -48,7 +49,7 @@ Error PendingEventFile::write(const TraceEvent &event) {
 
 Error PendingEventFile::commit() {
   writer.reset();
-  if (std::error_code ec = sys::fs::rename(tempPath, path))
+  if (std::error_code ec = replaceFile(tempPath, path))
     return createStringError(ec, "cannot write '%s': %s", path.c_str(),
                              ec.message().c_str());
   committed = true;

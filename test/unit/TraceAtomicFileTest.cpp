@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <fstream>
 #include <iterator>
 #include <sys/stat.h>
@@ -129,6 +130,74 @@ TEST(TraceAtomicFile, AFolderIsAnError) {
   ASSERT_TRUE(static_cast<bool>(err));
   EXPECT_NE(toString(std::move(err)).find("it is a folder"),
             std::string::npos);
+}
+
+// A replaced file is never missing, nor half written, to a reader that
+// opens it meanwhile: the new file takes the old one's name in one step
+// (an exchange over an existing file, a rename otherwise).
+TEST(TraceAtomicFile, ReadersNeverMissAReplacedFile) {
+  ScopedTempDir dir;
+  std::string path = dir.path("report.json");
+  const std::string a(64 << 10, 'a'), b(64 << 10, 'b');
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(path, a)));
+  std::atomic<bool> writing{true};
+  std::atomic<int> reads{0};
+  int missing = 0, torn = 0;
+  std::thread reader([&] {
+    while (writing.load()) {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) {
+        ++missing;
+        continue;
+      }
+      std::string got((std::istreambuf_iterator<char>(in)),
+                      std::istreambuf_iterator<char>());
+      ++reads;
+      if (got != a && got != b)
+        ++torn;
+    }
+  });
+  while (reads.load() == 0)
+    std::this_thread::yield();
+  for (int i = 0; i < 300; ++i)
+    if (llvm::Error err = writeFileAtomically(path, i % 2 ? a : b)) {
+      ADD_FAILURE() << toString(std::move(err));
+      break;
+    }
+  writing = false;
+  reader.join();
+  EXPECT_GT(reads.load(), 1);
+  EXPECT_EQ(missing, 0);
+  EXPECT_EQ(torn, 0);
+  EXPECT_EQ(readWholeFile(path), a); // the last write (i = 299)
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"report.json"});
+}
+
+// replaceFile, which the event files, .npy outputs and SQL exports use:
+// onto a new name, over a file, and never over a folder.
+TEST(TraceAtomicFile, ReplaceFile) {
+  ScopedTempDir dir;
+  std::string from = dir.path("new.tmp"), to = dir.path("out.bin");
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(from, "one")));
+  ASSERT_FALSE(replaceFile(from, to));
+  EXPECT_EQ(readWholeFile(to), "one");
+
+  // A descriptor open on the old file still reads it, as after rename(2).
+  std::ifstream old(to, std::ios::binary);
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(from, "two")));
+  ASSERT_FALSE(replaceFile(from, to));
+  EXPECT_EQ(readWholeFile(to), "two");
+  std::string before((std::istreambuf_iterator<char>(old)),
+                     std::istreambuf_iterator<char>());
+  EXPECT_EQ(before, "one");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"out.bin"});
+
+  std::string folder = dir.path("folder");
+  ASSERT_FALSE(llvm::sys::fs::create_directory(folder));
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(from, "three")));
+  EXPECT_TRUE(static_cast<bool>(replaceFile(from, folder)));
+  EXPECT_TRUE(llvm::sys::fs::is_directory(folder));
+  EXPECT_EQ(readWholeFile(from), "three");
 }
 
 // An output named through a symbolic link replaces the file the link

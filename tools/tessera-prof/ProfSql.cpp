@@ -369,7 +369,7 @@ int runExportCommand(ArrayRef<std::string> eventFiles,
   Error err = build();
   printWarnings(warnings);
   if (!err)
-    if (std::error_code ec = sys::fs::rename(temp, sqlitePath))
+    if (std::error_code ec = replaceFile(temp, sqlitePath))
       err = createStringError(ec, "cannot write '%s': %s", sqlitePath.c_str(),
                               ec.message().c_str());
   if (err) {

@@ -45,6 +45,12 @@ writeFileAtomically(llvm::StringRef path,
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents,
                                 const AtomicWriteOptions &options = {});
 
+/// Moves the file `from` to `to` in one step, as rename(2) does: a reader
+/// of `to` sees the old file or the new one, never neither. When `to` is a
+/// regular file already, the two are exchanged and the old one is then
+/// removed from `from`'s name (see the definition for why).
+std::error_code replaceFile(llvm::StringRef from, llvm::StringRef to);
+
 /// A file written over time (a trace, an interval report) that appears
 /// under its name only when commit() succeeds: until then it is a
 /// temporary beside it, removed if the writer gives up or the process dies.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Support/Npy.h"
+#include "tessera/Trace/AtomicFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -200,7 +201,7 @@ Error writeNpy(StringRef path, const HostTensor &tensor) {
     sys::fs::remove(temp);
     return fail(path, Twine("cannot write: ") + e.what());
   }
-  if (std::error_code ec = sys::fs::rename(temp, path)) {
+  if (std::error_code ec = replaceFile(temp, path)) {
     sys::fs::remove(temp);
     return fail(path, "cannot write: " + ec.message());
   }
