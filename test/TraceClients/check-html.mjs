@@ -68,6 +68,15 @@ try {
       scopes: n("#compat-table tr.scope"),
       compatNotes: [...document.querySelectorAll("#compat-reasons li")].map(e => e.textContent),
       passes: n("#pass-timeline g.pass"),
+      alongside: n("#pass-timeline g.pass.alongside"),
+      // Whether every step of a second thread is drawn below every step of
+      // the compile's own (rows never shared).
+      lanesApart: (() => {
+        const top = g => Number(g.querySelector("rect").getAttribute("y"));
+        const own = [...document.querySelectorAll("#pass-timeline g.pass:not(.alongside)")].map(top);
+        const other = [...document.querySelectorAll("#pass-timeline g.pass.alongside")].map(top);
+        return other.every(y => own.every(o => y > o));
+      })(),
       missing: [...document.querySelectorAll(".missing")].map(e => e.textContent),
     };
   });
@@ -81,7 +90,8 @@ try {
   console.log(`TIMELINE steps=${facts.steps}`);
   console.log(`COMPAT ${facts.compatCards.join(" | ")} scopes=${facts.scopes}`);
   for (const note of facts.compatNotes) console.log(`COMPAT-NOTE ${note}`);
-  console.log(`PASSES ${facts.passes}`);
+  console.log(`PASSES ${facts.passes} alongside=${facts.alongside}` +
+              (facts.alongside ? ` below=${facts.lanesApart}` : ""));
   for (const m of facts.missing) console.log(`MISSING ${m}`);
 
   if (facts.ops > 1) {

@@ -244,7 +244,8 @@ int runHtmlCommand(StringRef eventsPath, ArrayRef<std::string> args) {
                         {"duration_ns", p.duration_ns()},
                         {"depth", p.depth()},
                         {"ops_before", p.ops_before()},
-                        {"ops_after", p.ops_after()}});
+                        {"ops_after", p.ops_after()},
+                        {"lane", p.lane()}});
     data["passes"] = std::move(passes);
   }
   json target = json::object();

@@ -27,10 +27,11 @@ const Column kModules[] = {
 const Column kCompiles[] = {{"compile_id", I},   {"module_id", I},
                             {"timestamp_ns", I}, {"duration_ns", I},
                             {"passes", I},       {"cached", I}};
-const Column kPasses[] = {{"compile_id", I}, {"seq", I},
-                          {"name", T},       {"start_ns", I},
+const Column kPasses[] = {{"compile_id", I},  {"seq", I},
+                          {"name", T},        {"start_ns", I},
                           {"duration_ns", I}, {"depth", I},
-                          {"ops_before", I}, {"ops_after", I}};
+                          {"ops_before", I},  {"ops_after", I},
+                          {"lane", I}};
 const Column kBuffers[] = {{"compile_id", I},    {"name", T},
                            {"hlo", T},           {"op_name", T},
                            {"category", T},      {"dtype", T},
@@ -175,9 +176,9 @@ private:
         return err;
       for (auto [i, p] : llvm::enumerate(c.pass_timeline()))
         if (Error err = emit(Passes, {id, int64_t(i), StringRef(p.name()),
-                                      p.start_ns(),
-                                      p.duration_ns(), int64_t(p.depth()),
-                                      p.ops_before(), p.ops_after()}))
+                                      p.start_ns(), p.duration_ns(),
+                                      int64_t(p.depth()), p.ops_before(),
+                                      p.ops_after(), int64_t(p.lane())}))
           return err;
       return buffers(id, e, baseDir);
     }
