@@ -44,11 +44,13 @@ static bool exchangeFiles(StringRef from, StringRef to) {
                   RENAME_EXCHANGE) != 0)
     return false;
   // The target changed between the check and the exchange (into a folder,
-  // say): undo, so that the plain rename reports what is wrong with it.
+  // say): exchanged back, and the plain rename the caller then tries
+  // reports what is wrong with it. (What came from the target is never
+  // removed as an old file.)
   if (::lstat(source.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) {
-    if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, target.c_str(),
-                    RENAME_EXCHANGE) == 0)
-      return false;
+    (void)::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, target.c_str(),
+                      RENAME_EXCHANGE);
+    return false;
   }
   return true;
 #else
