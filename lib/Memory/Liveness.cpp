@@ -751,7 +751,7 @@ void LivenessBuilder::computeChipCurves() {
     for (const BufferLiveness &b : result.buffers)
       if (b.aliasOf < 0)
         for (const TileShares::Run &run : b.tiles.runs())
-          if (run.first <= p && p <= run.last)
+          if (run.liveAt(p))
             sumPadded += run.paddedBytes * run.tiles,
                 sumPlain += run.bytes * run.tiles;
     ++check.pointsChecked;

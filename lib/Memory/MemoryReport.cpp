@@ -553,8 +553,7 @@ json ReportBuilder::viewer() {
     if (live.buffers[b].aliasOf < 0 &&
         llvm::any_of(live.buffers[b].tiles.runs(),
                      [&](const TileShares::Run &run) {
-                       return run.tiles > 0 && run.first <= peak &&
-                              peak <= run.last;
+                       return run.tiles > 0 && run.liveAt(peak);
                      }))
       atPeak.push_back(b);
   json byOrder = json::array(), bySize = json::array();

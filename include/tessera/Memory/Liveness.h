@@ -61,6 +61,8 @@ public:
 
     int64_t endTile() const { return int64_t(firstTile) + tiles; }
     bool isLive() const { return first <= last; }
+    /// Live at `point` on each of its tiles (TileBytes::liveAt of each).
+    bool liveAt(int64_t point) const { return first <= point && point <= last; }
     /// The share of tile `tile` of the run.
     TileBytes on(int64_t tile) const {
       return {tile, elements, bytes, paddedBytes, first, last};
