@@ -6,6 +6,7 @@
 #include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Analysis/PrecisionLine.h"
 #include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
+#include "tessera/Support/JsonBuild.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -19,6 +20,8 @@
 using namespace mlir;
 using namespace tessera;
 using json = nlohmann::ordered_json;
+using tessera::json_build::object;
+using tessera::json_build::put;
 
 static constexpr llvm::StringLiteral kNoOpName = "(no op_name)";
 /// Scopes below this depth count toward their ancestor at it: each scope
@@ -155,73 +158,64 @@ CompatReport tessera::computeCompatReport(ModuleOp module,
 //===----------------------------------------------------------------------===//
 
 static json opEntryJson(const CompatOpEntry &e) {
-  json entry;
-  entry["instruction"] = e.instruction;
-  entry["op"] = e.op;
-  entry["op_type"] = e.opType;
-  entry["op_name"] = e.opName;
-  entry["function"] = e.function;
-  entry["reason"] = e.reason;
-  entry["detail"] = e.detail;
-  entry["hint"] = e.hint;
-  entry["location"] = e.location;
-  entry["source"] = e.source;
-  return entry;
+  return object<json>("instruction", e.instruction, "op", e.op, "op_type",
+                      e.opType, "op_name", e.opName, "function", e.function,
+                      "reason", e.reason, "detail", e.detail, "hint", e.hint,
+                      "location", e.location, "source", e.source);
 }
 
 static json opListJson(const std::vector<CompatOpEntry> &entries) {
   json list = json::array();
+  list.get_ref<json::array_t &>().reserve(entries.size());
   for (const CompatOpEntry &e : entries)
     list.push_back(opEntryJson(e));
   return list;
 }
 
 json tessera::compatTotalsJson(const CompatReport &r) {
-  return {{"ops", r.totals.total()},
-          {"compatible", r.totals.compatible},
-          {"incompatible", r.totals.incompatible},
-          {"not_assessed", r.totals.notAssessed},
-          {"compatible_percent", r.compatiblePercent()}};
+  return object<json>(
+      "ops", r.totals.total(), "compatible", r.totals.compatible,
+      "incompatible", r.totals.incompatible, "not_assessed",
+      r.totals.notAssessed, "compatible_percent", r.compatiblePercent());
 }
 
 json tessera::compatReportJson(const CompatReport &r) {
-  json report;
-  report["target"] = r.target;
-  report["totals"] = compatTotalsJson(r);
-  report["by_reason"] = json::object();
+  // Built member by member (JsonBuild.h): an op list of a large model is
+  // thousands of entries.
+  json report = json::object();
+  put(report, "target", r.target);
+  put(report, "totals", compatTotalsJson(r));
+  json byReason = json::object();
   for (auto &[reason, n] : r.byReason)
-    report["by_reason"][reason] = n;
-  report["by_op"] = json::object();
+    put(byReason, reason.c_str(), n);
+  put(report, "by_reason", std::move(byReason));
+  json byOp = json::object();
   for (auto &[name, c] : r.byOp)
-    report["by_op"][name] = {{"compatible", c.compatible},
-                             {"incompatible", c.incompatible},
-                             {"not_assessed", c.notAssessed}};
+    put(byOp, name.c_str(),
+        object<json>("compatible", c.compatible, "incompatible", c.incompatible,
+                     "not_assessed", c.notAssessed));
+  put(report, "by_op", std::move(byOp));
   json scopeList = json::array();
+  scopeList.get_ref<json::array_t &>().reserve(r.scopes.size());
   for (const CompatScope &s : r.scopes) {
     const CompatCounts &c = s.counts;
-    scopeList.push_back(
-        {{"name", s.name},
-         {"depth", s.depth},
-         {"ops", c.total()},
-         {"compatible", c.compatible},
-         {"incompatible", c.incompatible},
-         {"not_assessed", c.notAssessed},
-         {"compatible_percent", compatPercent(c.compatible, c.total())},
-         {"incompatible_percent", compatPercent(c.incompatible, c.total())},
-         {"not_assessed_percent", compatPercent(c.notAssessed, c.total())}});
+    scopeList.push_back(object<json>(
+        "name", s.name, "depth", s.depth, "ops", c.total(), "compatible",
+        c.compatible, "incompatible", c.incompatible, "not_assessed",
+        c.notAssessed, "compatible_percent",
+        compatPercent(c.compatible, c.total()), "incompatible_percent",
+        compatPercent(c.incompatible, c.total()), "not_assessed_percent",
+        compatPercent(c.notAssessed, c.total())));
   }
-  report["scopes"] = std::move(scopeList);
-  report["incompatible_ops"] = opListJson(r.incompatibleOps);
-  report["not_assessed_ops"] = opListJson(r.notAssessedOps);
-  report["rewritten_ops"] = opListJson(r.rewrittenOps);
+  put(report, "scopes", std::move(scopeList));
+  put(report, "incompatible_ops", opListJson(r.incompatibleOps));
+  put(report, "not_assessed_ops", opListJson(r.notAssessedOps));
+  put(report, "rewritten_ops", opListJson(r.rewrittenOps));
   if (const std::optional<PrecisionSummary> &p = r.precision)
-    report["precision"] = {{"policy", p->policy},
-                           {"from", p->from},
-                           {"to", p->to},
-                           {"ops", p->ops},
-                           {"converts", p->converts},
-                           {"roundings", p->roundings},
-                           {"bytes_added", p->bytesAdded}};
+    put(report, "precision",
+        object<json>("policy", p->policy, "from", p->from, "to", p->to, "ops",
+                     p->ops, "converts", p->converts, "roundings", p->roundings,
+                     "bytes_added", p->bytesAdded));
   return report;
 }
 

@@ -13,6 +13,7 @@
 #include "tessera/Memory/ReportForms.h"
 
 #include "tessera/Analysis/OpIdentity.h"
+#include "tessera/Support/JsonBuild.h"
 #include "tessera/Support/Parallel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,6 +28,10 @@ using namespace mlir;
 using namespace tessera;
 using namespace tessera::memory;
 using json = nlohmann::ordered_json;
+using tessera::json_build::array;
+using tessera::json_build::object;
+using tessera::json_build::pairs;
+using tessera::json_build::put;
 
 /// Buffers listed per tile out of memory (the largest live at its peak).
 static constexpr size_t kMaxBlamed = 16;
@@ -88,6 +93,7 @@ std::vector<Fields> tileRunsOf(std::vector<Fields> &&perTile, bool tileRuns) {
 json listOf(std::vector<Fields> &&entries, ReportForm form) {
   if (form == ReportForm::Compact) {
     forms::TableBuilder<json> table;
+    table.reserve(entries.size());
     for (Fields &e : entries)
       table.add(std::move(e));
     return table.finish();
@@ -230,18 +236,22 @@ Fields ReportBuilder::bufferBrief(uint32_t b) {
   tile::VarOp var = buf.var;
   std::string hlo = var.getHlo().value_or("").str();
   json opName = hlo.empty() ? "" : opNameOf.lookup(hlo);
-  return {{"name", var.getName().str()},
-          {"hlo", std::move(hlo)},
-          {"op_name", std::move(opName)},
-          {"shape", var.getType().getShape().vec()},
-          {"dtype", buf.dtype},
-          {"category", categoryLabel(var.getCategory()).str()},
-          {"size", buf.paddedBytes},
-          {"unpadded_size", buf.bytes},
-          {"expansion", roundedRatio(buf.paddedBytes, buf.bytes)},
-          {"extra", buf.paddedBytes - buf.bytes},
-          {"live_range",
-           buf.isLive() ? json::array({buf.first, buf.last}) : json(nullptr)}};
+  // Room for buffer()'s six more.
+  Fields f;
+  f.reserve(17);
+  f.emplace_back("name", var.getName().str());
+  f.emplace_back("hlo", std::move(hlo));
+  f.emplace_back("op_name", std::move(opName));
+  f.emplace_back("shape", var.getType().getShape().vec());
+  f.emplace_back("dtype", buf.dtype);
+  f.emplace_back("category", categoryLabel(var.getCategory()).str());
+  f.emplace_back("size", buf.paddedBytes);
+  f.emplace_back("unpadded_size", buf.bytes);
+  f.emplace_back("expansion", roundedRatio(buf.paddedBytes, buf.bytes));
+  f.emplace_back("extra", buf.paddedBytes - buf.bytes);
+  f.emplace_back("live_range", buf.isLive() ? array<json>(buf.first, buf.last)
+                                            : json(nullptr));
+  return f;
 }
 
 Fields ReportBuilder::buffer(uint32_t b) {
@@ -293,44 +303,28 @@ ReportBuilder::breakdown(int64_t t, std::vector<LiveShare> *liveHere) const {
   return b;
 }
 
-/// A tile's (or the sum over tiles') program overheads, by category.
-static Fields overheadFields(const TileOverheads &o) {
-  return {{"vertex_code", o.vertexCode},
-          {"vertex_state", o.vertexState},
-          {"exchange_code", o.exchangeCode},
-          {"control_code", o.controlCode},
-          {"stack", o.stack}};
-}
-
 /// A tile's (or the sum over tiles') bytes by category, at the peak: its
-/// buffers', then its program overheads'. Built for every tile, so as
-/// fields (an initializer list of ordered_json copies every value).
+/// buffers', then its program overheads'.
 static json byCategory(const ReportBuilder::TileBreakdown &b,
                        const TileOverheads &o) {
-  Fields f = {{"variables", b.variables},
-              {"constants", b.constants},
-              {"host_exchange_buffers", b.hostBuffers}};
-  for (auto &field : overheadFields(o))
-    f.push_back(std::move(field));
-  return toObject(std::move(f));
+  return object<json>("variables", b.variables, "constants", b.constants,
+                      "host_exchange_buffers", b.hostBuffers, "vertex_code",
+                      o.vertexCode, "vertex_state", o.vertexState,
+                      "exchange_code", o.exchangeCode, "control_code",
+                      o.controlCode, "stack", o.stack);
 }
 
 Fields ReportBuilder::tile(int64_t t, const TileBreakdown &b) {
   const TileAllocation &alloc = a.tiles[t];
   const TileOverheads &o = live.overheads[t];
-  return {{"tile", t},
-          {"including_gaps", alloc.includingGaps()},
-          {"excluding_gaps", alloc.excludingGaps()},
-          {"gaps", alloc.gaps()},
-          {"allocated_peak", alloc.allocation.peak},
-          {"lower_bound", alloc.allocation.lowerBound},
-          {"peak_point", alloc.allocation.peakPoint},
-          {"always_live", b.alwaysLive},
-          {"not_always_live", alloc.excludingGaps() - b.alwaysLive},
-          {"by_category", byCategory(b, o)},
-          {"buffers", live.buffersOnTile[t].size()},
-          {"out_of_memory", alloc.outOfMemory()},
-          {"over_by", alloc.overBy()}};
+  return pairs<json>(
+      "tile", t, "including_gaps", alloc.includingGaps(), "excluding_gaps",
+      alloc.excludingGaps(), "gaps", alloc.gaps(), "allocated_peak",
+      alloc.allocation.peak, "lower_bound", alloc.allocation.lowerBound,
+      "peak_point", alloc.allocation.peakPoint, "always_live", b.alwaysLive,
+      "not_always_live", alloc.excludingGaps() - b.alwaysLive, "by_category",
+      byCategory(b, o), "buffers", live.buffersOnTile[t].size(),
+      "out_of_memory", alloc.outOfMemory(), "over_by", alloc.overBy());
 }
 
 std::array<int64_t, 18>
@@ -381,12 +375,12 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
     overheads.stack += o.stack;
   }
 
-  s["total_including_gaps"] = including;
-  s["total_excluding_gaps"] = excluding;
-  s["gaps"] = including - excluding;
-  s["always_live"] = alwaysLive;
-  s["not_always_live"] = notAlwaysLive;
-  s["by_category"] = byCategory(total, overheads);
+  put(s, "total_including_gaps", including);
+  put(s, "total_excluding_gaps", excluding);
+  put(s, "gaps", including - excluding);
+  put(s, "always_live", alwaysLive);
+  put(s, "not_always_live", notAlwaysLive);
+  put(s, "by_category", byCategory(total, overheads));
 
   // Static totals over all buffers (each counted once, wherever live).
   std::map<std::string, int64_t> byDtype;
@@ -398,14 +392,15 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
     c.first += b.paddedBytes;
     c.second += b.bytes;
   }
-  s["buffers_by_dtype"] = json::object();
+  json dtypes = json::object(), categories = json::object();
   for (auto &[dtype, bytes] : byDtype)
-    s["buffers_by_dtype"][dtype] = bytes;
-  s["buffers_by_category"] = json::object();
+    put(dtypes, dtype.c_str(), bytes);
   for (auto &[cat, bytes] : byBufferCategory)
-    s["buffers_by_category"][cat] = {{"size", bytes.first},
-                                     {"unpadded_size", bytes.second}};
-  s["padding"] = paddingTotalsJson(padding.total);
+    put(categories, cat.c_str(),
+        object<json>("size", bytes.first, "unpadded_size", bytes.second));
+  put(s, "buffers_by_dtype", std::move(dtypes));
+  put(s, "buffers_by_category", std::move(categories));
+  put(s, "padding", paddingTotalsJson(padding.total));
 
   // Vertex data by vertex kind: instances, their state, and code once per
   // tile that runs the kind.
@@ -430,24 +425,24 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
   json vertexData = json::array();
   for (auto &[kind, k] : kinds) {
     int64_t tilesRunning = llvm::count(k.tiles, true);
-    vertexData.push_back(
-        {{"kind", kind},
-         {"vertices", k.vertices},
-         {"state_bytes", k.vertices * target.overheads.vertexStateBytes},
-         {"code_bytes", tilesRunning * target.overheads.vertexCodeBytes}});
+    vertexData.push_back(object<json>(
+        "kind", kind, "vertices", k.vertices, "state_bytes",
+        k.vertices * target.overheads.vertexStateBytes, "code_bytes",
+        tilesRunning * target.overheads.vertexCodeBytes));
   }
-  s["vertex_data"] = vertexData;
+  put(s, "vertex_data", std::move(vertexData));
 
-  s["max_tile_including_gaps"] = {{"tile", alloc.maxTile},
-                                  {"bytes", alloc.maxTileBytes}};
-  s["max_tile_excluding_gaps"] = {{"tile", alloc.maxExcludingGapsTile},
-                                  {"bytes", alloc.maxExcludingGapsBytes}};
-  s["tiles_used"] = alloc.usedTiles;
-  s["mean_used_tile_bytes"] = alloc.meanUsedTileBytes();
-  s["tiles_out_of_memory"] = alloc.tilesOutOfMemory;
-  s["worst_peak_to_lower_bound"] = {
-      {"tile", alloc.worstTile},
-      {"ratio", roundedRatio(alloc.worstRatio * 10000, 10000, 10000.0)}};
+  put(s, "max_tile_including_gaps",
+      object<json>("tile", alloc.maxTile, "bytes", alloc.maxTileBytes));
+  put(s, "max_tile_excluding_gaps",
+      object<json>("tile", alloc.maxExcludingGapsTile, "bytes",
+                   alloc.maxExcludingGapsBytes));
+  put(s, "tiles_used", alloc.usedTiles);
+  put(s, "mean_used_tile_bytes", alloc.meanUsedTileBytes());
+  put(s, "tiles_out_of_memory", alloc.tilesOutOfMemory);
+  put(s, "worst_peak_to_lower_bound",
+      object<json>("tile", alloc.worstTile, "ratio",
+                   roundedRatio(alloc.worstRatio * 10000, 10000, 10000.0)));
 
   // Histogram of bytes per tile (including gaps) in power-of-two KiB
   // buckets, about 16 up to the larger of the SRAM and the fullest tile.
@@ -461,21 +456,24 @@ json ReportBuilder::summary(ArrayRef<TileBreakdown> tiles,
     ++counts[t.includingGaps() / bucket];
   json buckets = json::array();
   for (size_t i = 0; i < counts.size(); ++i)
-    buckets.push_back({{"from_kb", int64_t(i) * bucketKb},
-                       {"to_kb", int64_t(i + 1) * bucketKb},
-                       {"tiles", counts[i]}});
-  s["histogram"] = {{"bucket_kb", bucketKb}, {"buckets", buckets}};
-  s["liveness_check"] = {{"points_checked", live.check.pointsChecked},
-                         {"mismatches", live.check.mismatches},
-                         {"first_mismatch", live.check.firstMismatch}};
+    buckets.push_back(object<json>("from_kb", int64_t(i) * bucketKb, "to_kb",
+                                   int64_t(i + 1) * bucketKb, "tiles",
+                                   counts[i]));
+  put(s, "histogram",
+      object<json>("bucket_kb", bucketKb, "buckets", std::move(buckets)));
+  put(s, "liveness_check",
+      object<json>("points_checked", live.check.pointsChecked, "mismatches",
+                   live.check.mismatches, "first_mismatch",
+                   live.check.firstMismatch));
   return s;
 }
 
 Fields ReportBuilder::stepFields(int64_t p) const {
   bool inSchedule = p < live.schedule.numPoints();
-  return {{"step", stepAt(p)},
-          {"kind", inSchedule ? stepKindName(live.schedule.steps[p].kind) : ""},
-          {"depth", inSchedule ? live.schedule.steps[p].depth : 0}};
+  return pairs<json>("step", stepAt(p), "kind",
+                     inSchedule ? stepKindName(live.schedule.steps[p].kind)
+                                : "",
+                     "depth", inSchedule ? live.schedule.steps[p].depth : 0);
 }
 
 /// A curve's change points (the compact form's heaps).
@@ -502,6 +500,7 @@ json ReportBuilder::viewer() {
     v["heap"] =
         changePoints(llvm::ArrayRef(live.chipLivePadded).take_front(points),
                      llvm::ArrayRef(live.chipLiveBytes).take_front(points));
+    heapSteps.reserve(points);
     for (int64_t p = 0; p < points; ++p)
       heapSteps.add(stepFields(p));
   } else {
@@ -536,11 +535,10 @@ json ReportBuilder::viewer() {
                          unpadded = live.tileCurve(t, false);
     if (form == ReportForm::Compact)
       tileHeaps.push_back(
-          {{"tile", t}, {"changes", changePoints(padded, unpadded)}});
+          object<json>("tile", t, "changes", changePoints(padded, unpadded)));
     else
-      tileHeaps.push_back({{"tile", t},
-                           {"padded", std::move(padded)},
-                           {"unpadded", std::move(unpadded)}});
+      tileHeaps.push_back(object<json>("tile", t, "padded", std::move(padded),
+                                       "unpadded", std::move(unpadded)));
   }
   v["tile_heaps"] = std::move(tileHeaps);
 
@@ -595,15 +593,14 @@ ReportBuilder::livePeak(size_t maxListed, std::vector<LiveShare> liveHere) {
     // The compact form's row [buffer, bytes_on_tile, first, last, offset]
     // stands for the entry below (the rest is the buffer's).
     if (form == ReportForm::Compact && uniqueName[l.buffer]) {
-      peak.listed.push_back(
-          json::array({l.buffer, l.share.paddedBytes, l.share.first,
-                       l.share.last, l.offset}));
+      peak.listed.push_back(array<json>(l.buffer, l.share.paddedBytes,
+                                        l.share.first, l.share.last, l.offset));
       continue;
     }
     Fields f = bufferBrief(l.buffer);
     f.emplace_back("bytes_on_tile", l.share.paddedBytes);
     f.emplace_back("live_range_on_tile",
-                   json::array({l.share.first, l.share.last}));
+                   array<json>(l.share.first, l.share.last));
     f.emplace_back("offset", l.offset);
     f.emplace_back("written_by", writers(l.buffer));
     peak.listed.push_back(toObject(std::move(f)));
@@ -614,15 +611,12 @@ ReportBuilder::livePeak(size_t maxListed, std::vector<LiveShare> liveHere) {
 Fields ReportBuilder::tileAtPeak(int64_t t, const LivePeak &peak) {
   const TileAllocation &alloc = a.tiles[t];
   int64_t point = alloc.allocation.peakPoint;
-  return {{"tile", t},
-          {"over_by", alloc.overBy()},
-          {"including_gaps", alloc.includingGaps()},
-          {"capacity", alloc.capacity},
-          {"peak_point", point},
-          {"peak_step", stepAt(point)},
-          {"live_buffers", peak.count},
-          {"live_bytes", peak.bytes},
-          {"live_at_peak", peak.listed}};
+  // Tiles of one run share `peak`: each takes a copy of its list, once.
+  return pairs<json>("tile", t, "over_by", alloc.overBy(), "including_gaps",
+                     alloc.includingGaps(), "capacity", alloc.capacity,
+                     "peak_point", point, "peak_step", stepAt(point),
+                     "live_buffers", peak.count, "live_bytes", peak.bytes,
+                     "live_at_peak", peak.listed);
 }
 
 json ReportBuilder::tileDetail(int64_t t) {

@@ -139,6 +139,7 @@ json tessera::memory::costReportJson(const MemoryAnalysis &a,
   c["unknown_trip_counts"] = cost.unknownTripCounts;
   if (form == ReportForm::Compact) {
     forms::TableBuilder<json> ops;
+    ops.reserve(cost.ops.size());
     for (const OpCostTotals &t : cost.ops)
       ops.add(opCostFields(t));
     c["ops"] = ops.finish();

@@ -110,7 +110,11 @@ std::string encodeReport(const NamedReport &report, ReportFormat format) {
 /// Whether `container`'s values, and theirs, are at least `left`; stops
 /// counting there. A container's values are counted by its size and only
 /// the containers among them visited: visiting every number and string
-/// was half a small model's report encoding, for a yes or no.
+/// was half a small model's report encoding, for a yes or no. An array
+/// whose first value is not a container is taken to hold none (a report's
+/// arrays are columns of numbers or lists of entries): walking its numbers
+/// to find none was 4% of bert's reports. The answer only decides whether
+/// the encoding uses threads, never its bytes.
 static bool hasValuesIn(const json &container, size_t &left) {
   size_t n = container.size();
   if (n >= left) {
@@ -118,6 +122,8 @@ static bool hasValuesIn(const json &container, size_t &left) {
     return true;
   }
   left -= n;
+  if (container.is_array() && n > 0 && !container.front().is_structured())
+    return false;
   for (const json &v : container)
     if (v.is_structured() && !v.empty() && hasValuesIn(v, left))
       return true;

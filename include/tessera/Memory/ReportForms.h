@@ -98,22 +98,54 @@ template <typename Json> Json liveEntry(const Json &full, const Json &row) {
   return e;
 }
 
+/// Whether two cells of a column are equal (nlohmann's ==, with a short
+/// way for what most cells are: two integers, or two strings).
+template <typename Json> bool sameCell(const Json &a, const Json &b) {
+  if (a.is_number_integer() && b.is_number_integer() &&
+      a.is_number_unsigned() == b.is_number_unsigned())
+    return a.template get<int64_t>() == b.template get<int64_t>();
+  if (a.is_string() && b.is_string())
+    return a.template get_ref<const typename Json::string_t &>() ==
+           b.template get_ref<const typename Json::string_t &>();
+  return a == b;
+}
+
 /// One column of a table: {"runs": [[value, count], ...]} when that
-/// halves it, else the values.
+/// halves it, else the values. The runs are built in place: an array
+/// literal per run, and the count read and written through operator[],
+/// were most of a small model's table encoding.
 template <typename Json> Json encodeColumn(std::vector<Json> &&plain) {
   size_t runs = 0;
   for (size_t i = 0; i < plain.size(); ++i)
-    runs += i == 0 || plain[i] != plain[i - 1];
+    runs += i == 0 || !sameCell(plain[i], plain[i - 1]);
   if (runs * 2 > plain.size())
     return Json(std::move(plain));
+  using Array = typename Json::array_t;
   Json out = Json::array();
+  Array &list = out.template get_ref<Array &>();
+  list.reserve(runs);
+  int64_t *count = nullptr;
   for (size_t i = 0; i < plain.size(); ++i) {
-    if (i > 0 && plain[i] == out.back()[0]) // plain[i - 1] was moved
-      out.back()[1] = out.back()[1].template get<int64_t>() + 1;
-    else
-      out.push_back(Json::array({std::move(plain[i]), 1}));
+    // plain[i - 1] was moved: compare with the run's value.
+    if (count &&
+        sameCell(plain[i], list.back().template get_ref<Array &>()[0])) {
+      ++*count;
+      continue;
+    }
+    Json run = Json::array();
+    Array &pair = run.template get_ref<Array &>();
+    pair.reserve(2);
+    pair.emplace_back(std::move(plain[i]));
+    pair.emplace_back(int64_t(1));
+    list.push_back(std::move(run));
+    count = list.back()
+                .template get_ref<Array &>()[1]
+                .template get_ptr<int64_t *>();
   }
-  return Json{{"runs", std::move(out)}};
+  Json encoded = Json::object();
+  encoded.template get_ref<typename Json::object_t &>().emplace_back(
+      "runs", std::move(out));
+  return encoded;
 }
 
 /// An entry of a list as its keys and values in order, before it is an
@@ -129,6 +161,9 @@ using Fields = std::vector<std::pair<const char *, Json>>;
 /// back (entries of one builder cannot differ in their keys).
 template <typename Json> class TableBuilder {
 public:
+  /// Room for `rows` rows in each column.
+  void reserve(size_t rows) { reserved = rows; }
+
   void add(Fields<Json> &&entry) {
     if (rows == 0)
       for (const auto &[key, value] : entry) {
@@ -139,7 +174,11 @@ public:
           columns.push_back(key);
         }
       }
-    values.resize(columns.size());
+    if (values.size() != columns.size()) {
+      values.resize(columns.size());
+      for (std::vector<Json> &column : values)
+        column.reserve(reserved);
+    }
     size_t c = 0;
     for (auto &[key, value] : entry) {
       if (value.is_object() && !value.empty()) {
@@ -167,7 +206,7 @@ public:
 private:
   std::vector<std::string> columns;
   std::vector<std::vector<Json>> values;
-  size_t rows = 0;
+  size_t rows = 0, reserved = 0;
 };
 
 /// A list of objects with the same keys, in the same order, as a table
