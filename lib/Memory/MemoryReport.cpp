@@ -489,17 +489,17 @@ json ReportBuilder::viewer() {
   for (int64_t p = 1; p < points; ++p)
     if (live.chipLivePadded[p] > live.chipLivePadded[peak])
       peak = p;
-  v["peak_point"] = peak;
-  v["peak_step"] = stepAt(peak);
-  v["peak_bytes"] = live.chipLivePadded[peak];
-  v["peak_unpadded_bytes"] = live.chipLiveBytes[peak];
+  put(v, "peak_point", peak);
+  put(v, "peak_step", stepAt(peak));
+  put(v, "peak_bytes", live.chipLivePadded[peak]);
+  put(v, "peak_unpadded_bytes", live.chipLiveBytes[peak]);
   // The chip's heap: an entry per point (complete), or the points where it
   // changes and each point's step as a table (compact, `heap_steps` below).
   forms::TableBuilder<json> heapSteps;
   if (form == ReportForm::Compact) {
-    v["heap"] =
+    put(v, "heap",
         changePoints(llvm::ArrayRef(live.chipLivePadded).take_front(points),
-                     llvm::ArrayRef(live.chipLiveBytes).take_front(points));
+                     llvm::ArrayRef(live.chipLiveBytes).take_front(points)));
     heapSteps.reserve(points);
     for (int64_t p = 0; p < points; ++p)
       heapSteps.add(stepFields(p));
@@ -512,7 +512,7 @@ json ReportBuilder::viewer() {
       f.emplace_back("unpadded", live.chipLiveBytes[p]);
       heap.push_back(toObject(std::move(f)));
     }
-    v["heap"] = std::move(heap);
+    put(v, "heap", std::move(heap));
   }
 
   // Per-tile heaps of the five fullest tiles (all tiles would be tiles ×
@@ -540,7 +540,7 @@ json ReportBuilder::viewer() {
       tileHeaps.push_back(object<json>("tile", t, "padded", std::move(padded),
                                        "unpadded", std::move(unpadded)));
   }
-  v["tile_heaps"] = std::move(tileHeaps);
+  put(v, "tile_heaps", std::move(tileHeaps));
 
   // A buffer's tiles of one run share its live range: asked per run, not
   // per tile (per tile, this was two fifths of a 20k-op transformer's
@@ -562,11 +562,11 @@ json ReportBuilder::viewer() {
   });
   for (uint32_t b : atPeak)
     bySize.push_back(bufferAgain(b));
-  v["buffers_at_peak_by_program_order"] = std::move(byOrder);
-  v["buffers_at_peak_by_size"] = std::move(bySize);
+  put(v, "buffers_at_peak_by_program_order", std::move(byOrder));
+  put(v, "buffers_at_peak_by_size", std::move(bySize));
   if (form == ReportForm::Compact) {
-    v["points"] = points;
-    v["heap_steps"] = heapSteps.finish();
+    put(v, "points", points);
+    put(v, "heap_steps", heapSteps.finish());
   }
   return v;
 }
@@ -665,15 +665,11 @@ json ReportBuilder::graph() {
     }
   }
   variables = live.buffers.size();
-  return {{"vertices", vertices},
-          {"edges", edges},
-          {"variables", variables},
-          {"compute_sets", computeSets},
-          {"exchanges", exchanges},
-          {"syncs", syncs},
-          {"host_copies", hostCopies},
-          {"host_computes", hostComputes},
-          {"program_points", live.schedule.numPoints()}};
+  return object<json>("vertices", vertices, "edges", edges, "variables",
+                      variables, "compute_sets", computeSets, "exchanges",
+                      exchanges, "syncs", syncs, "host_copies", hostCopies,
+                      "host_computes", hostComputes, "program_points",
+                      live.schedule.numPoints());
 }
 
 json ReportBuilder::build() {
@@ -766,30 +762,28 @@ json ReportBuilder::build() {
   }
 
   json r = forms::objectWithRoom<json>(16);
-  r["program"] = a.program;
-  r["entry"] = a.entry;
-  r["target"] = {
-      {"name", target.name},
-      {"chips", target.chips},
-      {"tiles", live.numTiles},
-      {"bytes_per_tile", target.sramBytesPerTile},
-      {"clock_hz", target.clockHz},
-      {"layout_tile", {target.layoutTile.rows, target.layoutTile.cols}},
-      {"alignment_bytes", target.alignmentBytes}};
-  r["graph"] = graph();
-  r["summary"] = std::move(summaryJson);
-  r["memory_viewer"] = std::move(viewerJson);
-  r["tile_format"] = tileRuns ? "runs" : "tiles";
-  r["format"] = form == ReportForm::Compact ? "compact" : "complete";
-  r["tiles"] = std::move(tilesJson);
-  r["out_of_memory"] = std::move(outOfMemoryJson);
-  r["buffers"] = std::move(buffersJson);
-  r["padding"] = std::move(paddingJson);
-  r["cost"] = std::move(costJson);
+  put(r, "program", a.program);
+  put(r, "entry", a.entry);
+  put(r, "target",
+      object<json>("name", target.name, "chips", target.chips, "tiles",
+                   live.numTiles, "bytes_per_tile", target.sramBytesPerTile,
+                   "clock_hz", target.clockHz, "layout_tile",
+                   array<json>(target.layoutTile.rows, target.layoutTile.cols),
+                   "alignment_bytes", target.alignmentBytes));
+  put(r, "graph", graph());
+  put(r, "summary", std::move(summaryJson));
+  put(r, "memory_viewer", std::move(viewerJson));
+  put(r, "tile_format", tileRuns ? "runs" : "tiles");
+  put(r, "format", form == ReportForm::Compact ? "compact" : "complete");
+  put(r, "tiles", std::move(tilesJson));
+  put(r, "out_of_memory", std::move(outOfMemoryJson));
+  put(r, "buffers", std::move(buffersJson));
+  put(r, "padding", std::move(paddingJson));
+  put(r, "cost", std::move(costJson));
   if (!optionsJson.empty())
-    r["memory_options"] = std::move(optionsJson);
+    put(r, "memory_options", std::move(optionsJson));
   if (target.chips > 1)
-    r["pod"] = std::move(podJson);
+    put(r, "pod", std::move(podJson));
   return r;
 }
 

@@ -1,6 +1,7 @@
 //===- PaddingReport.cpp - the padding and cost report model --------------===//
 
 #include "tessera/Memory/PaddingReport.h"
+#include "tessera/Support/JsonBuild.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
@@ -12,6 +13,9 @@ using namespace mlir;
 using namespace tessera;
 using namespace tessera::memory;
 using json = nlohmann::ordered_json;
+using tessera::json_build::object;
+using tessera::json_build::pairs;
+using tessera::json_build::put;
 
 double tessera::memory::roundedRatio(int64_t a, int64_t b, double digits) {
   if (b == 0)
@@ -101,23 +105,11 @@ CostReport tessera::memory::computeCostReport(const MemoryAnalysis &a) {
 // JSON
 //===----------------------------------------------------------------------===//
 
-/// The figures a step's entry and an op's entry both carry, in this order.
-static void addCostFigures(json &entry, int64_t cycles, int64_t flops,
-                           int64_t paddedFlops, int64_t bytesMoved) {
-  entry["cycles"] = cycles;
-  entry["flops"] = flops;
-  entry["padded_flops"] = paddedFlops;
-  entry["bytes_moved"] = bytesMoved;
-}
-
 /// An op's entry of `ops`, as fields for an object or a table's row.
 static forms::Fields<json> opCostFields(const OpCostTotals &t) {
-  return {{"op", t.op},
-          {"steps", t.steps},
-          {"cycles", t.cycles},
-          {"flops", t.flops},
-          {"padded_flops", t.paddedFlops},
-          {"bytes_moved", t.bytesMoved}};
+  return pairs<json>("op", t.op, "steps", t.steps, "cycles", t.cycles, "flops",
+                     t.flops, "padded_flops", t.paddedFlops, "bytes_moved",
+                     t.bytesMoved);
 }
 
 json tessera::memory::opCostsJson(const CostReport &cost) {
@@ -125,7 +117,7 @@ json tessera::memory::opCostsJson(const CostReport &cost) {
   for (const OpCostTotals &t : cost.ops) {
     json entry = json::object();
     for (auto &[key, value] : opCostFields(t))
-      entry[key] = std::move(value);
+      put(entry, key, std::move(value));
     list.push_back(std::move(entry));
   }
   return list;
@@ -134,31 +126,30 @@ json tessera::memory::opCostsJson(const CostReport &cost) {
 json tessera::memory::costReportJson(const MemoryAnalysis &a,
                                      const CostReport &cost, ReportForm form) {
   json c = forms::objectWithRoom<json>(5);
-  c["total_cycles"] = cost.totalCycles;
-  c["seconds"] = cost.seconds;
-  c["unknown_trip_counts"] = cost.unknownTripCounts;
+  put(c, "total_cycles", cost.totalCycles);
+  put(c, "seconds", cost.seconds);
+  put(c, "unknown_trip_counts", cost.unknownTripCounts);
   if (form == ReportForm::Compact) {
     forms::TableBuilder<json> ops;
     ops.reserve(cost.ops.size());
     for (const OpCostTotals &t : cost.ops)
       ops.add(opCostFields(t));
-    c["ops"] = ops.finish();
+    put(c, "ops", ops.finish());
     return c;
   }
-  c["ops"] = opCostsJson(cost);
+  put(c, "ops", opCostsJson(cost));
   json steps = json::array();
+  steps.get_ref<json::array_t &>().reserve(a.cost.steps.size());
   for (auto [point, s] : llvm::enumerate(a.cost.steps)) {
     const Step &step = a.liveness.schedule.steps[point];
-    json entry = {{"point", point},
-                  {"kind", stepKindName(step.kind)},
-                  {"step", stepName(step)},
-                  {"op", s.op.str()},
-                  {"unit", s.unit.str()}};
-    addCostFigures(entry, s.cycles, s.flops, s.paddedFlops, s.bytesMoved);
-    entry["inter_chip_bytes"] = s.interChipBytes;
-    steps.push_back(std::move(entry));
+    // The figures a step's entry shares with an op's, in the same order.
+    steps.push_back(object<json>(
+        "point", point, "kind", stepKindName(step.kind), "step", stepName(step),
+        "op", s.op.str(), "unit", s.unit.str(), "cycles", s.cycles, "flops",
+        s.flops, "padded_flops", s.paddedFlops, "bytes_moved", s.bytesMoved,
+        "inter_chip_bytes", s.interChipBytes));
   }
-  c["steps"] = std::move(steps);
+  put(c, "steps", std::move(steps));
   return c;
 }
 
@@ -187,10 +178,9 @@ json tessera::memory::matmulPaddingJson(const MatmulPadding &m) {
 }
 
 json tessera::memory::paddingTotalsJson(const PaddingTotals &t) {
-  return {{"unpadded_bytes", t.unpaddedBytes},
-          {"padded_bytes", t.paddedBytes},
-          {"extra_bytes", t.extraBytes()},
-          {"expansion", t.expansion()}};
+  return object<json>("unpadded_bytes", t.unpaddedBytes, "padded_bytes",
+                      t.paddedBytes, "extra_bytes", t.extraBytes(), "expansion",
+                      t.expansion());
 }
 
 json tessera::memory::paddingReportJson(const MemoryAnalysis &a,

@@ -101,12 +101,14 @@ template <typename Json> Json liveEntry(const Json &full, const Json &row) {
 /// Whether two cells of a column are equal (nlohmann's ==, with a short
 /// way for what most cells are: two integers, or two strings).
 template <typename Json> bool sameCell(const Json &a, const Json &b) {
-  if (a.is_number_integer() && b.is_number_integer() &&
-      a.is_number_unsigned() == b.is_number_unsigned())
-    return a.template get<int64_t>() == b.template get<int64_t>();
-  if (a.is_string() && b.is_string())
-    return a.template get_ref<const typename Json::string_t &>() ==
-           b.template get_ref<const typename Json::string_t &>();
+  using Int = typename Json::number_integer_t;
+  using String = typename Json::string_t;
+  if (const Int *x = a.template get_ptr<const Int *>())
+    if (const Int *y = b.template get_ptr<const Int *>())
+      return *x == *y;
+  if (const String *x = a.template get_ptr<const String *>())
+    if (const String *y = b.template get_ptr<const String *>())
+      return *x == *y;
   return a == b;
 }
 
