@@ -171,7 +171,7 @@ private:
 /// whose live range meets its own (best and first fit look at the gaps of
 /// that union, in address order), so instead of scanning every placed
 /// buffer (O(buffers) a placement, O(buffers²) a tile), the ranges are kept
-/// in a segment tree over the tile's distinct live-range endpoints, as
+/// in a segment tree over the tile's distinct live-range starts, as
 /// unions: at each node, `cover` merges the buffers live over all of the
 /// node's points (the node is one of the O(log) that decompose their live
 /// range) and `below` those with such a node in its subtree. A query's live
@@ -192,8 +192,15 @@ public:
   void reset(llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<size_t> order) {
     firstIndex.assign(live.size(), 0);
     lastIndex.assign(live.size(), 0);
-    // Each endpoint's rank among the distinct endpoints: by an array over
-    // the span of points when it is narrow, else by sorting.
+    // A live range as ranks among the distinct start points: its start's,
+    // and its end's rounded down to the last start at or before it. Two
+    // live ranges meet iff the later start is at most both ends, and that
+    // start is a start point, so the rounding changes no answer. Ranking
+    // every endpoint had about twice the leaves: a level more to walk on
+    // every placement, and 1.4 times the time on ssd_mobilenet_v1's lists
+    // of short-lived buffers, most of which now sit on one leaf.
+    // The ranks come from an array over the span of points when it is
+    // narrow, else from sorting.
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i : order) {
       lo = std::min(lo, live[i].first);
@@ -204,30 +211,31 @@ public:
     } else if (denseSpan(lo, hi, order.size())) {
       std::vector<uint32_t> rank(hi - lo + 1, 0);
       for (size_t i : order)
-        rank[live[i].first - lo] = rank[live[i].last - lo] = 1;
+        rank[live[i].first - lo] = 1;
+      // rank[p]: the starts at or before p.
       for (uint32_t &r : rank) {
-        uint32_t here = r;
+        distinct += r;
         r = distinct;
-        distinct += here;
       }
       for (size_t i : order) {
-        firstIndex[i] = rank[live[i].first - lo];
-        lastIndex[i] = rank[live[i].last - lo];
+        firstIndex[i] = rank[live[i].first - lo] - 1;
+        lastIndex[i] = rank[live[i].last - lo] - 1;
       }
     } else {
       std::vector<int64_t> points;
       for (size_t i : order)
-        points.insert(points.end(), {live[i].first, live[i].last});
+        points.push_back(live[i].first);
       llvm::sort(points);
       points.erase(std::unique(points.begin(), points.end()), points.end());
       for (size_t i : order) {
         firstIndex[i] =
             llvm::lower_bound(points, live[i].first) - points.begin();
-        lastIndex[i] = llvm::lower_bound(points, live[i].last) - points.begin();
+        lastIndex[i] =
+            llvm::upper_bound(points, live[i].last) - points.begin() - 1;
       }
       distinct = points.size();
     }
-    // One leaf per distinct endpoint, not rounded up to a power of two:
+    // One leaf per distinct start, not rounded up to a power of two:
     // the bottom-up walks below need no more, and a tile of 100 k buffers
     // held 50 MB of nodes.
     leaves = std::max<size_t>(distinct, 1);
@@ -290,7 +298,7 @@ private:
     }
   }
 
-  /// Per interval, its first and last point among the distinct endpoints.
+  /// Per interval, its first and last leaf (see reset).
   std::vector<uint32_t> firstIndex, lastIndex;
   size_t leaves = 1;
   /// A node's two unions side by side: a placement visits a few dozen
