@@ -21,9 +21,11 @@ time(10k) and peak RSS per op at the larger.
 
 Wall time is what the goals are about; CPU time (user + sys of the child)
 is printed beside it because this machine is shared: under load it moves
-less than wall time. Medians of --runs runs (the generated models run
-once; the scaling pair --runs times each, as one run of the larger graph
-moved by ±10% from run to run). The two sides of a ratio (full and
+less than wall time. Medians of --runs runs, or more for a fast corpus
+model and its parse-print: they repeat until each side has taken about
+MIN_SECONDS (at most MAX_RUNS runs; a first run, not counted, says how
+long one takes). The generated models run once; the scaling pair --runs
+times each, as one run of the larger graph moved by ±10% from run to run. The two sides of a ratio (full and
 reports off; the two scaling graphs) run in turns, so that the load's
 drift over a run falls on both.
 
@@ -39,6 +41,7 @@ goals they measure.
 """
 
 import argparse
+import math
 import os
 import shutil
 import statistics
@@ -108,30 +111,47 @@ def folder_bytes(path):
     return total
 
 
+# A fast command runs until it has taken about MIN_SECONDS (at most
+# MAX_RUNS times): the medians of three 10 ms compiles moved a ratio by a
+# fifth from one invocation to the next on this shared machine.
+MIN_SECONDS = 2.0
+MAX_RUNS = 21
+
+
+def runs_for(cmd, runs):
+    """`runs`, or more for a command that takes little time (one run of it,
+    not counted, says how long)."""
+    wall, _, _ = run_once(cmd)
+    return max(runs, min(MAX_RUNS, math.ceil(MIN_SECONDS / max(wall, 1e-3))))
+
+
 def model_row(name, model, work, runs):
     """[name, ops, parse-print s, on s, on CPU s, off s, off CPU s,
-    on/parse-print, on/off (wall), on/off (CPU), report bytes / input]."""
+    on/parse-print, on/off (wall), on/off (CPU), report bytes / input,
+    runs of each side]."""
     out = os.path.join(work, "m")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     text = common.tgraph_text(model, out)
-    pp, _, _ = measure(common.parse_print_cmd(text), max(runs, 3))
+    parse_print = common.parse_print_cmd(text)
+    pp, _, _ = measure(parse_print, runs_for(parse_print, max(runs, 3)))
     common.progress(f"{name}: full compile and reports off")
+    full = common.compile_cmd(model, TARGET, out)
+    runs = runs_for(full, runs)
     (on, on_cpu, _), (off, off_cpu, _) = measure_pair(
-        common.compile_cmd(model, TARGET, out),
-        common.compile_cmd(model, TARGET, out, reports=False), runs)
+        full, common.compile_cmd(model, TARGET, out, reports=False), runs)
     reports = folder_bytes(os.path.join(out, "r"))
     ops = common.op_count(os.path.join(out, "r"))
     size = os.path.getsize(model)
     return [name, f"{ops:,}" if ops else "—", f"{pp:.3f}", f"{on:.2f}",
             f"{on_cpu:.2f}", f"{off:.2f}", f"{off_cpu:.2f}",
             f"{on / pp:.1f}", f"{on / off:.2f}", f"{on_cpu / off_cpu:.2f}",
-            f"{reports / 1e6:.2f}", f"{reports / size:.1f}"]
+            f"{reports / 1e6:.2f}", f"{reports / size:.1f}", str(runs)]
 
 
 HEADER = ["model", "ops", "parse-print s", "full s", "full CPU s",
           "reports off s", "off CPU s", "full / parse-print", "full / off",
-          "full / off (CPU)", "reports MB", "reports / model text"]
+          "full / off (CPU)", "reports MB", "reports / model text", "runs"]
 
 
 def main():
@@ -200,8 +220,10 @@ def main():
         "and allocates (the executable needs the offsets), so full / off is "
         "the reports' own cost. Parse-print: the stock `mlir-opt` on the "
         "same module, as in the table above. Wall seconds are medians of " +
-        str(args.runs) + " runs (generated models: one run), full and "
-        "reports off in turns; CPU is user + sys of the process.",
+        str(args.runs) + " runs or more (`runs`: a fast model runs until "
+        f"each side has taken about {MIN_SECONDS:g} s, at most {MAX_RUNS} "
+        "times, as does its parse-print; generated models: one run), full "
+        "and reports off in turns; CPU is user + sys of the process.",
         "",
         common.table(HEADER, corpus_rows),
         "",
