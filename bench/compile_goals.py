@@ -25,9 +25,9 @@ less than wall time. Medians of --runs runs, or more for a fast corpus
 model and its parse-print: they repeat until each side has taken about
 MIN_SECONDS (at most MAX_RUNS runs; a first run, not counted, says how
 long one takes). The generated models run once; the scaling pair --runs
-times each, as one run of the larger graph moved by ±10% from run to run. The two sides of a ratio (full and
-reports off; the two scaling graphs) run in turns, so that the load's
-drift over a run falls on both.
+times each, as one run of the larger graph moved by ±10% from run to
+run. The two sides of a ratio (full and reports off; the two scaling
+graphs) run in turns, so that the load's drift over a run falls on both.
 
 Writes bench/compile-goals-results.md (bench/run.py copies it into
 BENCHMARKS.md).
@@ -125,19 +125,23 @@ def runs_for(cmd, runs):
     return max(runs, min(MAX_RUNS, math.ceil(MIN_SECONDS / max(wall, 1e-3))))
 
 
-def model_row(name, model, work, runs):
+def model_row(name, model, work, runs, adaptive=True):
     """[name, ops, parse-print s, on s, on CPU s, off s, off CPU s,
     on/parse-print, on/off (wall), on/off (CPU), report bytes / input,
-    runs of each side]."""
+    runs of each side]. With `adaptive`, fast commands run more than
+    `runs` times (runs_for)."""
     out = os.path.join(work, "m")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     text = common.tgraph_text(model, out)
     parse_print = common.parse_print_cmd(text)
-    pp, _, _ = measure(parse_print, runs_for(parse_print, max(runs, 3)))
+    pp_runs = max(runs, 3)
+    pp, _, _ = measure(parse_print, runs_for(parse_print, pp_runs)
+                       if adaptive else pp_runs)
     common.progress(f"{name}: full compile and reports off")
     full = common.compile_cmd(model, TARGET, out)
-    runs = runs_for(full, runs)
+    if adaptive:
+        runs = runs_for(full, runs)
     (on, on_cpu, _), (off, off_cpu, _) = measure_pair(
         full, common.compile_cmd(model, TARGET, out, reports=False), runs)
     reports = folder_bytes(os.path.join(out, "r"))
@@ -181,7 +185,7 @@ def main():
                                                      "gen_hlo.py")] +
                        gen_args + ["-o", path], check=True,
                        stderr=subprocess.DEVNULL)
-        generated_rows.append(model_row(name, path, work, 1))
+        generated_rows.append(model_row(name, path, work, 1, adaptive=False))
 
     scaling = {}
     sizes = [10000, args.large]

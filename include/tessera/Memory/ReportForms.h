@@ -113,9 +113,9 @@ template <typename Json> bool sameCell(const Json &a, const Json &b) {
 }
 
 /// One column of a table: {"runs": [[value, count], ...]} when that
-/// halves it, else the values. The runs are built in place: an array
-/// literal per run, and the count read and written through operator[],
-/// were most of a small model's table encoding.
+/// halves it, else the values. Each run is built in place (not as an
+/// array literal) and its count kept through a pointer (not read and
+/// written through operator[] at every repeat).
 template <typename Json> Json encodeColumn(std::vector<Json> &&plain) {
   size_t runs = 0;
   for (size_t i = 0; i < plain.size(); ++i)
