@@ -7,6 +7,7 @@
 #include "tessera/Target/ChipRoutes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <array>
 #include <cmath>
@@ -57,14 +58,21 @@ private:
   /// Calls `fn(run, tiles)` on each run of `b`'s shares that has tiles in
   /// [first, end), with how many: by runs, not tiles, since a step's
   /// buffers span up to every tile of the chip and the steps are many.
+  /// The runs are in tile order: those before [first, end) are skipped by
+  /// a binary search, and the walk ends at the first one past it (a buffer
+  /// read by many compute sets, each on a few of its tiles, had all its
+  /// runs walked for each: 156 samples of a 100k-op compile, 3 at 10k).
   template <typename Fn>
   static void forEachRunIn(const BufferLiveness &b, int64_t first, int64_t end,
                            Fn fn) {
-    for (const TileShares::Run &run : b.tiles.runs()) {
-      int64_t lo = std::max<int64_t>(run.firstTile, first);
-      int64_t hi = std::min<int64_t>(run.endTile(), end);
+    const std::vector<TileShares::Run> &runs = b.tiles.runs();
+    auto run = llvm::partition_point(
+        runs, [&](const TileShares::Run &r) { return r.endTile() <= first; });
+    for (; run != runs.end() && run->firstTile < end; ++run) {
+      int64_t lo = std::max<int64_t>(run->firstTile, first);
+      int64_t hi = std::min<int64_t>(run->endTile(), end);
       if (lo < hi)
-        fn(run, hi - lo);
+        fn(*run, hi - lo);
     }
   }
   /// The HLO instruction a step implements: the `hlo` of what it writes,

@@ -342,14 +342,26 @@ ExchangeTraffic tessera::memory::exchangeTraffic(tile::ExchangeOp exchange,
   ArrayRef<int64_t> strides = *exchange.getViewStrides();
   int64_t offset = *exchange.getViewOffset();
   tile::MappingAttr source = srcVar.getMapping();
+  // Run by run of the dest's mapping, not interval by interval: a view's
+  // dest spans up to every tile, and a callback and a set insertion per
+  // tile were a fifth of bert_small_train's cost model. The tiles are
+  // taken in the same order, so `received` is the same table.
   std::set<int64_t> destChips;
-  dstVar.getMapping().forEachInterval(
-      [&](int64_t tile, int64_t begin, int64_t end) {
-        traffic.received[tile] += (end - begin) * elementBytes;
-        traffic.bytesMoved += (end - begin) * elementBytes;
-        if (begin < end)
-          destChips.insert(tile / perChip);
-      });
+  tile::MappingAttr dest = dstVar.getMapping();
+  for (size_t i = 0, e = dest.getNumRuns(); i < e; ++i) {
+    tile::MappingAttr::Run run = dest.getRun(i);
+    int64_t bytes = run.perTile * elementBytes;
+    for (int64_t tile = run.firstTile; tile < run.endTile; ++tile)
+      traffic.received[tile] += bytes;
+    if (run.numTiles() <= 0)
+      continue;
+    traffic.bytesMoved += run.numTiles() * bytes;
+    if (run.perTile > 0)
+      for (int64_t chip = run.firstTile / perChip,
+                   last = (run.endTile - 1) / perChip;
+           chip <= last; ++chip)
+        destChips.insert(chip);
+  }
   if (traffic.bytesMoved == 0)
     return traffic;
 
