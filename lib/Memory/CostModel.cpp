@@ -7,7 +7,6 @@
 #include "tessera/Target/ChipRoutes.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/STLExtras.h"
 
 #include <array>
 #include <cmath>
@@ -66,13 +65,12 @@ private:
   static void forEachRunIn(const BufferLiveness &b, int64_t first, int64_t end,
                            Fn fn) {
     const std::vector<TileShares::Run> &runs = b.tiles.runs();
-    auto run = llvm::partition_point(
-        runs, [&](const TileShares::Run &r) { return r.endTile() <= first; });
-    for (; run != runs.end() && run->firstTile < end; ++run) {
-      int64_t lo = std::max<int64_t>(run->firstTile, first);
-      int64_t hi = std::min<int64_t>(run->endTile(), end);
+    for (size_t r = b.tiles.firstRunReaching(first);
+         r < runs.size() && runs[r].firstTile < end; ++r) {
+      int64_t lo = std::max<int64_t>(runs[r].firstTile, first);
+      int64_t hi = std::min<int64_t>(runs[r].endTile(), end);
       if (lo < hi)
-        fn(*run, hi - lo);
+        fn(runs[r], hi - lo);
     }
   }
   /// The HLO instruction a step implements: the `hlo` of what it writes,

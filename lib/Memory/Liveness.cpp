@@ -58,11 +58,17 @@ void TileShares::append(const TileBytes &share, int64_t tiles) {
   count += tiles;
 }
 
+size_t TileShares::firstRunReaching(int64_t tile) const {
+  return llvm::partition_point(
+             runList, [&](const Run &r) { return r.endTile() <= tile; }) -
+         runList.begin();
+}
+
 int64_t TileShares::runOf(int64_t tile) const {
-  auto it = llvm::partition_point(
-      runList, [&](const Run &r) { return r.endTile() <= tile; });
-  return it != runList.end() && it->firstTile <= tile ? it - runList.begin()
-                                                      : -1;
+  size_t run = firstRunReaching(tile);
+  return run < runList.size() && runList[run].firstTile <= tile
+             ? static_cast<int64_t>(run)
+             : -1;
 }
 
 namespace {

@@ -180,3 +180,26 @@ TEST(MemoryLivenessTest, EachTileTakesTheReferencesOnIt) {
 }
 
 } // namespace
+
+TEST(MemoryLiveness, RunsAreFoundByTile) {
+  // Tiles 2-4 alike, 5 different, a gap, then 9-10: three runs.
+  TileShares shares;
+  shares.append({2, 4, 16, 16, 0, 3}, 3);
+  shares.push_back({5, 8, 32, 32, 0, 3});
+  shares.append({9, 4, 16, 16, 1, 2}, 2);
+  ASSERT_EQ(shares.runs().size(), 3u);
+  // The first run reaching a tile, whether it holds the tile or not.
+  EXPECT_EQ(shares.firstRunReaching(0), 0u);
+  EXPECT_EQ(shares.firstRunReaching(4), 0u);
+  EXPECT_EQ(shares.firstRunReaching(5), 1u);
+  EXPECT_EQ(shares.firstRunReaching(6), 2u); // in the gap
+  EXPECT_EQ(shares.firstRunReaching(10), 2u);
+  EXPECT_EQ(shares.firstRunReaching(11), 3u); // past the last
+  // The run holding a tile, or -1 off the runs.
+  EXPECT_EQ(shares.runOf(1), -1);
+  EXPECT_EQ(shares.runOf(3), 0);
+  EXPECT_EQ(shares.runOf(5), 1);
+  EXPECT_EQ(shares.runOf(7), -1);
+  EXPECT_EQ(shares.runOf(10), 2);
+  EXPECT_EQ(shares.runOf(11), -1);
+}

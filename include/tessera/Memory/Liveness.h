@@ -111,6 +111,9 @@ public:
   void reserve(size_t runs) { runList.reserve(runs); }
   void shrink_to_fit() { runList.shrink_to_fit(); }
   void clear() { runList.clear(), count = 0; }
+  /// The first run with a tile at or after `tile` (runs().size() when
+  /// none): a binary search, the runs being in tile order.
+  size_t firstRunReaching(int64_t tile) const;
   /// The run holding `tile`, or -1: a binary search.
   int64_t runOf(int64_t tile) const;
 
