@@ -209,6 +209,110 @@ struct Refs {
   }
 };
 
+/// The distinct request lists of the changed tiles (listFirstTile): a
+/// tile's list is found by a hash of its requests among the lists before,
+/// and confirmed request by request. The lists are not kept as keys
+/// (24 bytes per share: 12 MB of a 30k-op compile's peak): a candidate
+/// is confirmed against the shares of its first tile, read again, or
+/// against a copy of one of the last few lists seen, as a tile that
+/// repeats a list mostly repeats one of those (the lowering lays tensors
+/// out in a few patterns, repeated along the chip), and a copy is read in
+/// order where shareOn reaches each buffer's runs through the buffer table
+/// (at 100k ops that walk, 7 M shares for 133 changed tiles, missing the
+/// caches, grew 45x for 10x the ops).
+class ShareListIndex {
+public:
+  explicit ShareListIndex(ProgramLiveness &live) : live(live) {}
+
+  /// The list of `tile` (with `shares`), appended to listFirstTile when it
+  /// is new; `isNew` says which.
+  uint32_t find(int64_t tile, llvm::ArrayRef<TileBytes> shares, bool &isNew) {
+    llvm::SmallVector<uint32_t, 1> &candidates = byHash[hash(shares)];
+    auto found = llvm::find_if(candidates, [&](uint32_t i) {
+      auto copy =
+          llvm::find_if(recent, [&](const Recent &r) { return r.list == i; });
+      return copy != recent.end() ? sameAsCopy(*copy, shares)
+                                  : sameAsTile(live.listFirstTile[i], shares);
+    });
+    isNew = found == candidates.end();
+    uint32_t list = isNew ? live.listFirstTile.size() : *found;
+    if (isNew) {
+      candidates.push_back(list);
+      live.listFirstTile.push_back(tile);
+    }
+    remember(list, shares);
+    return list;
+  }
+
+private:
+  /// The request a share makes: what the allocation depends on.
+  static bool sameRequest(const TileBytes &a, const LiveInterval &b) {
+    return a.first == b.first && a.last == b.last && a.paddedBytes == b.size;
+  }
+  /// A multiply-xor mix per field: hash_combine's three-field step was a
+  /// twentieth of a 100k-op compile's memory analysis, and a collision
+  /// costs only a comparison.
+  static uint64_t hash(llvm::ArrayRef<TileBytes> shares) {
+    auto mix = [](uint64_t h, int64_t v) {
+      h = (h ^ static_cast<uint64_t>(v)) * 0x9e3779b97f4a7c15ULL;
+      return h ^ (h >> 29);
+    };
+    uint64_t h = shares.size();
+    for (const TileBytes &share : shares)
+      h = mix(mix(mix(h, share.first), share.last), share.paddedBytes);
+    return h;
+  }
+
+  struct Recent {
+    uint32_t list;
+    std::vector<LiveInterval> requests;
+  };
+  static bool sameAsCopy(const Recent &copy, llvm::ArrayRef<TileBytes> shares) {
+    if (copy.requests.size() != shares.size())
+      return false;
+    for (auto [request, share] : llvm::zip_equal(copy.requests, shares))
+      if (!sameRequest(share, request))
+        return false;
+    return true;
+  }
+  bool sameAsTile(int64_t tile, llvm::ArrayRef<TileBytes> shares) const {
+    if (live.buffersOnTile[tile].size() != shares.size())
+      return false;
+    for (auto [i, share] : llvm::enumerate(shares)) {
+      TileBytes other = live.shareOn(tile, i);
+      if (!sameRequest(share, {other.first, other.last, other.paddedBytes}))
+        return false;
+    }
+    return true;
+  }
+  /// Makes `list` the most recent copy; the oldest copy's storage is
+  /// reused.
+  void remember(uint32_t list, llvm::ArrayRef<TileBytes> shares) {
+    auto copy =
+        llvm::find_if(recent, [&](const Recent &r) { return r.list == list; });
+    if (copy != recent.end()) {
+      std::rotate(copy, copy + 1, recent.end());
+      return;
+    }
+    if (recent.size() == kRecent)
+      std::rotate(recent.begin(), recent.begin() + 1, recent.end());
+    else
+      recent.emplace_back();
+    Recent &last = recent.back();
+    last.list = list;
+    last.requests.clear();
+    for (const TileBytes &share : shares)
+      last.requests.push_back({share.first, share.last, share.paddedBytes});
+  }
+
+  static constexpr size_t kRecent = 4;
+  ProgramLiveness &live;
+  /// Per hash, the lists that have it.
+  llvm::DenseMap<uint64_t, llvm::SmallVector<uint32_t, 1>> byHash;
+  /// The last kRecent lists seen, the most recent last.
+  std::vector<Recent> recent;
+};
+
 class LivenessBuilder {
 public:
   LivenessBuilder(tile::ProgramOp program, const TargetDescription &target)
@@ -768,12 +872,26 @@ void LivenessBuilder::computeChipCurves() {
   // Each tile's peak from a sweep over its own buffers' start and end
   // events (a curve over every program point per tile would cost tiles ×
   // points), checked against a direct sum at that point. A tile with its
-  // predecessor's shares has its predecessor's result.
+  // predecessor's shares has its predecessor's result, and a tile whose
+  // list another tile had before has that tile's: the same requests give
+  // the same events and the same sum. The lists are found here, in the
+  // one pass over the changed tiles' shares, for the allocation too.
   std::vector<int64_t> peakPointOf(result.numTiles, 0);
   std::vector<char> matchedOn(result.numTiles, 1);
   std::vector<std::pair<int64_t, int64_t>> events;
   std::vector<int64_t> dense;
+  ShareListIndex lists(result);
+  result.listFirstTile.clear();
+  result.listOfTile.clear();
   result.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
+    bool isNew = false;
+    uint32_t list = lists.find(t, shares, isNew);
+    result.listOfTile.push_back({t, list});
+    if (!isNew) {
+      int64_t first = result.listFirstTile[list];
+      peakPointOf[t] = peakPointOf[first], matchedOn[t] = matchedOn[first];
+      return;
+    }
     if (shares.empty())
       return;
     // Written in place: a push_back per event, not inlined, was most of
@@ -810,6 +928,14 @@ ProgramLiveness LivenessBuilder::build() {
   collectRefs();
   computeRanges();
   computeOverheads();
+  // What only the steps before needed goes before the check, whose pass
+  // over the tiles' shares holds copies of the largest lists: at 100k
+  // ops these tables were 30 MB of the compile's peak there.
+  indexOf = decltype(indexOf)();
+  refs = decltype(refs)();
+  tileRefs = decltype(tileRefs)();
+  exchangeDelta = decltype(exchangeDelta)();
+  listedTiles = decltype(listedTiles)();
   computeChipCurves();
   return std::move(result);
 }

@@ -4,8 +4,6 @@
 
 #include "tessera/Target/Presets.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/Parallel.h"
 #include "llvm/Support/ThreadPool.h"
 
@@ -67,15 +65,12 @@ static constexpr size_t kLargeList = 32768;
 /// the others take the tile before's in analyzeMemory.
 ///
 /// Linear mappings give many tiles the same buffers with the same sizes
-/// and ranges: each distinct request list is allocated once. The lists are
-/// gathered first, in tile order, then allocated on --compile_threads
-/// threads (each allocation depends on its list alone, so the offsets do
-/// not depend on the threads); the allocation was a fifth of a convolution
-/// model's compile (mobilenetv2: 588 lists of ~700 intervals, 2.0 G
-/// instructions). A list is known by its hash and the first tile that has
-/// it, whose shares are read again to confirm a match and to make the
-/// requests: holding each list as a key (24 bytes per share) was 12 MB of
-/// a 30k-op compile's peak.
+/// and ranges: each distinct request list (ProgramLiveness::listFirstTile,
+/// found by the liveness) is allocated once, its requests read from its
+/// first tile, on --compile_threads threads (each allocation depends on
+/// its list alone, so the offsets do not depend on the threads); the
+/// allocation was a fifth of a convolution model's compile (mobilenetv2:
+/// 588 lists of ~700 intervals, 2.0 G instructions).
 ///
 /// `alongside` (the cost model, which needs the liveness but not the
 /// offsets) runs on a helper thread before its lists, while this thread
@@ -84,86 +79,7 @@ static constexpr size_t kLargeList = 32768;
 static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
                           std::vector<TileAllocation> &tiles,
                           llvm::function_ref<void()> alongside) {
-  // The request a share makes; what the allocation depends on.
-  auto sameRequest = [](const TileBytes &a, const TileBytes &b) {
-    return a.first == b.first && a.last == b.last &&
-           a.paddedBytes == b.paddedBytes;
-  };
-  auto sameList = [&](int64_t tile, llvm::ArrayRef<TileBytes> shares) {
-    if (live.buffersOnTile[tile].size() != shares.size())
-      return false;
-    for (auto [i, share] : llvm::enumerate(shares))
-      if (!sameRequest(live.shareOn(tile, i), share))
-        return false;
-    return true;
-  };
-  // Per hash, the lists (by first tile) that have it; collisions are
-  // compared share by share.
-  llvm::DenseMap<uint64_t, llvm::SmallVector<size_t, 1>> byHash;
-  std::vector<int64_t> lists; // the first tile of each
-  std::vector<std::pair<int64_t, size_t>> listOfTile;
-  // The requests of the last few lists the changed tiles had, copied: a
-  // tile that repeats a list mostly repeats one of these (the lowering
-  // lays tensors out in a few patterns, repeated along the chip), and a
-  // copy is compared in order, where sameList's shareOn reaches each
-  // buffer's runs through the buffer table. At 100k ops that walk (7 M
-  // shares for 133 changed tiles, missing the caches) grew 45x for 10x
-  // the ops; the copies hold at most kRecent lists, freed before the
-  // allocation starts.
-  constexpr size_t kRecent = 4;
-  struct Recent {
-    size_t list;
-    std::vector<LiveInterval> requests;
-  };
-  std::vector<Recent> recent;
-  auto sameAsCopy = [&](const Recent &copy, llvm::ArrayRef<TileBytes> shares) {
-    if (copy.requests.size() != shares.size())
-      return false;
-    for (auto [request, share] : llvm::zip_equal(copy.requests, shares))
-      if (request.first != share.first || request.last != share.last ||
-          request.size != share.paddedBytes)
-        return false;
-    return true;
-  };
-  live.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
-    llvm::hash_code hash = llvm::hash_value(shares.size());
-    for (const TileBytes &share : shares)
-      hash =
-          llvm::hash_combine(hash, share.first, share.last, share.paddedBytes);
-    llvm::SmallVector<size_t, 1> &candidates = byHash[size_t(hash)];
-    auto found = llvm::find_if(candidates, [&](size_t i) {
-      auto copy =
-          llvm::find_if(recent, [&](const Recent &r) { return r.list == i; });
-      return copy != recent.end() ? sameAsCopy(*copy, shares)
-                                  : sameList(lists[i], shares);
-    });
-    size_t list = lists.size();
-    if (found != candidates.end()) {
-      list = *found;
-    } else {
-      candidates.push_back(list);
-      lists.push_back(t);
-    }
-    listOfTile.push_back({t, list});
-    // The most recent last; the oldest copy's storage is reused.
-    auto copy =
-        llvm::find_if(recent, [&](const Recent &r) { return r.list == list; });
-    if (copy != recent.end()) {
-      std::rotate(copy, copy + 1, recent.end());
-      return;
-    }
-    if (recent.size() == kRecent)
-      std::rotate(recent.begin(), recent.begin() + 1, recent.end());
-    else
-      recent.emplace_back();
-    Recent &last = recent.back();
-    last.list = list;
-    last.requests.clear();
-    for (const TileBytes &share : shares)
-      last.requests.push_back({share.first, share.last, share.paddedBytes});
-  });
-  recent = std::vector<Recent>();
-
+  const std::vector<int64_t> &lists = live.listFirstTile;
   std::vector<TileOffsets> placed(lists.size());
   // Lists of kLargeList buffers or more are placed by this thread only, one
   // after another: each thread keeps an index sized for the largest list
@@ -230,7 +146,7 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
   // rest of the compile (20 MB at 30k ops).
   malloc_trim(0);
 #endif
-  for (auto [t, i] : listOfTile)
+  for (auto [t, i] : live.listOfTile)
     tiles[t].allocation = placed[i];
 }
 

@@ -130,6 +130,50 @@ TEST(MemoryLivenessTest, TilesLeftUnmarkedRepeatTheirPredecessor) {
   EXPECT_EQ(live.check.pointsChecked, live.numPoints() + used);
 }
 
+// The marked tiles are grouped by equal requests, each group (list) placed
+// once: tiles of one list ask for the same ranges and bytes, tiles of two
+// lists do not, and a list is known by the first tile with it.
+TEST(MemoryLivenessTest, MarkedTilesWithEqualRequestsShareAList) {
+  std::unique_ptr<Analysed> a = analyseProgram();
+  ASSERT_TRUE(a);
+  const ProgramLiveness &live = a->analysis->liveness;
+  auto requestsOf = [&](int64_t t) {
+    std::vector<std::tuple<int64_t, int64_t, int64_t>> requests;
+    for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i) {
+      TileBytes s = live.shareOn(t, i);
+      requests.push_back({s.first, s.last, s.paddedBytes});
+    }
+    return requests;
+  };
+  std::vector<int64_t> marked;
+  for (int64_t t = 0; t < live.numTiles; ++t)
+    if (!live.sameSharesAsPrevious(t))
+      marked.push_back(t);
+  ASSERT_EQ(live.listOfTile.size(), marked.size());
+  std::vector<bool> seen(live.listFirstTile.size(), false);
+  int64_t repeats = 0;
+  for (auto [k, entry] : llvm::enumerate(live.listOfTile)) {
+    auto [t, list] = entry;
+    EXPECT_EQ(t, marked[k]);
+    ASSERT_LT(list, live.listFirstTile.size());
+    if (!seen[list]) {
+      // New lists are numbered in tile order.
+      EXPECT_EQ(live.listFirstTile[list], t);
+      EXPECT_TRUE(list == 0 || seen[list - 1]);
+      seen[list] = true;
+    } else {
+      ++repeats;
+    }
+    for (auto [other, otherList] : live.listOfTile)
+      EXPECT_EQ(list == otherList, requestsOf(t) == requestsOf(other))
+          << "tiles " << t << " and " << other;
+  }
+  // Tiles 4-9 and 30-49 both hold a, b and y, live alike: one list for
+  // two stretches that are not neighbours.
+  EXPECT_GE(repeats, 1);
+  EXPECT_TRUE(llvm::all_of(seen, [](bool s) { return s; }));
+}
+
 } // namespace
 
 namespace {

@@ -194,6 +194,14 @@ struct ProgramLiveness {
   /// walk over every (tile, buffer) pair was the part of the compile that
   /// grew faster than the graph, its cache misses growing with it.
   std::vector<bool> sharesChange;
+  /// The distinct request lists of the tiles sharesChange marks, each
+  /// known by the first tile that has it. Two tiles have one list when
+  /// their shares, in buffersOnTile order, ask for the same live ranges
+  /// and padded bytes: the allocation places each list once, and the
+  /// self-check checks its peak once (see docs/memory.md).
+  std::vector<int64_t> listFirstTile;
+  /// Per tile sharesChange marks, in tile order: (tile, its list).
+  std::vector<std::pair<int64_t, uint32_t>> listOfTile;
   /// Per program point, the buffers' bytes live on the whole chip.
   std::vector<int64_t> chipLivePadded, chipLiveBytes;
   LivenessCheck check;
