@@ -55,11 +55,13 @@ tessera::memory::summarizeAllocation(const MemoryAnalysis &a) {
   return s;
 }
 
-/// Buffers of a list that allocateTiles places on the calling thread only
-/// (the index for one is about 8 MB). Smaller lists go to either thread:
-/// a convolution graph's tiles of 18-31k buffers, each tried in every
-/// order, were the allocation's critical path on one thread.
+/// Buffers of a list that allocateTiles counts as large: the allocator's
+/// index for one is 5 MB or more, and it keeps the index sized for the
+/// largest list its thread placed.
 static constexpr size_t kLargeList = 32768;
+/// Threads placing large lists at once: each holds an index and scratch
+/// for its list (30 MB for 139k buffers at 100k ops).
+static constexpr size_t kLargeThreads = 2;
 
 /// Places the shares of every tile whose shares change (sharesChange);
 /// the others take the tile before's in analyzeMemory.
@@ -73,22 +75,26 @@ static constexpr size_t kLargeList = 32768;
 /// 588 lists of ~700 intervals, 2.0 G instructions).
 ///
 /// `alongside` (the cost model, which needs the liveness but not the
-/// offsets) runs on a helper thread before its lists, while this thread
-/// places the largest lists, so that on few cores the allocation's last
-/// lists, not the cost model, end the step; with one thread it runs first.
+/// offsets) runs on one of the threads once the large lists are placed
+/// and before the small ones: the small lists even out the threads' ends,
+/// and the cost model's step table (36 MB at 100k ops) is not held while
+/// two threads hold the index of a large list each (30 MB each for 139k
+/// buffers).
 static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
                           std::vector<TileAllocation> &tiles,
                           llvm::function_ref<void()> alongside) {
   const std::vector<int64_t> &lists = live.listFirstTile;
   std::vector<TileOffsets> placed(lists.size());
-  // Lists of kLargeList buffers or more are placed by this thread only, one
-  // after another: each thread keeps an index sized for the largest list
-  // it placed, and at 100k ops two threads each holding one for 100k
-  // buffers were 20 MB of the compile's peak.
+  // Large lists first, the largest first, so that the threads placing
+  // them end close together.
   std::vector<size_t> large, small;
   for (size_t i = 0; i < lists.size(); ++i)
     (live.buffersOnTile[lists[i]].size() >= kLargeList ? large : small)
         .push_back(i);
+  llvm::stable_sort(large, [&](size_t a, size_t b) {
+    return live.buffersOnTile[lists[a]].size() >
+           live.buffersOnTile[lists[b]].size();
+  });
   auto placeList = [&](size_t i) {
     int64_t tile = lists[i];
     size_t n = live.buffersOnTile[tile].size();
@@ -106,36 +112,51 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
     out.lowerBound = a.lowerBound;
     out.peakPoint = a.peakPoint;
   };
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t k; (k = next++) < small.size();)
+  // The large lists first, on at most kLargeThreads threads, each taking
+  // the next; then, once their indexes are freed, the cost model on one
+  // thread and the small lists on whichever thread is free next. Which
+  // thread places a list does not change its offsets.
+  std::atomic<size_t> nextLarge{0}, nextSmall{0};
+  std::atomic<bool> costTaken{false};
+  auto placeLarge = [&] {
+    for (size_t k; (k = nextLarge++) < large.size();)
+      placeList(large[k]);
+    // This thread's index is sized for a large list.
+    releaseAllocatorStorage();
+  };
+  auto placeSmall = [&] {
+    if (!costTaken.exchange(true))
+      alongside();
+    for (size_t k; (k = nextSmall++) < small.size();)
       placeList(small[k]);
   };
-  // The other lists go to whichever thread is free next (their sizes
-  // vary). The helper threads are this call's own and end with it: the
-  // allocator keeps an index sized for the largest list per thread, which
-  // in a pool that outlived the call stayed resident with the thread's
-  // glibc arena (+20 MB at 30k ops).
-  size_t threads = std::min<size_t>(
-      llvm::parallel::strategy.compute_thread_count(), small.size() + 1);
-  if (threads <= 1) {
-    alongside();
-    for (size_t i : large)
-      placeList(i);
-    work();
-  } else {
-    llvm::StdThreadPool pool(llvm::hardware_concurrency(threads - 1));
-    pool.async([&] {
-      alongside();
+  // Runs `work` on `threads` threads, this one among them. The helper
+  // threads are this call's own and end with it: the allocator keeps an
+  // index sized for the largest list per thread, which in a pool that
+  // outlived the call stayed resident with the thread's glibc arena
+  // (+20 MB at 30k ops).
+  size_t cores = llvm::parallel::strategy.compute_thread_count();
+  auto onThreads = [](size_t threads, auto &&work) {
+    if (threads <= 1) {
       work();
-    });
-    for (size_t t = 2; t < threads; ++t)
-      pool.async(work);
-    for (size_t i : large)
-      placeList(i);
+      return;
+    }
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(threads - 1));
+    for (size_t t = 1; t < threads; ++t)
+      pool.async([&work] { work(); });
     work();
     pool.wait();
+  };
+  if (!large.empty()) {
+    onThreads(std::min({cores, kLargeThreads, large.size()}), placeLarge);
+#if defined(__GLIBC__)
+    // The freed indexes' pages, given back before the cost model's table
+    // is allocated: glibc would keep them resident (they are below the
+    // mmap threshold), and the table does not fit in them.
+    malloc_trim(0);
+#endif
   }
+  onThreads(std::min(cores, small.size() + 1), placeSmall);
   // The helper threads' storage ended with them; this thread's would stay
   // through the rest of the compile.
   releaseAllocatorStorage();

@@ -225,6 +225,59 @@ TEST(MemoryLivenessTest, EachTileTakesTheReferencesOnIt) {
 
 } // namespace
 
+// Lists of 32k buffers or more are placed first, on two threads, before
+// the cost model and the small lists (allocateTiles): a chain of that many
+// short-lived buffers over tiles 0 and 1, with different shares on each,
+// gives two such lists, and each tile still gets the allocation its own
+// requests get.
+TEST(MemoryLiveness, LargeListsAreAllocatedAsAlone) {
+  constexpr int kBuffers = 33000;
+  std::string text = "tile.program @p target \"tile-1472\" tiles 1472 {\n";
+  auto var = [&](int k, const char *category) {
+    text += "  %v" + std::to_string(k) + " = tile.var \"v" + std::to_string(k) +
+            "\" " + category +
+            " mapping<[0, 0] x 60 from 0, [1, 1] x 40 from 60> : "
+            "!tile.buffer<100xf32>\n";
+  };
+  var(0, "parameter");
+  text += "  tile.host_copy infeed %v0 : !tile.buffer<100xf32>\n";
+  for (int k = 1; k < kBuffers; ++k) {
+    var(k, k + 1 == kBuffers ? "output" : "temporary");
+    text += "  tile.compute_set \"s" + std::to_string(k) +
+            "\" kind \"elementwise.negate\" tiles [0, 1] ins(%v" +
+            std::to_string(k - 1) + " : !tile.buffer<100xf32>) outs(%v" +
+            std::to_string(k) + " : !tile.buffer<100xf32>)\n";
+  }
+  text += "  tile.host_copy outfeed %v" + std::to_string(kBuffers - 1) +
+          " : !tile.buffer<100xf32>\n}\n";
+  MLIRContext context;
+  context.loadDialect<tile::TileDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  ASSERT_TRUE(module);
+  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
+  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
+  ASSERT_TRUE(static_cast<bool>(analysis))
+      << llvm::toString(analysis.takeError());
+  const ProgramLiveness &live = analysis->liveness;
+  ASSERT_EQ(live.listFirstTile.size(), 3u); // tiles 0, 1 and the empty 2
+  for (int64_t t : {0, 1}) {
+    ASSERT_EQ(live.buffersOnTile[t].size(), static_cast<size_t>(kBuffers));
+    std::vector<LiveInterval> requests;
+    for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i) {
+      TileBytes s = live.shareOn(t, i);
+      requests.push_back({s.first, s.last, s.paddedBytes});
+    }
+    Allocation alone = allocate(requests, analysis->target.alignmentBytes);
+    const TileOffsets &got = analysis->tiles[t].allocation;
+    EXPECT_EQ(got.offsets(), llvm::ArrayRef<int64_t>(alone.offsets))
+        << "tile " << t;
+    EXPECT_EQ(got.peak, alone.peak) << "tile " << t;
+    // A chain: two buffers live at a step, the parameter always.
+    EXPECT_EQ(got.peak, got.lowerBound) << "tile " << t;
+  }
+  EXPECT_FALSE(analysis->cost.steps.empty());
+}
+
 TEST(MemoryLiveness, RunsAreFoundByTile) {
   // Tiles 2-4 alike, 5 different, a gap, then 9-10: three runs.
   TileShares shares;
