@@ -45,6 +45,14 @@ CopyRuns Program::copyRuns(const exe::Exchange &x) const {
           ArrayRef<int64_t>(strided->data(), strided->size())};
 }
 
+const exe::Ints *Program::intsOf(const exe::Param &p) const {
+  if (p.has_ints_value())
+    return &p.ints_value();
+  if (p.has_shared_ints())
+    return &exe.shared_ints(p.shared_ints());
+  return nullptr;
+}
+
 const TileShare *BufferLayout::shareOn(int64_t tile) const {
   // Most buffers are spread over consecutive tiles, one share a tile: then
   // the share's index is the tile's distance from the first. Called per
@@ -310,6 +318,13 @@ Error Program::checkStep(const exe::Step &step) {
       if (!validIndex(b, n))
         return fail(where + ": output buffer " + Twine(b) +
                     " does not exist");
+    for (const auto &[name, param] : cs.params())
+      if (param.has_shared_ints() &&
+          !validIndex(param.shared_ints(), exe.shared_ints_size()))
+        return fail(where + ": parameter '" + name +
+                    "' names shared integer list " +
+                    Twine(param.shared_ints()) + " of " +
+                    Twine(exe.shared_ints_size()));
     VertexSpec spec{cs, *this, sourceName + ": " + where};
     Expected<std::unique_ptr<Vertex>> vertex = createVertex(spec);
     if (!vertex)

@@ -31,10 +31,12 @@ std::optional<int64_t> VertexSpec::getInt(StringRef name) const {
 
 std::optional<std::vector<int64_t>> VertexSpec::getInts(StringRef name) const {
   auto it = cs.params().find(name.str());
-  if (it == cs.params().end() || !it->second.has_ints_value())
+  if (it == cs.params().end())
     return std::nullopt;
-  const auto &v = it->second.ints_value().values();
-  return std::vector<int64_t>(v.begin(), v.end());
+  const exe::Ints *ints = program.intsOf(it->second);
+  if (!ints)
+    return std::nullopt;
+  return std::vector<int64_t>(ints->values().begin(), ints->values().end());
 }
 
 std::optional<std::string> VertexSpec::getString(StringRef name) const {

@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 
 using namespace tessera;
 using namespace tessera::runtime;
@@ -68,15 +69,17 @@ TEST(RuntimeExecutableFile, RejectsBadFiles) {
   std::string version = good;
   version[8] = 99;
   EXPECT_EQ(message(version), "f.tessera: format version 99, but this runtime "
-                              "reads version 3; recompile the model");
-  // Version 1 had no strided runs, version 2 no shared copy lists; their
-  // executables are recompiled, not guessed at.
-  version[8] = 1;
-  EXPECT_EQ(message(version), "f.tessera: format version 1, but this runtime "
-                              "reads version 3; recompile the model");
-  version[8] = 2;
-  EXPECT_EQ(message(version), "f.tessera: format version 2, but this runtime "
-                              "reads version 3; recompile the model");
+                              "reads version 4; recompile the model");
+  // Version 1 had no strided runs, version 2 no shared copy lists, version
+  // 3 no shared integer lists; their executables are recompiled, not
+  // guessed at.
+  for (char old : {1, 2, 3}) {
+    version[8] = old;
+    EXPECT_EQ(message(version), "f.tessera: format version " +
+                                    std::to_string(old) +
+                                    ", but this runtime reads version 4; "
+                                    "recompile the model");
+  }
   EXPECT_EQ(message(good + "x"),
             "f.tessera: 1 unexpected bytes after the payload");
 }
@@ -241,6 +244,104 @@ TEST(RuntimeStridedExchange, RunsAndRejectsBadStrides) {
   EXPECT_NE(writes.find("copy run 0 writes elements ["), std::string::npos)
       << writes;
   EXPECT_NE(writes.find(" on tile "), std::string::npos);
+}
+
+TEST(RuntimeSharedInts, ConvolutionsOfOneShapeShareTheirInputBoxes) {
+  // Two convolutions of one shape: their compute sets take the same input
+  // boxes, which the executable lists once (format version 4).
+  const char *source = R"mlir(
+    func.func @main(%x: tensor<1x16x16x8xf32> loc("x"),
+                    %w: tensor<3x3x8x8xf32> loc("w"),
+                    %v: tensor<3x3x8x8xf32> loc("v"))
+        -> tensor<1x16x16x8xf32> {
+      %a = tgraph.convolution %x, %w, dim_labels = "b01f_01io->b01f"
+           {padding = array<i64: 1, 1, 1, 1>}
+           : (tensor<1x16x16x8xf32>, tensor<3x3x8x8xf32>)
+           -> tensor<1x16x16x8xf32> loc("a")
+      %b = tgraph.convolution %a, %v, dim_labels = "b01f_01io->b01f"
+           {padding = array<i64: 1, 1, 1, 1>}
+           : (tensor<1x16x16x8xf32>, tensor<3x3x8x8xf32>)
+           -> tensor<1x16x16x8xf32> loc("b")
+      return %b : tensor<1x16x16x8xf32>
+    }
+  )mlir";
+  exe::Executable executable;
+  std::unique_ptr<Compiled> c = compile(source, "tile-1472", &executable);
+  ASSERT_TRUE(c);
+  int named = 0;
+  std::set<int32_t> lists;
+  for (const exe::Step &step : executable.steps()) {
+    if (!step.has_compute_set())
+      continue;
+    for (const auto &[name, param] : step.compute_set().params()) {
+      if (param.has_shared_ints()) {
+        ++named;
+        lists.insert(param.shared_ints());
+      } else if (param.has_ints_value()) {
+        // Short lists stay in place.
+        EXPECT_LT(param.ints_value().values_size(), 64) << name;
+      }
+    }
+  }
+  ASSERT_GE(named, 2);
+  EXPECT_EQ(static_cast<int>(lists.size()), executable.shared_ints_size());
+  EXPECT_LT(executable.shared_ints_size(), named);
+
+  // The two layers as a naive loop over f32 values.
+  HostTensor x = randomTensor(DType::F32, {1, 16, 16, 8}, 3);
+  HostTensor w = randomTensor(DType::F32, {3, 3, 8, 8}, 4);
+  HostTensor v = randomTensor(DType::F32, {3, 3, 8, 8}, 5);
+  auto conv = [](const std::vector<double> &in, const HostTensor &k) {
+    std::vector<double> out(16 * 16 * 8, 0.0);
+    for (int y = 0; y < 16; ++y)
+      for (int xx = 0; xx < 16; ++xx)
+        for (int o = 0; o < 8; ++o) {
+          double acc = 0;
+          for (int dy = 0; dy < 3; ++dy)
+            for (int dx = 0; dx < 3; ++dx) {
+              int iy = y + dy - 1, ix = xx + dx - 1;
+              if (iy < 0 || iy >= 16 || ix < 0 || ix >= 16)
+                continue;
+              for (int i = 0; i < 8; ++i)
+                acc += in[(iy * 16 + ix) * 8 + i] *
+                       k.getDouble(((dy * 3 + dx) * 8 + i) * 8 + o);
+            }
+          out[(y * 16 + xx) * 8 + o] = acc;
+        }
+    return out;
+  };
+  std::vector<double> xs(16 * 16 * 8);
+  for (size_t i = 0; i < xs.size(); ++i)
+    xs[i] = x.getDouble(i);
+  std::vector<double> want = conv(conv(xs, w), v);
+  Device device(*c->program, {});
+  RunRecord record;
+  llvm::Expected<std::vector<HostTensor>> out = device.run({x, w, v}, record);
+  ASSERT_TRUE(bool(out)) << errorText(out.takeError());
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_NEAR((*out)[0].getDouble(i), want[i], 1e-4 * (1 + std::abs(want[i])))
+        << "element " << i;
+
+  // The loader checks the name is in range.
+  exe::Executable bad = executable;
+  for (exe::Step &step : *bad.mutable_steps())
+    if (step.has_compute_set()) {
+      auto &params = *step.mutable_compute_set()->mutable_params();
+      auto it = llvm::find_if(
+          params, [](const auto &p) { return p.second.has_shared_ints(); });
+      if (it == params.end())
+        continue;
+      it->second.set_shared_ints(bad.shared_ints_size());
+      break;
+    }
+  llvm::Expected<std::unique_ptr<Program>> loaded =
+      Program::load(std::move(bad), "f.tessera");
+  ASSERT_FALSE(bool(loaded));
+  EXPECT_NE(errorText(loaded.takeError())
+                .find("names shared integer list " +
+                      std::to_string(executable.shared_ints_size()) + " of " +
+                      std::to_string(executable.shared_ints_size())),
+            std::string::npos);
 }
 
 TEST(RuntimeCopyLists, IdenticalExchangesShareOneList) {

@@ -36,8 +36,10 @@ namespace tessera::runtime {
 /// Version 2 added strided exchange runs (Exchange.strided), which a version 1
 /// reader would silently copy as contiguous runs. Version 3 added shared
 /// copy lists (Executable.copy_lists), which a version 2 reader would take
-/// for exchanges that copy nothing.
-inline constexpr uint32_t kExecutableFormatVersion = 3;
+/// for exchanges that copy nothing. Version 4 added shared integer-list
+/// parameters (Param.shared_ints), which a version 3 reader would find
+/// missing.
+inline constexpr uint32_t kExecutableFormatVersion = 4;
 inline constexpr size_t kExecutableHeaderSize = 32;
 /// Protobuf parses messages of less than 2 GiB.
 inline constexpr uint64_t kMaxExecutablePayload = (uint64_t(1) << 31) - 1;

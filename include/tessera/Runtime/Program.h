@@ -150,6 +150,9 @@ public:
   static std::string where(const exe::Step &step);
   /// The copy runs of listed exchange `x` of this program (checked at load).
   CopyRuns copyRuns(const exe::Exchange &x) const;
+  /// The integer list of parameter `p`: its own, or the shared list it
+  /// names (checked at load); null when `p` is no integer list.
+  const exe::Ints *intsOf(const exe::Param &p) const;
 
 private:
   Program() = default;
