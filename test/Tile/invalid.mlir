@@ -91,6 +91,19 @@ tile.program @stridedcount target "t" tiles 4 {
 
 // -----
 
+// A run's fields are checked once per distinct copy list, by the
+// program's region verifier; the error is still the exchange's, naming
+// the first exchange in program order with that list.
+tile.program @emptyrun target "t" tiles 4 {
+  %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
+  tile.exchange "fine" %x -> %x copies [0, 1, 1, 2, 0, 0, 2, 0] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+  // expected-error @+1 {{copy run 1 is empty or negative}}
+  tile.exchange "bad" %x -> %x copies [0, 1, 1, 2, 0, 0, 2, 0, 1, 2, 0, 2, 2, 0, 4, 0] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+  tile.exchange "again" %x -> %x copies [0, 1, 1, 2, 0, 0, 2, 0, 1, 2, 0, 2, 2, 0, 4, 0] : !tile.buffer<8xf32>, !tile.buffer<8xf32>
+}
+
+// -----
+
 tile.program @stridedchunk target "t" tiles 4 {
   %x = tile.var "x" parameter mapping<[0, 3] x 2 from 0> : !tile.buffer<8xf32>
   // expected-error @+1 {{copy run 0 has chunks of 3 that do not divide its 2 elements, or a negative chunk stride}}

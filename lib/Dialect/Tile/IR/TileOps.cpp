@@ -291,31 +291,43 @@ LogicalResult ExchangeOp::verify() {
     return emitOpError("source and dest must be tile.var buffers");
   if (!enclosingProgram(*this))
     return emitOpError("must be inside a tile.program");
-  // Each run's fields, here; whether the tiles hold what the copies read
-  // and write, in the program's region verifier (findUnheldCopy), for
-  // every exchange of the program at once.
-  ArrayRef<int64_t> copies = getCopyRuns(),
-                    strided = isStrided() ? *getStrided() : ArrayRef<int64_t>();
-  for (size_t i = 0, e = getNumRuns(); i < e; ++i) {
-    Run r = runAt(copies, strided, i);
-    if (r.count <= 0 || r.elements <= 0 || r.srcTile < 0 || r.dstTile < 0 ||
-        r.srcElement < 0 || r.dstElement < 0)
-      return emitOpError("copy run ") << i << " is empty or negative";
-    if (r.chunk <= 0 || r.elements % r.chunk != 0 || r.srcChunkStride < 0 ||
-        r.dstChunkStride < 0)
-      return emitOpError("copy run ")
-             << i << " has chunks of " << r.chunk << " that do not divide its "
-             << r.elements << " elements, or a negative chunk stride";
-    if (r.srcTileStep < 0 || r.srcTileStep > 1 || r.dstTileStep < 0 ||
-        r.dstTileStep > 1)
-      return emitOpError("copy run ")
-             << i << " has tile steps " << r.srcTileStep << ", "
-             << r.dstTileStep << "; each must be 0 or 1";
-  }
+  // Each run's fields (findBadRun) and whether the tiles hold what the
+  // copies read and write (findUnheldCopy) are checked by the program's
+  // region verifier, once per distinct exchange.
   return success();
 }
 
-/// The first copy of `op` (whose runs ExchangeOp::verify accepted) that
+/// The first run of `op`'s copies with a field out of range (ExchangeOp::
+/// verify has checked their counts), as the error to report; nullopt when
+/// there is none. It depends on the copies alone, which exchanges of
+/// repeated layers share (uniqued attributes), so the program's region
+/// verifier checks each distinct list once: op by op, the same lists were
+/// checked again for every exchange, a fifth of verifying a lowered
+/// convolution graph. Emits nothing: it runs on several threads at once.
+static std::optional<std::string> findBadRun(ExchangeOp op) {
+  ArrayRef<int64_t> copies = op.getCopyRuns(),
+                    strided =
+                        op.isStrided() ? *op.getStrided() : ArrayRef<int64_t>();
+  for (size_t i = 0, e = op.getNumRuns(); i < e; ++i) {
+    ExchangeOp::Run r = runAt(copies, strided, i);
+    auto run = [&] { return "copy run " + std::to_string(i); };
+    if (r.count <= 0 || r.elements <= 0 || r.srcTile < 0 || r.dstTile < 0 ||
+        r.srcElement < 0 || r.dstElement < 0)
+      return run() + " is empty or negative";
+    if (r.chunk <= 0 || r.elements % r.chunk != 0 || r.srcChunkStride < 0 ||
+        r.dstChunkStride < 0)
+      return run() + " has chunks of " + std::to_string(r.chunk) +
+             " that do not divide its " + std::to_string(r.elements) +
+             " elements, or a negative chunk stride";
+    if (r.srcTileStep < 0 || r.srcTileStep > 1 || r.dstTileStep < 0 ||
+        r.dstTileStep > 1)
+      return run() + " has tile steps " + std::to_string(r.srcTileStep) + ", " +
+             std::to_string(r.dstTileStep) + "; each must be 0 or 1";
+  }
+  return std::nullopt;
+}
+
+/// The first copy of `op` (whose runs findBadRun accepted) that
 /// reads elements its source tile does not hold or writes where its
 /// destination tile holds none, as the error to report; nullopt when every
 /// copy is held. Emits nothing: it runs on several threads at once.
@@ -428,7 +440,9 @@ LogicalResult ProgramOp::verifyRegions() {
   std::vector<std::optional<std::string>> problems(distinct.size());
   int64_t numTiles = getTiles();
   auto check = [&](size_t i) {
-    problems[i] = findUnheldCopy(distinct[i], numTiles);
+    problems[i] = findBadRun(distinct[i]);
+    if (!problems[i])
+      problems[i] = findUnheldCopy(distinct[i], numTiles);
   };
   parallelForIf(distinct.size() >= kParallelExchanges, distinct.size(), check);
   for (auto [ex, c] : llvm::zip(exchanges, checkOf))
