@@ -61,6 +61,27 @@ bool sameShare(const TileBytes &x, const TileBytes &y) {
          x.last == y.last;
 }
 
+/// The requests tile `t`'s shares make of the allocator.
+std::vector<LiveInterval> requestsOn(const ProgramLiveness &live, int64_t t) {
+  std::vector<LiveInterval> requests;
+  for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i) {
+    TileBytes s = live.shareOn(t, i);
+    requests.push_back({s.first, s.last, s.paddedBytes});
+  }
+  return requests;
+}
+
+/// Expects tile `t`'s allocation to be the one its own requests get.
+void expectAllocatedAsAlone(const MemoryAnalysis &analysis, int64_t t) {
+  Allocation alone = allocate(requestsOn(analysis.liveness, t),
+                              analysis.target.alignmentBytes);
+  const TileOffsets &got = analysis.tiles[t].allocation;
+  EXPECT_EQ(got.offsets(), llvm::ArrayRef<int64_t>(alone.offsets))
+      << "tile " << t;
+  EXPECT_EQ(got.peak, alone.peak) << "tile " << t;
+  EXPECT_EQ(got.lowerBound, alone.lowerBound) << "tile " << t;
+}
+
 /// kProgram parsed and analysed; null when either fails.
 struct Analysed {
   MLIRContext context;
@@ -94,17 +115,7 @@ TEST(MemoryLivenessTest, TilesLeftUnmarkedRepeatTheirPredecessor) {
   for (int64_t t = 0; t < live.numTiles; ++t) {
     // Whatever the mark, the tile's allocation is the one its own requests
     // get.
-    std::vector<LiveInterval> requests;
-    for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i) {
-      TileBytes s = live.shareOn(t, i);
-      requests.push_back({s.first, s.last, s.paddedBytes});
-    }
-    Allocation alone = allocate(requests, analysis->target.alignmentBytes);
-    const TileOffsets &got = analysis->tiles[t].allocation;
-    EXPECT_EQ(got.offsets(), llvm::ArrayRef<int64_t>(alone.offsets))
-        << "tile " << t;
-    EXPECT_EQ(got.peak, alone.peak) << "tile " << t;
-    EXPECT_EQ(got.lowerBound, alone.lowerBound) << "tile " << t;
+    expectAllocatedAsAlone(*analysis, t);
     if (!live.sameSharesAsPrevious(t)) {
       ++marked;
       continue;
@@ -139,10 +150,8 @@ TEST(MemoryLivenessTest, MarkedTilesWithEqualRequestsShareAList) {
   const ProgramLiveness &live = a->analysis->liveness;
   auto requestsOf = [&](int64_t t) {
     std::vector<std::tuple<int64_t, int64_t, int64_t>> requests;
-    for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i) {
-      TileBytes s = live.shareOn(t, i);
-      requests.push_back({s.first, s.last, s.paddedBytes});
-    }
+    for (const LiveInterval &r : requestsOn(live, t))
+      requests.push_back({r.first, r.last, r.size});
     return requests;
   };
   std::vector<int64_t> marked;
@@ -262,17 +271,9 @@ TEST(MemoryLiveness, LargeListsAreAllocatedAsAlone) {
   ASSERT_EQ(live.listFirstTile.size(), 3u); // tiles 0, 1 and the empty 2
   for (int64_t t : {0, 1}) {
     ASSERT_EQ(live.buffersOnTile[t].size(), static_cast<size_t>(kBuffers));
-    std::vector<LiveInterval> requests;
-    for (size_t i = 0; i < live.buffersOnTile[t].size(); ++i) {
-      TileBytes s = live.shareOn(t, i);
-      requests.push_back({s.first, s.last, s.paddedBytes});
-    }
-    Allocation alone = allocate(requests, analysis->target.alignmentBytes);
-    const TileOffsets &got = analysis->tiles[t].allocation;
-    EXPECT_EQ(got.offsets(), llvm::ArrayRef<int64_t>(alone.offsets))
-        << "tile " << t;
-    EXPECT_EQ(got.peak, alone.peak) << "tile " << t;
+    expectAllocatedAsAlone(*analysis, t);
     // A chain: two buffers live at a step, the parameter always.
+    const TileOffsets &got = analysis->tiles[t].allocation;
     EXPECT_EQ(got.peak, got.lowerBound) << "tile " << t;
   }
   EXPECT_FALSE(analysis->cost.steps.empty());
