@@ -929,8 +929,8 @@ ProgramLiveness LivenessBuilder::build() {
   computeRanges();
   computeOverheads();
   // What only the steps before needed goes before the check, whose pass
-  // over the tiles' shares holds copies of the largest lists: at 100k
-  // ops these tables were 30 MB of the compile's peak there.
+  // over the tiles' shares holds copies of the largest lists: freeing
+  // these tables first lowered the 100k-op compile's peak by 10 MB.
   indexOf = decltype(indexOf)();
   refs = decltype(refs)();
   tileRefs = decltype(tileRefs)();
