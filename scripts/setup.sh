@@ -12,6 +12,8 @@ PACKAGES=(
   libsqlite3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libeigen3-dev libxtensor-dev libtbb-dev python3-numpy
   python3-cbor2 nodejs npm
+  # tessera-compile's heap (CMakeLists.txt, TESSERA_JEMALLOC).
+  libjemalloc-dev
   # LLVMSupport's link interface names zlib and zstd (the tools link LLVM
   # statically, docs/building.md); CMake needs their -dev files to resolve
   # it, though the linker keeps neither unless a tool calls it.

@@ -36,6 +36,10 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # The tools link LLVM statically (TESSERA_STATIC_LLVM, docs/building.md).
 if config.tessera_static_llvm:
     config.available_features.add("static-llvm")
+# tessera-compile allocates through jemalloc (TESSERA_JEMALLOC; not in the
+# sanitizer builds).
+if config.tessera_jemalloc:
+    config.available_features.add("jemalloc")
 
 # Conformance tests read ../shared/corpus; a user's clone has none, so they
 # are reported UNSUPPORTED (with this reason) instead of silently passing.

@@ -5,6 +5,7 @@
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Conversion/TGraphToTile/TGraphToTile.h"
+#include "tessera/Support/Heap.h"
 #include "tessera/Support/HostTensor.h"
 #include "tessera/Target/TargetJson.h"
 
@@ -19,10 +20,6 @@
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 using namespace mlir;
 
@@ -650,17 +647,6 @@ void leavesOf(Type type, SmallVectorImpl<Type> &leaves) {
     leaves.push_back(type);
 }
 
-/// Gives the pages of freed heap memory back to the system. glibc keeps
-/// them resident, and what is built after the analysis is freed (the
-/// graph module's bytecode, the file's bytes in one piece) fits in few of
-/// its freed pieces: the heap grew past them instead, by 19 MB at the end
-/// of a 30k-op compile, its peak.
-void releaseFreedMemory() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
-
 /// Appends to `payload` the fields before the graph module: the head,
 /// each buffer and step as it is built; sets in `out` those after the
 /// steps but the graph module. Frees `owned`'s liveness and offsets once
@@ -737,10 +723,15 @@ llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
   // The steps read only the step costs (and the writer's own tables):
   // the liveness and the offsets, most of the analysis, are freed before
   // the steps' bytes pile up.
+  // (The heap keeps freed pages resident unless asked, and what is built
+  // after the analysis is freed, the graph module's bytecode and the
+  // file's bytes in one piece, fits in few of its freed pieces: the heap
+  // grew past them instead, by 19 MB at the end of a 30k-op compile, its
+  // peak. Hence releaseFreedHeap after each part is freed.)
   if (owned) {
     owned->liveness = memory::ProgramLiveness();
     owned->tiles = std::vector<memory::TileAllocation>();
-    releaseFreedMemory();
+    releaseFreedHeap();
   }
   writer.indexGraphOps(module);
   // The program ends with one outfeed per result leaf.
@@ -813,7 +804,7 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
     return std::move(err);
   if (owned) {
     *owned = memory::MemoryAnalysis();
-    releaseFreedMemory();
+    releaseFreedHeap();
   }
 
   // The bytecode writer's pages go back before the message's bytes are
@@ -826,7 +817,7 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
       return bytes.takeError();
     graphModule = std::move(*bytes);
     if (owned)
-      releaseFreedMemory();
+      releaseFreedHeap();
   }
   out.set_graph_module(std::move(*graphModule));
   graphModule.reset();
@@ -835,7 +826,7 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
   // Swapped out, not cleared: Clear() keeps the strings' memory.
   exe::Executable().Swap(&out);
   if (owned)
-    releaseFreedMemory();
+    releaseFreedHeap();
   return payload.finish();
 }
 

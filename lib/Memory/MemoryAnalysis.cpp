@@ -2,16 +2,13 @@
 
 #include "tessera/Memory/MemoryAnalysis.h"
 
+#include "tessera/Support/Heap.h"
 #include "tessera/Target/Presets.h"
 
 #include "llvm/Support/Parallel.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <atomic>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 using namespace mlir;
 using namespace tessera;
@@ -149,24 +146,20 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
   };
   if (!large.empty()) {
     onThreads(std::min({cores, kLargeThreads, large.size()}), placeLarge);
-#if defined(__GLIBC__)
     // The freed indexes' pages, given back before the cost model's table
-    // is allocated: glibc would keep them resident (they are below the
-    // mmap threshold), and the table does not fit in them.
-    malloc_trim(0);
-#endif
+    // is allocated: the heap would keep them resident (glibc's: they are
+    // below the mmap threshold), and the table does not fit in them.
+    releaseFreedHeap();
   }
   onThreads(std::min(cores, small.size() + 1), placeSmall);
   // The helper threads' storage ended with them; this thread's would stay
   // through the rest of the compile.
   releaseAllocatorStorage();
-#if defined(__GLIBC__)
-  // What the helper threads freed is in glibc arenas of their own, which
+  // What the helper threads freed may be in arenas of their own, which
   // the main thread's later allocations do not reuse, and the index's
   // pages are free: given back here, or they stay resident through the
   // rest of the compile (20 MB at 30k ops).
-  malloc_trim(0);
-#endif
+  releaseFreedHeap();
   for (auto [t, i] : live.listOfTile)
     tiles[t].allocation = placed[i];
 }

@@ -222,8 +222,24 @@ static void releaseModelPages(const SourceMgr &sourceMgr) {
 #endif
 }
 
+/// jemalloc's settings, read when it serves malloc (TESSERA_JEMALLOC, the
+/// default build). One arena for every thread, as with glibc below: with
+/// an arena per thread, the allocation's two threads built their 20 MB
+/// indexes in fresh arenas rather than in the memory the lowering had just
+/// freed, and the 100k-op compile's peak rose from 390 to 397 MiB. Pages
+/// its decay has released lazily (MADV_FREE) are not released again
+/// eagerly: reusing them then cost a page fault each, 20k of
+/// ssd_mobilenet_v1's 58k, and the kernel still reclaims them under
+/// pressure; the compile gives freed memory back itself where its peak is
+/// decided (releaseFreedHeap). MALLOC_CONF, when set, is read after this
+/// and wins.
+extern "C" const char *malloc_conf;
+const char *malloc_conf = "narenas:1,muzzy_decay_ms:-1";
+
 int main(int argc, char **argv) {
 #if defined(__GLIBC__)
+  // (With jemalloc, the default build, glibc's settings below have no
+  // effect: it serves no allocation.)
   // A compile allocates and frees many temporaries of a few MB (copy
   // pieces, sort keys, interval lists). With glibc's defaults each came
   // from a fresh mmap and the heap's top went back to the system on free,
