@@ -133,7 +133,192 @@ void toParam(Attribute attr, exe::Param &param) {
   param.set_string_value(text);
 }
 
-class PayloadWriter;
+/// The payload as it is written: pieces of serialized message, appended
+/// in the order the fields would be serialized in, so that the bytes are
+/// those of the whole message serialized at once. A buffer or top-level
+/// step is serialized as soon as it is built, so the executable never
+/// holds all of them as messages: their copy lists as int64 fields were the
+/// largest part of a 10k-op compile's peak RSS (BENCHMARKS.md, issue 16).
+class PayloadWriter {
+public:
+  PayloadWriter() = default;
+  PayloadWriter(const PayloadWriter &) = delete;
+  PayloadWriter &operator=(const PayloadWriter &) = delete;
+  ~PayloadWriter() {
+    for (Block &block : blocks)
+      release(block);
+  }
+
+  /// Appends `message` serialized (deterministically: vertex parameters
+  /// are a map, and the executable cache promises identical bytes).
+  llvm::Error append(const google::protobuf::MessageLite &message) {
+    return put(message, message.ByteSizeLong(), 0);
+  }
+  /// Appends `message` as one element of the repeated message field
+  /// `field` of the enclosing message.
+  llvm::Error appendField(int field,
+                          const google::protobuf::MessageLite &message) {
+    return put(message, message.ByteSizeLong(), field);
+  }
+  /// Appends one element of the repeated message field `field` whose
+  /// fields are the packed int64 lists `lists` (field number, values): the
+  /// bytes protobuf would write for the message, made straight from the
+  /// values. Built as messages, the executable's copy lists were copied
+  /// into repeated fields that grew by doubling, sized, then serialized:
+  /// a third of ssd_mobilenet_v1's executable time (5.2 of its 6.7 MB).
+  llvm::Error
+  appendPacked(int field,
+               llvm::ArrayRef<std::pair<int, llvm::ArrayRef<int64_t>>> lists) {
+    using google::protobuf::io::CodedOutputStream;
+    size_t body = 0;
+    // Sizes first (the lengths come before the values), per list.
+    llvm::SmallVector<size_t, 2> listBytes;
+    for (auto [number, values] : lists) {
+      size_t n = 0;
+      for (int64_t v : values)
+        n += CodedOutputStream::VarintSize64(static_cast<uint64_t>(v));
+      listBytes.push_back(n);
+      // An empty packed field is not written.
+      if (n)
+        body += CodedOutputStream::VarintSize32(uint32_t(number) << 3 | 2) +
+                CodedOutputStream::VarintSize64(n) + n;
+    }
+    uint32_t tag = uint32_t(field) << 3 | 2;
+    size_t bytes = CodedOutputStream::VarintSize32(tag) +
+                   CodedOutputStream::VarintSize64(body) + body;
+    llvm::Error err = llvm::Error::success();
+    auto *at = reinterpret_cast<uint8_t *>(extend(bytes, err));
+    if (!at)
+      return err;
+    uint8_t *end = at + bytes;
+    at = CodedOutputStream::WriteVarint32ToArray(tag, at);
+    at = CodedOutputStream::WriteVarint64ToArray(body, at);
+    for (auto [k, list] : llvm::enumerate(lists)) {
+      if (!listBytes[k])
+        continue;
+      at = CodedOutputStream::WriteVarint32ToArray(
+          uint32_t(list.first) << 3 | 2, at);
+      at = CodedOutputStream::WriteVarint64ToArray(listBytes[k], at);
+      for (int64_t v : list.second)
+        at = CodedOutputStream::WriteVarint64ToArray(static_cast<uint64_t>(v),
+                                                     at);
+    }
+    if (at != end)
+      return llvm::createStringError("cannot serialize the executable");
+    return llvm::Error::success();
+  }
+  /// Appends `other`'s pieces, after this one's, and empties it.
+  llvm::Error take(PayloadWriter &&other) {
+    if (size + other.size > runtime::kMaxExecutablePayload)
+      return llvm::createStringError(
+          "the executable is over " +
+          std::to_string(runtime::kMaxExecutablePayload) +
+          " bytes, the most the format holds");
+    for (Block &block : other.blocks)
+      blocks.push_back(block);
+    size += other.size;
+    other.blocks.clear();
+    other.size = 0;
+    return llvm::Error::success();
+  }
+  /// The file: header, then the pieces, each freed once copied (appended,
+  /// not copied over zeros: the file's pages are touched only as the
+  /// blocks' are given back).
+  std::string finish() {
+    std::string file;
+    file.reserve(kExecutableHeaderSize + size);
+    file.append(kExecutableHeaderSize, '\0');
+    for (Block &block : blocks) {
+      file.append(static_cast<const char *>(block.memory.base()), block.used);
+      release(block);
+    }
+    runtime::writeExecutableHeader(
+        file.data(), StringRef(file.data() + kExecutableHeaderSize, size));
+    return file;
+  }
+
+private:
+  static constexpr size_t kExecutableHeaderSize =
+      runtime::kExecutableHeaderSize;
+  /// Pieces go into blocks of about this size, so that a step is not a
+  /// heap allocation of its own and no block grows by doubling.
+  static constexpr size_t kBlockBytes = size_t(4) << 20;
+
+  /// Mapped memory, not heap: finish() gives each block back to the
+  /// system once copied. Freed heap stays resident (glibc), and the file's
+  /// bytes, one piece, fit in none of the freed pieces: assembling them
+  /// added their size again to a large compile's peak (issue 16).
+  struct Block {
+    llvm::sys::MemoryBlock memory;
+    size_t used = 0;
+    size_t left() const { return memory.allocatedSize() - used; }
+  };
+
+  static void release(Block &block) {
+    if (block.memory.base())
+      (void)llvm::sys::Memory::releaseMappedMemory(block.memory);
+    block = Block();
+  }
+
+  /// `bytes` more bytes at the payload's end, in its last block or a
+  /// new one; null, with `err` set, if the payload would be too large or
+  /// no memory is left.
+  char *extend(size_t bytes, llvm::Error &err) {
+    if (size + bytes > runtime::kMaxExecutablePayload) {
+      err = llvm::createStringError(
+          "the executable is over " +
+          std::to_string(runtime::kMaxExecutablePayload) +
+          " bytes, the most the format holds");
+      return nullptr;
+    }
+    if (blocks.empty() || blocks.back().left() < bytes) {
+      std::error_code ec;
+      Block block;
+      block.memory = llvm::sys::Memory::allocateMappedMemory(
+          std::max(kBlockBytes, bytes), nullptr,
+          llvm::sys::Memory::MF_READ | llvm::sys::Memory::MF_WRITE, ec);
+      if (ec) {
+        err = llvm::createStringError(ec, "cannot hold the executable: " +
+                                              ec.message());
+        return nullptr;
+      }
+      blocks.push_back(block);
+    }
+    Block &block = blocks.back();
+    char *at = static_cast<char *>(block.memory.base()) + block.used;
+    block.used += bytes;
+    size += bytes;
+    return at;
+  }
+
+  llvm::Error put(const google::protobuf::MessageLite &message,
+                  size_t messageSize, int field) {
+    using google::protobuf::io::CodedOutputStream;
+    uint32_t tag = field ? uint32_t(field) << 3 | 2 : 0; // length-delimited
+    size_t bytes = messageSize;
+    if (field)
+      bytes += CodedOutputStream::VarintSize32(tag) +
+               CodedOutputStream::VarintSize64(messageSize);
+    llvm::Error err = llvm::Error::success();
+    char *at = extend(bytes, err);
+    if (!at)
+      return err;
+    google::protobuf::io::ArrayOutputStream stream(at, int(bytes));
+    CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    if (field) {
+      coded.WriteVarint32(tag);
+      coded.WriteVarint64(messageSize);
+    }
+    message.SerializeWithCachedSizes(&coded);
+    if (coded.HadError() || size_t(coded.ByteCount()) != bytes)
+      return llvm::createStringError("cannot serialize the executable");
+    return llvm::Error::success();
+  }
+
+  std::vector<Block> blocks;
+  size_t size = 0;
+};
 
 /// Integer-list parameters of at least this many values are written once,
 /// in Executable.shared_ints (Writer::addStep); shorter ones cost less than
@@ -186,117 +371,11 @@ private:
   /// Executable.shared_ints index of each large integer-list parameter
   /// (a uniqued attribute: its address names it).
   llvm::DenseMap<const void *, int32_t> sharedInts;
-};
 
-/// The payload as it is written: pieces of serialized message, appended
-/// in the order the fields would be serialized in, so that the bytes are
-/// those of the whole message serialized at once. A buffer or top-level
-/// step is serialized as soon as it is built, so the executable never
-/// holds all of them as messages: their copy lists as int64 fields were the
-/// largest part of a 10k-op compile's peak RSS (BENCHMARKS.md, issue 16).
-class PayloadWriter {
 public:
-  PayloadWriter() = default;
-  PayloadWriter(const PayloadWriter &) = delete;
-  PayloadWriter &operator=(const PayloadWriter &) = delete;
-  ~PayloadWriter() {
-    for (Block &block : blocks)
-      release(block);
-  }
-
-  /// Appends `message` serialized (deterministically: vertex parameters
-  /// are a map, and the executable cache promises identical bytes).
-  llvm::Error append(const google::protobuf::MessageLite &message) {
-    return put(message, message.ByteSizeLong(), 0);
-  }
-  /// Appends `message` as one element of the repeated message field
-  /// `field` of the enclosing message.
-  llvm::Error appendField(int field,
-                          const google::protobuf::MessageLite &message) {
-    return put(message, message.ByteSizeLong(), field);
-  }
-  /// The file: header, then the pieces, each freed once copied (appended,
-  /// not copied over zeros: the file's pages are touched only as the
-  /// blocks' are given back).
-  std::string finish() {
-    std::string file;
-    file.reserve(kExecutableHeaderSize + size);
-    file.append(kExecutableHeaderSize, '\0');
-    for (Block &block : blocks) {
-      file.append(static_cast<const char *>(block.memory.base()), block.used);
-      release(block);
-    }
-    runtime::writeExecutableHeader(
-        file.data(), StringRef(file.data() + kExecutableHeaderSize, size));
-    return file;
-  }
-
-private:
-  static constexpr size_t kExecutableHeaderSize =
-      runtime::kExecutableHeaderSize;
-  /// Pieces go into blocks of about this size, so that a step is not a
-  /// heap allocation of its own and no block grows by doubling.
-  static constexpr size_t kBlockBytes = size_t(4) << 20;
-
-  /// Mapped memory, not heap: finish() gives each block back to the
-  /// system once copied. Freed heap stays resident (glibc), and the file's
-  /// bytes, one piece, fit in none of the freed pieces: assembling them
-  /// added their size again to a large compile's peak (issue 16).
-  struct Block {
-    llvm::sys::MemoryBlock memory;
-    size_t used = 0;
-    size_t left() const { return memory.allocatedSize() - used; }
-  };
-
-  static void release(Block &block) {
-    if (block.memory.base())
-      (void)llvm::sys::Memory::releaseMappedMemory(block.memory);
-    block = Block();
-  }
-
-  llvm::Error put(const google::protobuf::MessageLite &message,
-                  size_t messageSize, int field) {
-    using google::protobuf::io::CodedOutputStream;
-    uint32_t tag = field ? uint32_t(field) << 3 | 2 : 0; // length-delimited
-    size_t bytes = messageSize;
-    if (field)
-      bytes += CodedOutputStream::VarintSize32(tag) +
-               CodedOutputStream::VarintSize64(messageSize);
-    if (size + bytes > runtime::kMaxExecutablePayload)
-      return llvm::createStringError(
-          "the executable is over " +
-          std::to_string(runtime::kMaxExecutablePayload) +
-          " bytes, the most the format holds");
-    if (blocks.empty() || blocks.back().left() < bytes) {
-      std::error_code ec;
-      Block block;
-      block.memory = llvm::sys::Memory::allocateMappedMemory(
-          std::max(kBlockBytes, bytes), nullptr,
-          llvm::sys::Memory::MF_READ | llvm::sys::Memory::MF_WRITE, ec);
-      if (ec)
-        return llvm::createStringError(ec, "cannot hold the executable: " +
-                                               ec.message());
-      blocks.push_back(block);
-    }
-    Block &block = blocks.back();
-    char *at = static_cast<char *>(block.memory.base()) + block.used;
-    block.used += bytes;
-    google::protobuf::io::ArrayOutputStream stream(at, int(bytes));
-    CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    if (field) {
-      coded.WriteVarint32(tag);
-      coded.WriteVarint64(messageSize);
-    }
-    message.SerializeWithCachedSizes(&coded);
-    if (coded.HadError() || size_t(coded.ByteCount()) != bytes)
-      return llvm::createStringError("cannot serialize the executable");
-    size += bytes;
-    return llvm::Error::success();
-  }
-
-  std::vector<Block> blocks;
-  size_t size = 0;
+  /// Executable.copy_lists and .shared_ints, serialized as they are found:
+  /// the message's last two fields, after `out`'s.
+  PayloadWriter copyListBytes, sharedIntBytes;
 };
 
 Writer::Writer(exe::Executable &out, ModuleOp module,
@@ -522,11 +601,13 @@ llvm::Error Writer::addStep(Operation &op, exe::Step &step) {
         toParam(a.getValue(), param);
         continue;
       }
-      auto [it, inserted] = sharedInts.try_emplace(ints.getAsOpaquePointer(),
-                                                   out.shared_ints_size());
+      auto [it, inserted] =
+          sharedInts.try_emplace(ints.getAsOpaquePointer(), sharedInts.size());
       if (inserted)
-        out.add_shared_ints()->mutable_values()->Add(ints.asArrayRef().begin(),
-                                                     ints.asArrayRef().end());
+        if (llvm::Error err = sharedIntBytes.appendPacked(
+                exe::Executable::kSharedIntsFieldNumber,
+                {{exe::Ints::kValuesFieldNumber, ints.asArrayRef()}}))
+          return err;
       param.set_shared_ints(it->second);
     }
   } else if (auto x = dyn_cast<tile::ExchangeOp>(op)) {
@@ -545,14 +626,14 @@ llvm::Error Writer::addStep(Operation &op, exe::Step &step) {
       auto [it, inserted] = copyLists.try_emplace(
           std::make_pair(x.getCopiesAttr().getAsOpaquePointer(),
                          x.getStridedAttr().getAsOpaquePointer()),
-          out.copy_lists_size());
-      if (inserted) {
-        exe::CopyList &list = *out.add_copy_lists();
-        ArrayRef<int64_t> copies = x.getCopyRuns();
-        list.mutable_copies()->Add(copies.begin(), copies.end());
-        if (std::optional<ArrayRef<int64_t>> strided = x.getStrided())
-          list.mutable_strided()->Add(strided->begin(), strided->end());
-      }
+          copyLists.size());
+      if (inserted)
+        if (llvm::Error err = copyListBytes.appendPacked(
+                exe::Executable::kCopyListsFieldNumber,
+                {{exe::CopyList::kCopiesFieldNumber, x.getCopyRuns()},
+                 {exe::CopyList::kStridedFieldNumber,
+                  x.getStrided().value_or(ArrayRef<int64_t>())}}))
+          return err;
       e.set_copy_list_plus_one(it->second + 1);
     }
   } else if (auto c = dyn_cast<tile::CollectiveOp>(op)) {
@@ -649,10 +730,13 @@ void leavesOf(Type type, SmallVectorImpl<Type> &leaves) {
 
 /// Appends to `payload` the fields before the graph module: the head,
 /// each buffer and step as it is built; sets in `out` those after the
-/// steps but the graph module. Frees `owned`'s liveness and offsets once
-/// read (see write()). The Writer's tables are freed on return.
+/// steps but the graph module, the copy lists and the shared integer
+/// lists, which go to `tail`, serialized (the message's last fields). Frees
+/// `owned`'s liveness and offsets once read (see write()). The Writer's tables
+/// are freed on return.
 llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
-                         ModuleOp module, tile::ProgramOp program,
+                         PayloadWriter &tail, ModuleOp module,
+                         tile::ProgramOp program,
                          const memory::MemoryAnalysis &analysis,
                          memory::MemoryAnalysis *owned, StringRef moduleName,
                          std::string sourceModule) {
@@ -778,8 +862,9 @@ llvm::Error writeProgram(PayloadWriter &payload, exe::Executable &out,
     addBinding(*out.mutable_outputs(), "output_" + std::to_string(k), t,
                outfeeds[first + k]);
   }
-
-  return llvm::Error::success();
+  if (llvm::Error err = tail.take(std::move(writer.copyListBytes)))
+    return err;
+  return tail.take(std::move(writer.sharedIntBytes));
 }
 
 /// writeExecutable; when `owned` is set (it is `analysis`), the analysis
@@ -795,11 +880,12 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
                                   std::string sourceModule,
                                   std::optional<std::string> graphModule) {
   // The message's fields in field order: `head` up to the buffers, the
-  // buffers and the steps one by one, then `out`, the rest.
-  PayloadWriter payload;
+  // buffers and the steps one by one, then `out`, then `tail` (the copy
+  // lists and shared integer lists, fields 20 and 21).
+  PayloadWriter payload, tail;
   exe::Executable out;
   if (llvm::Error err =
-          writeProgram(payload, out, module, program, analysis, owned,
+          writeProgram(payload, out, tail, module, program, analysis, owned,
                        moduleName, std::move(sourceModule)))
     return std::move(err);
   if (owned) {
@@ -822,6 +908,8 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
   out.set_graph_module(std::move(*graphModule));
   graphModule.reset();
   if (llvm::Error err = payload.append(out))
+    return std::move(err);
+  if (llvm::Error err = payload.take(std::move(tail)))
     return std::move(err);
   // Swapped out, not cleared: Clear() keeps the strings' memory.
   exe::Executable().Swap(&out);
