@@ -21,13 +21,14 @@ time(10k) and peak RSS per op at the larger.
 
 Wall time is what the goals are about; CPU time (user + sys of the child)
 is printed beside it because this machine is shared: under load it moves
-less than wall time. Medians of --runs runs, or more for a fast corpus
-model and its parse-print: they repeat until each side has taken about
-MIN_SECONDS (at most MAX_RUNS runs; a first run, not counted, says how
-long one takes). The generated models run once; the scaling pair --runs
-times each, as one run of the larger graph moved by ±10% from run to
-run. The two sides of a ratio (full and reports off; the two scaling
-graphs) run in turns, so that the load's drift over a run falls on both.
+less than wall time. Medians of --runs runs (three at least), or more
+for a fast corpus model: they repeat until the full compile has taken
+about MIN_SECONDS (at most MAX_RUNS runs; a first run, not counted, says
+how long one takes). The generated models run three times; the scaling
+pair --runs times each, as one run of the larger graph moved by ±10%
+from run to run. The sides of a ratio (full compile, reports off and
+parse-print; the two scaling graphs) run in turns, so that the load's
+drift over a run falls on all of them.
 
 Writes bench/compile-goals-results.md (bench/run.py copies it into
 BENCHMARKS.md).
@@ -88,20 +89,21 @@ def summarize(results):
             max(r[2] for r in results))
 
 
-def measure(cmd, runs):
-    return summarize([run_once(cmd) for _ in range(runs)])
+def measure_turns(cmds, runs):
+    """Each command `runs` times, in turns (a b c, b c a, c a b, ...), so
+    that a change in the shared machine's load falls on every side of a
+    ratio rather than on one (the ratios are what the goals compare)."""
+    results = [[] for _ in cmds]
+    for i in range(runs):
+        for k in range(len(cmds)):
+            j = (i + k) % len(cmds)
+            results[j].append(run_once(cmds[j]))
+    return [summarize(r) for r in results]
 
 
 def measure_pair(cmd_a, cmd_b, runs):
-    """Each command `runs` times, in turns (a b, b a, a b, ...), so that a
-    change in the shared machine's load falls on both sides of a ratio
-    rather than on one (the ratios are what the goals compare)."""
-    a, b = [], []
-    for i in range(runs):
-        order = [(cmd_a, a), (cmd_b, b)]
-        for cmd, results in order[::-1] if i % 2 else order:
-            results.append(run_once(cmd))
-    return summarize(a), summarize(b)
+    a, b = measure_turns([cmd_a, cmd_b], runs)
+    return a, b
 
 
 def folder_bytes(path):
@@ -135,15 +137,17 @@ def model_row(name, model, work, runs, adaptive=True):
     os.makedirs(out)
     text = common.tgraph_text(model, out)
     parse_print = common.parse_print_cmd(text)
-    pp_runs = max(runs, 3)
-    pp, _, _ = measure(parse_print, runs_for(parse_print, pp_runs)
-                       if adaptive else pp_runs)
-    common.progress(f"{name}: full compile and reports off")
+    common.progress(f"{name}: full compile, reports off and parse-print")
     full = common.compile_cmd(model, TARGET, out)
+    runs = max(runs, 3)
     if adaptive:
         runs = runs_for(full, runs)
-    (on, on_cpu, _), (off, off_cpu, _) = measure_pair(
-        full, common.compile_cmd(model, TARGET, out, reports=False), runs)
+    # The parse-print in the same turns as the compiles: measured apart,
+    # a minute earlier, the host's speed (which moves by a third on this
+    # shared machine) decided the ratio more than the compile did.
+    (on, on_cpu, _), (off, off_cpu, _), (pp, _, _) = measure_turns(
+        [full, common.compile_cmd(model, TARGET, out, reports=False),
+         parse_print], runs)
     reports = folder_bytes(os.path.join(out, "r"))
     ops = common.op_count(os.path.join(out, "r"))
     size = os.path.getsize(model)
@@ -226,8 +230,8 @@ def main():
         "same module, as in the table above. Wall seconds are medians of " +
         str(args.runs) + " runs or more (`runs`: a fast model runs until "
         f"each side has taken about {MIN_SECONDS:g} s, at most {MAX_RUNS} "
-        "times, as does its parse-print; generated models: one run), full "
-        "and reports off in turns; CPU is user + sys of the process.",
+        "times; generated models: three runs), full, reports off and "
+        "parse-print in turns; CPU is user + sys of the process.",
         "",
         common.table(HEADER, corpus_rows),
         "",
