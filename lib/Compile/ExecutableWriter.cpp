@@ -343,8 +343,12 @@ public:
   /// once the liveness is freed, it is not part of the writer's peak.
   void indexGraphOps(ModuleOp module);
 
-  /// Holds what follows the steps (the graph ops, bindings, ...).
+  /// Holds what follows the steps (the graph ops, bindings, ...) but
+  /// the copy lists and shared integer lists.
   exe::Executable &out;
+  /// Executable.copy_lists and .shared_ints, serialized as they are found:
+  /// the message's last two fields, after `out`'s.
+  PayloadWriter copyListBytes, sharedIntBytes;
   const memory::MemoryAnalysis &analysis;
   llvm::DenseMap<Value, int32_t> index;
 
@@ -371,11 +375,6 @@ private:
   /// Executable.shared_ints index of each large integer-list parameter
   /// (a uniqued attribute: its address names it).
   llvm::DenseMap<const void *, int32_t> sharedInts;
-
-public:
-  /// Executable.copy_lists and .shared_ints, serialized as they are found:
-  /// the message's last two fields, after `out`'s.
-  PayloadWriter copyListBytes, sharedIntBytes;
 };
 
 Writer::Writer(exe::Executable &out, ModuleOp module,
