@@ -201,7 +201,17 @@ static std::vector<Owned> ownersOf(tile::MappingAttr mapping,
   llvm::sort(order, [&](size_t a, size_t b) {
     return mapping.getRun(a).firstElement < mapping.getRun(b).firstElement;
   });
+  // At most an interval per tile of each run: reserved, since growing by
+  // doubling copied the list and faulted in fresh pages for each copy
+  // (bert_small_train's views: a fifth of this function's time).
+  size_t most = 0;
+  for (size_t i : order) {
+    tile::MappingAttr::Run r = mapping.getRun(i);
+    if (r.perTile > 0 && r.numTiles() > 0)
+      most += r.numTiles();
+  }
   std::vector<Owned> joined;
+  joined.reserve(most);
   for (size_t i : order) {
     tile::MappingAttr::Run r = mapping.getRun(i);
     for (int64_t k = 0; r.perTile > 0 && k < r.numTiles(); ++k) {
