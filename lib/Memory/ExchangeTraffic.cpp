@@ -203,7 +203,7 @@ static std::vector<Owned> ownersOf(tile::MappingAttr mapping,
   });
   // At most an interval per tile of each run: reserved, since growing by
   // doubling copied the list and faulted in fresh pages for each copy
-  // (bert_small_train's views: a fifth of this function's time).
+  // (two thirds of this function's time on bert_small_train's views).
   size_t most = 0;
   for (size_t i : order) {
     tile::MappingAttr::Run r = mapping.getRun(i);

@@ -1,9 +1,9 @@
 //===- Heap.cpp - Giving freed heap memory back to the system -------------===//
 //
 // jemalloc is found at run time, through a weak reference to its mallctl:
-// the tools link it (it is faster than glibc's malloc on the compile's
-// many short-lived tables), the libraries do not force it on the programs
-// that embed them, and a program preloading it is served as well.
+// tessera-compile links it (it is faster than glibc's malloc on the
+// compile's many short-lived tables), the libraries do not force it on the
+// programs that embed them, and a program preloading it is served as well.
 //
 //===----------------------------------------------------------------------===//
 
