@@ -229,7 +229,8 @@ def main():
         "the reports' own cost. Parse-print: the stock `mlir-opt` on the "
         "same module, as in the table above. Wall seconds are medians of " +
         str(args.runs) + " runs or more (`runs`: a fast model runs until "
-        f"each side has taken about {MIN_SECONDS:g} s, at most {MAX_RUNS} "
+        f"its full compile has taken about {MIN_SECONDS:g} s, at most "
+        f"{MAX_RUNS} "
         "times; generated models: three runs), full, reports off and "
         "parse-print in turns; CPU is user + sys of the process.",
         "",
