@@ -101,11 +101,6 @@ def measure_turns(cmds, runs):
     return [summarize(r) for r in results]
 
 
-def measure_pair(cmd_a, cmd_b, runs):
-    a, b = measure_turns([cmd_a, cmd_b], runs)
-    return a, b
-
-
 def folder_bytes(path):
     total = 0
     for root, _, files in os.walk(path):
@@ -207,7 +202,8 @@ def main():
     small, large = sizes
     if commands:
         common.progress(f"scaling: {small} and {large} ops")
-        scaling[small], scaling[large] = measure_pair(*commands, args.runs)
+        scaling[small], scaling[large] = measure_turns(commands,
+                                                        args.runs)
 
     def worst(rows, column):
         return max(rows, key=lambda r: float(r[column]))

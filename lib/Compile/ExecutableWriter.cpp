@@ -210,10 +210,7 @@ public:
   /// Appends `other`'s pieces, after this one's, and empties it.
   llvm::Error take(PayloadWriter &&other) {
     if (size + other.size > runtime::kMaxExecutablePayload)
-      return llvm::createStringError(
-          "the executable is over " +
-          std::to_string(runtime::kMaxExecutablePayload) +
-          " bytes, the most the format holds");
+      return tooLarge();
     for (Block &block : other.blocks)
       blocks.push_back(block);
     size += other.size;
@@ -260,15 +257,19 @@ private:
     block = Block();
   }
 
+  static llvm::Error tooLarge() {
+    return llvm::createStringError(
+        "the executable is over " +
+        std::to_string(runtime::kMaxExecutablePayload) +
+        " bytes, the most the format holds");
+  }
+
   /// `bytes` more bytes at the payload's end, in its last block or a
   /// new one; null, with `err` set, if the payload would be too large or
   /// no memory is left.
   char *extend(size_t bytes, llvm::Error &err) {
     if (size + bytes > runtime::kMaxExecutablePayload) {
-      err = llvm::createStringError(
-          "the executable is over " +
-          std::to_string(runtime::kMaxExecutablePayload) +
-          " bytes, the most the format holds");
+      err = tooLarge();
       return nullptr;
     }
     if (blocks.empty() || blocks.back().left() < bytes) {
