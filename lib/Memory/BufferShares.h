@@ -32,8 +32,13 @@ struct ShareScratch {
       return h ^ (h >> 29);
     }
   };
-  std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> pieces, bucketed;
-  std::vector<int64_t> tileStart;
+  /// The mapping's runs (their tiles cut at the tile count), the runs in
+  /// order of first tile, those holding the current tile and those that
+  /// start on it (forEachTileIntervals).
+  std::vector<tile::MappingAttr::Run> runs;
+  std::vector<uint32_t> byStart, starting;
+  llvm::SmallVector<uint32_t> active;
+  /// The current tile's intervals.
   llvm::SmallVector<std::pair<int64_t, int64_t>> intervals;
   /// A buffer's tile patterns (intervals less a multiple of the padding
   /// period) and their padded elements.

@@ -10,6 +10,7 @@
 #include "tessera/Memory/MemoryAnalysis.h"
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
+#include "tessera/Target/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -18,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -300,4 +302,52 @@ TEST(MemoryLiveness, RunsAreFoundByTile) {
   EXPECT_EQ(shares.runOf(7), -1);
   EXPECT_EQ(shares.runOf(10), 2);
   EXPECT_EQ(shares.runOf(11), -1);
+}
+
+// Runs that share tiles, listed out of tile order, take the shares' general
+// path (a sweep over the tiles): each tile's share counts every run's
+// interval on it, is padded as those intervals together are, and the
+// shares come in tile order. Expected values are taken from the mapping's
+// own interval list, tile by tile.
+TEST(MemoryLiveness, SharesCountEveryRunOnATile) {
+  // Run 0 on tiles 2-5, run 1 on 0-3, run 2 on 4 and 7 (past a gap on 6).
+  constexpr const char *text = R"mlir(
+tile.program @p target "tile-1472" tiles 1472 {
+  %a = tile.var "a" parameter mapping<[2, 5] x 3 from 12, [0, 3] x 3 from 0, [4, 4] x 6 from 24, [7, 7] x 2 from 30> : !tile.buffer<4x8xf32>
+  tile.host_copy infeed %a : !tile.buffer<4x8xf32>
+  tile.sync
+  tile.host_copy outfeed %a : !tile.buffer<4x8xf32>
+}
+)mlir";
+  MLIRContext context;
+  context.loadDialect<tile::TileDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  ASSERT_TRUE(module);
+  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
+  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
+  ASSERT_TRUE(static_cast<bool>(analysis))
+      << llvm::toString(analysis.takeError());
+  const BufferLiveness &a = analysis->liveness.buffers.front();
+  // Each tile's intervals as the mapping lists them, run by run.
+  std::map<int64_t, llvm::SmallVector<std::pair<int64_t, int64_t>>> byTile;
+  a.var.getMapping().forEachInterval([&](int64_t t, int64_t b, int64_t e) {
+    byTile[t].push_back({b, e});
+  });
+  ASSERT_EQ(byTile.size(), 7u);
+  const std::map<int64_t, int64_t> elements = {{0, 3}, {1, 3}, {2, 6}, {3, 6},
+                                               {4, 9}, {5, 3}, {7, 2}};
+  const TargetDescription &target = analysis->target;
+  std::vector<int64_t> tiles;
+  for (TileBytes share : a.tiles) {
+    tiles.push_back(share.tile);
+    ASSERT_TRUE(byTile.count(share.tile)) << "tile " << share.tile;
+    EXPECT_EQ(share.elements, elements.at(share.tile)) << "tile " << share.tile;
+    EXPECT_EQ(share.bytes, 4 * share.elements) << "tile " << share.tile;
+    int64_t slots = paddedElementsOnTile(a.var.getType().getShape(),
+                                         target.layoutTile, byTile[share.tile]);
+    EXPECT_EQ(share.paddedBytes, alignTo(4 * slots, target.alignmentBytes))
+        << "tile " << share.tile;
+  }
+  EXPECT_EQ(tiles, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 7}));
+  EXPECT_EQ(a.bytes, 4 * 32);
 }
