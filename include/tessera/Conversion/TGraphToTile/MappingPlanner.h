@@ -77,6 +77,8 @@ public:
 
 private:
   llvm::SmallVector<int64_t> bytes;
+  /// Scratch for add: each tile's change in the running sum.
+  llvm::SmallVector<int64_t> steps;
 };
 
 /// An in-place result: the runs of its operand `inputName`.
