@@ -488,6 +488,51 @@ TEST_F(LoweringPlannerTest, ViewCopiesOfLongRowsMatchTheElementWalk) {
   }
 }
 
+/// Each tile's outputs of a reduction in first-reached order, element by
+/// element: the reference for partialOutputsPerTile.
+static llvm::SmallVector<std::vector<int64_t>>
+outputsByElementWalk(llvm::ArrayRef<int64_t> runs,
+                     llvm::ArrayRef<int64_t> shape,
+                     llvm::ArrayRef<bool> reduced,
+                     llvm::ArrayRef<int64_t> outStrides, int64_t numTiles) {
+  int64_t rank = shape.size(), n = 1, kept = outStrides.size();
+  for (int64_t size : shape)
+    n *= size;
+  TileLookup lookup(runs);
+  llvm::SmallVector<std::vector<int64_t>> expected(numTiles);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t o = 0, rest = i;
+    for (int64_t d = rank - 1, k = kept - 1; d >= 0; --d) {
+      if (!reduced[d])
+        o += (rest % shape[d]) * outStrides[k--];
+      rest /= shape[d];
+    }
+    std::vector<int64_t> &mine = expected[lookup.tileOf(i)];
+    if (std::find(mine.begin(), mine.end(), o) == mine.end())
+      mine.push_back(o);
+  }
+  return expected;
+}
+
+/// partialOutputsPerTile's outputs, tile by tile, against the element walk.
+static void expectOutputsOfElementWalk(llvm::ArrayRef<int64_t> runs,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       llvm::ArrayRef<bool> reduced,
+                                       llvm::ArrayRef<int64_t> outStrides,
+                                       int64_t numTiles) {
+  auto outputs =
+      partialOutputsPerTile(runs, shape, reduced, outStrides, numTiles);
+  ASSERT_TRUE(outputs.has_value());
+  ASSERT_EQ(outputs->numTiles(), numTiles);
+  llvm::SmallVector<std::vector<int64_t>> expected =
+      outputsByElementWalk(runs, shape, reduced, outStrides, numTiles);
+  for (int64_t t = 0; t < numTiles; ++t)
+    ASSERT_EQ(
+        std::vector<int64_t>(outputs->of(t).begin(), outputs->of(t).end()),
+        expected[t])
+        << "tile " << t;
+}
+
 TEST_F(LoweringPlannerTest, ReducePartialsMatchAnElementWalk) {
   // Block by block against element by element: random shapes, reduced
   // dimensions and input mappings; each tile's outputs in first-reached
@@ -513,29 +558,13 @@ TEST_F(LoweringPlannerTest, ReducePartialsMatchAnElementWalk) {
       nOut *= size;
     llvm::SmallVector<int64_t> runs = randomRuns(rng, n, numTiles);
     SCOPED_TRACE(::testing::Message() << "trial " << trial);
+    expectOutputsOfElementWalk(runs, shape, reduced, outStrides, numTiles);
+    if (HasFatalFailure())
+      return;
     auto outputs =
         partialOutputsPerTile(runs, shape, reduced, outStrides, numTiles);
-    ASSERT_TRUE(outputs.has_value());
-    // The element walk.
-    TileLookup lookup(runs);
-    llvm::SmallVector<std::vector<int64_t>> expected(numTiles);
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t o = 0, rest = i;
-      for (int64_t d = rank - 1, k = keptShape.size() - 1; d >= 0; --d) {
-        if (!reduced[d])
-          o += (rest % shape[d]) * outStrides[k--];
-        rest /= shape[d];
-      }
-      std::vector<int64_t> &mine = expected[lookup.tileOf(i)];
-      if (std::find(mine.begin(), mine.end(), o) == mine.end())
-        mine.push_back(o);
-    }
-    ASSERT_EQ(outputs->numTiles(), numTiles);
-    for (int64_t t = 0; t < numTiles; ++t)
-      ASSERT_EQ(
-          std::vector<int64_t>(outputs->of(t).begin(), outputs->of(t).end()),
-          expected[t])
-          << "tile " << t;
+    llvm::SmallVector<std::vector<int64_t>> expected =
+        outputsByElementWalk(runs, shape, reduced, outStrides, numTiles);
     // Owners: any tile, several outputs each.
     std::vector<int64_t> ownerOf(nOut);
     for (int64_t &owner : ownerOf)
@@ -562,6 +591,44 @@ TEST_F(LoweringPlannerTest, ReducePartialsMatchAnElementWalk) {
   EXPECT_FALSE(
       partialOutputsPerTile({0, 1, 4, 0, 1, 2, 4, 5}, {9}, {true}, {}, 2));
   EXPECT_FALSE(partialOutputsPerTile({0, 3, 3, 0}, {9}, {true}, {}, 2));
+}
+
+TEST_F(LoweringPlannerTest, ReducePartialsOfColumnBlocksMatchAnElementWalk) {
+  // A sum over the leading dimensions (a bias gradient) of a matrix whose
+  // tiles hold column blocks, row after row: each tile reaches its block's
+  // outputs on the first row and none after. Blocks of uneven widths, a
+  // block that moves by a column every few rows, rows spread over the
+  // leading dimensions of a rank-3 shape, and a kept middle dimension
+  // (outputs a stride apart).
+  for (auto [rows, cols, width, drift] : {std::array<int64_t, 4>{40, 23, 5, 0},
+                                          {40, 23, 5, 3},
+                                          {12, 7, 3, 0},
+                                          {64, 30, 30, 0}}) {
+    SCOPED_TRACE(::testing::Message() << rows << "x" << cols << " blocks of "
+                                      << width << ", drift " << drift);
+    int64_t blocks = (cols + width - 1) / width;
+    llvm::SmallVector<int64_t> runs;
+    for (int64_t r = 0; r < rows; ++r) {
+      // Column c of row r on tile (c + shift) / width (the last block may
+      // be narrower), shifted by a column every `drift` rows.
+      int64_t shift = drift ? (r / drift) % width : 0;
+      for (int64_t c = 0; c < cols;) {
+        int64_t block = (c + shift) / width;
+        int64_t end = std::min(cols, (block + 1) * width - shift);
+        runs.append({block, block + 1, end - c, r * cols + c});
+        c = end;
+      }
+    }
+    int64_t numTiles = blocks + 1;
+    expectOutputsOfElementWalk(runs, {rows, cols}, {true, false}, {1},
+                               numTiles);
+    expectOutputsOfElementWalk(runs, {4, rows / 4, cols}, {true, true, false},
+                               {1}, numTiles);
+    expectOutputsOfElementWalk(runs, {4, rows / 4, cols}, {true, false, false},
+                               {cols, 1}, numTiles);
+    expectOutputsOfElementWalk(runs, {4, rows / 4, cols}, {false, true, false},
+                               {cols, 1}, numTiles);
+  }
 }
 
 } // namespace

@@ -75,6 +75,10 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
   // not walked element by element (most of bert's planning of partials).
   std::vector<int32_t> rowSeenBy(block == 1 && lead > 0 && nIn > 0 ? nOut : 0,
                                  -1);
+  // Outputs takenBegin, takenBegin + inner, ... up to takenEnd (exclusive),
+  // all reached by tile takenBy: a stretch of the kept innermost dimension
+  // walked already (see below).
+  int64_t takenBy = -1, takenBegin = 0, takenEnd = 0;
   llvm::SmallVector<int64_t> coords(lead);
   // Steps `coords` (and `output` with them) to the next index along
   // dimension `d`, carrying into the dimensions before it.
@@ -106,11 +110,32 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
           int64_t rowFirst = output - k0 * inner;
           bool whole = k0 == 0 && length == width;
           if (!whole || rowSeenBy[rowFirst] != t) {
-            for (int64_t k = 0, o = output; k < length; ++k, o += inner)
-              if (seenBy[o] != t) {
-                seenBy[o] = t;
-                outputs.push_back(o);
+            // A piece of a row reaches outputs output + k·inner; within
+            // the stretch this tile has taken whole, it adds none, and it
+            // is skipped (a tile holding a column block of many rows
+            // reaches the same outputs row after row: bert_small_train's
+            // 8.4M-element bias gradient was walked element by element).
+            int64_t segmentEnd = output + length * inner;
+            bool taken = inner > 0 && takenBy == t && output >= takenBegin &&
+                         segmentEnd <= takenEnd &&
+                         (output - takenBegin) % inner == 0;
+            if (!taken) {
+              for (int64_t k = 0, o = output; k < length; ++k, o += inner)
+                if (seenBy[o] != t) {
+                  seenBy[o] = t;
+                  outputs.push_back(o);
+                }
+              // The stretch grows when this piece continues it on the
+              // same progression; otherwise it starts again here.
+              if (inner > 0 && takenBy == t && output >= takenBegin &&
+                  output <= takenEnd && (output - takenBegin) % inner == 0) {
+                takenEnd = std::max(takenEnd, segmentEnd);
+              } else {
+                takenBy = t;
+                takenBegin = output;
+                takenEnd = segmentEnd;
               }
+            }
             if (whole)
               rowSeenBy[rowFirst] = t;
           }
