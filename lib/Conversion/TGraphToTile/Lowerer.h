@@ -196,6 +196,17 @@ private:
 
   // Steps; each keeps the sync bookkeeping.
   void syncBeforeReading(mlir::ValueRange reads);
+  /// Tiles holding elements of every buffer, as maximal contiguous ranges
+  /// in tile order: a compute set may only run where each of its operands
+  /// has data.
+  llvm::SmallVector<std::pair<int64_t, int64_t>>
+  commonTileRanges(mlir::ValueRange buffers);
+  /// tile::tilesWithElements of `mapping` on this chip's tiles, remembered
+  /// per mapping (attributes are uniqued): every compute set on a buffer
+  /// reads them, and a matrix split by columns has a run per row and
+  /// column block (4096 for bert_small_train's logits).
+  llvm::ArrayRef<std::pair<int64_t, int64_t>>
+  tileRangesOf(tile::MappingAttr mapping);
   void emitComputeSet(mlir::Location loc, mlir::StringRef name, mlir::StringRef kind,
                       mlir::ValueRange ins, mlir::ValueRange outs,
                       mlir::ArrayRef<mlir::NamedAttribute> attrs = {});
@@ -367,6 +378,10 @@ private:
   /// The start tile chosen for each (chip, element count) of a linear
   /// mapping that covers part of the chip.
   llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> linearStarts;
+  /// tileRangesOf's answers (vectors: their elements stay put as the map
+  /// grows).
+  llvm::DenseMap<mlir::Attribute, std::vector<std::pair<int64_t, int64_t>>>
+      tileRanges;
   /// Buffers of each tgraph value, one per tensor leaf (null: no buffer, e.g.
   /// a dynamic shape).
   mlir::DenseMap<mlir::Value, mlir::SmallVector<mlir::Value>> buffers;

@@ -278,18 +278,27 @@ void Lowerer::syncBeforeReading(ValueRange reads) {
   computeDirty.clear();
 }
 
-/// Tiles holding elements of every buffer, as maximal contiguous ranges: a
-/// compute set may only run where each of its operands has data.
-static SmallVector<std::pair<int64_t, int64_t>>
-commonTileRanges(ValueRange buffers, int64_t numTiles) {
+ArrayRef<std::pair<int64_t, int64_t>>
+Lowerer::tileRangesOf(tile::MappingAttr mapping) {
+  auto [it, fresh] = tileRanges.try_emplace(mapping);
+  if (fresh) {
+    SmallVector<std::pair<int64_t, int64_t>> ranges =
+        tile::tilesWithElements(mapping, numTiles);
+    it->second.assign(ranges.begin(), ranges.end());
+  }
+  return it->second;
+}
+
+SmallVector<std::pair<int64_t, int64_t>>
+Lowerer::commonTileRanges(ValueRange buffers) {
   // The intersection of each buffer's tile ranges (computed from its runs,
   // not tile by tile), kept maximal and in tile order.
   SmallVector<std::pair<int64_t, int64_t>> ranges = {{0, numTiles}};
   if (numTiles <= 0)
     ranges.clear();
   for (Value b : buffers) {
-    SmallVector<std::pair<int64_t, int64_t>> mine = tile::tilesWithElements(
-        b.getDefiningOp<tile::VarOp>().getMapping(), numTiles);
+    ArrayRef<std::pair<int64_t, int64_t>> mine =
+        tileRangesOf(b.getDefiningOp<tile::VarOp>().getMapping());
     SmallVector<std::pair<int64_t, int64_t>> both;
     for (size_t i = 0, j = 0; i < ranges.size() && j < mine.size();) {
       int64_t first = std::max(ranges[i].first, mine[j].first),
@@ -314,7 +323,7 @@ void Lowerer::emitComputeSet(Location loc, StringRef name, StringRef kind,
   // Outputs too: a fill followed by a compute set into the same buffer, or
   // an exchange still writing it, must finish first.
   syncBeforeReading(all);
-  for (auto [first, end] : commonTileRanges(all, numTiles)) {
+  for (auto [first, end] : commonTileRanges(all)) {
     auto cs = builder.create<tile::ComputeSetOp>(
         loc, builder.getStringAttr(name), builder.getStringAttr(kind),
         builder.getI64IntegerAttr(first), builder.getI64IntegerAttr(end),
@@ -1181,7 +1190,11 @@ LogicalResult Lowerer::run(func::FuncOp entry, TileLoweringStats &result) {
   // Tiles used: any tile holding an element of any buffer.
   int64_t tiles = program.getTiles();
   SmallVector<bool> used(tiles, false);
+  // Once per mapping: vars of one layout share it.
+  DenseSet<Attribute> counted;
   program.walk([&](tile::VarOp var) {
+    if (!counted.insert(var.getMapping()).second)
+      return;
     for (auto [first, end] : tile::tilesWithElements(var.getMapping(), tiles))
       std::fill(used.begin() + first, used.begin() + end, true);
   });
