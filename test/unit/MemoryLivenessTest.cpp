@@ -84,27 +84,31 @@ void expectAllocatedAsAlone(const MemoryAnalysis &analysis, int64_t t) {
   EXPECT_EQ(got.lowerBound, alone.lowerBound) << "tile " << t;
 }
 
-/// kProgram parsed and analysed; null when either fails.
+/// A program's text parsed and analysed; null (and a test failure saying
+/// why) when either fails.
 struct Analysed {
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   std::optional<MemoryAnalysis> analysis;
 };
-std::unique_ptr<Analysed> analyseProgram() {
+std::unique_ptr<Analysed> analyse(llvm::StringRef text) {
   auto a = std::make_unique<Analysed>();
   a->context.loadDialect<tile::TileDialect, func::FuncDialect>();
-  a->module = parseSourceString<ModuleOp>(kProgram, &a->context);
-  if (!a->module)
+  a->module = parseSourceString<ModuleOp>(text, &a->context);
+  if (!a->module) {
+    ADD_FAILURE() << "the program does not parse";
     return nullptr;
+  }
   tile::ProgramOp program = *a->module->getOps<tile::ProgramOp>().begin();
   llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
   if (!analysis) {
-    llvm::consumeError(analysis.takeError());
+    ADD_FAILURE() << llvm::toString(analysis.takeError());
     return nullptr;
   }
   a->analysis.emplace(std::move(*analysis));
   return a;
 }
+std::unique_ptr<Analysed> analyseProgram() { return analyse(kProgram); }
 
 TEST(MemoryLivenessTest, TilesLeftUnmarkedRepeatTheirPredecessor) {
   std::unique_ptr<Analysed> a = analyseProgram();
@@ -261,14 +265,9 @@ TEST(MemoryLiveness, LargeListsAreAllocatedAsAlone) {
   }
   text += "  tile.host_copy outfeed %v" + std::to_string(kBuffers - 1) +
           " : !tile.buffer<100xf32>\n}\n";
-  MLIRContext context;
-  context.loadDialect<tile::TileDialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
-  ASSERT_TRUE(module);
-  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
-  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
-  ASSERT_TRUE(static_cast<bool>(analysis))
-      << llvm::toString(analysis.takeError());
+  std::unique_ptr<Analysed> analysed = analyse(text);
+  ASSERT_TRUE(analysed);
+  const MemoryAnalysis *analysis = &*analysed->analysis;
   const ProgramLiveness &live = analysis->liveness;
   ASSERT_EQ(live.listFirstTile.size(), 3u); // tiles 0, 1 and the empty 2
   for (int64_t t : {0, 1}) {
@@ -319,14 +318,9 @@ tile.program @p target "tile-1472" tiles 1472 {
   tile.host_copy outfeed %a : !tile.buffer<4x8xf32>
 }
 )mlir";
-  MLIRContext context;
-  context.loadDialect<tile::TileDialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
-  ASSERT_TRUE(module);
-  tile::ProgramOp program = *module->getOps<tile::ProgramOp>().begin();
-  llvm::Expected<MemoryAnalysis> analysis = analyzeMemory(program);
-  ASSERT_TRUE(static_cast<bool>(analysis))
-      << llvm::toString(analysis.takeError());
+  std::unique_ptr<Analysed> analysed = analyse(text);
+  ASSERT_TRUE(analysed);
+  const MemoryAnalysis *analysis = &*analysed->analysis;
   const BufferLiveness &a = analysis->liveness.buffers.front();
   // Each tile's intervals as the mapping lists them, run by run.
   std::map<int64_t, llvm::SmallVector<std::pair<int64_t, int64_t>>> byTile;
