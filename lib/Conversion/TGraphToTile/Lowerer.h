@@ -203,8 +203,8 @@ private:
   commonTileRanges(mlir::ValueRange buffers);
   /// tile::tilesWithElements of `mapping` on this chip's tiles, remembered
   /// per mapping (attributes are uniqued): every compute set on a buffer
-  /// reads them, and a matrix split by columns has a run per row and
-  /// column block (4096 for bert_small_train's logits).
+  /// reads them, and a matrix split by column blocks has runs for every
+  /// row (4096 for bert_small_train's logits).
   llvm::ArrayRef<std::pair<int64_t, int64_t>>
   tileRangesOf(tile::MappingAttr mapping);
   void emitComputeSet(mlir::Location loc, mlir::StringRef name, mlir::StringRef kind,
