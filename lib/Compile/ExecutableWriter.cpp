@@ -490,10 +490,12 @@ llvm::Error Writer::addBuffers(PayloadWriter &payload, tile::ProgramOp program,
                                      "' has element type " + dtype +
                                      ", which the runtime cannot hold");
     b.set_dtype(dtype);
-    for (int64_t d : type.getShape())
-      b.add_shape(d);
-    for (int64_t r : var.getMapping().getRuns())
-      b.add_mapping(r);
+    // Added whole, so that each field is sized once: element by element,
+    // a mapping of 4096 runs (bert_small_train's logits) regrew its
+    // field fourteen times, copying it each time.
+    b.mutable_shape()->Add(type.getShape().begin(), type.getShape().end());
+    llvm::ArrayRef<int64_t> runs = var.getMapping().getRuns();
+    b.mutable_mapping()->Add(runs.begin(), runs.end());
     if (buffer.aliasOf >= 0)
       b.set_alias_of_plus_one(buffer.aliasOf + 1);
     else
