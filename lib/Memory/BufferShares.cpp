@@ -8,6 +8,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 
 using namespace mlir;
@@ -101,11 +102,13 @@ static void forEachTileIntervals(tile::MappingAttr mapping, int64_t numTiles,
         return;
       t = std::max(t, runs[byStart[k]].firstTile);
     }
+    // The runs starting on t: byStart holds runs of one first tile in run
+    // order (a stable sort of runs listed in order), so these come sorted.
     starting.clear();
     for (; k < byStart.size() && runs[byStart[k]].firstTile <= t; ++k)
       starting.push_back(byStart[k]);
     if (!starting.empty()) {
-      llvm::sort(starting);
+      assert(llvm::is_sorted(starting) && "runs of one first tile in order");
       size_t held = active.size();
       active.append(starting.begin(), starting.end());
       std::inplace_merge(active.begin(), active.begin() + held, active.end());

@@ -116,10 +116,11 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
             // reaches the same outputs row after row: bert_small_train's
             // 8.4M-element bias gradient was walked element by element).
             int64_t segmentEnd = output + length * inner;
-            bool taken = inner > 0 && takenBy == t && output >= takenBegin &&
-                         segmentEnd <= takenEnd &&
-                         (output - takenBegin) % inner == 0;
-            if (!taken) {
+            // On the stretch's progression, from its start on.
+            bool onStretch = inner > 0 && takenBy == t &&
+                             output >= takenBegin &&
+                             (output - takenBegin) % inner == 0;
+            if (!onStretch || segmentEnd > takenEnd) {
               for (int64_t k = 0, o = output; k < length; ++k, o += inner)
                 if (seenBy[o] != t) {
                   seenBy[o] = t;
@@ -127,8 +128,7 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
                 }
               // The stretch grows when this piece continues it on the
               // same progression; otherwise it starts again here.
-              if (inner > 0 && takenBy == t && output >= takenBegin &&
-                  output <= takenEnd && (output - takenBegin) % inner == 0) {
+              if (onStretch && output <= takenEnd) {
                 takenEnd = std::max(takenEnd, segmentEnd);
               } else {
                 takenBy = t;
