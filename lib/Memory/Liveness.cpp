@@ -156,45 +156,6 @@ void unionRanges(const TileRanges &a, const TileRanges &b, TileRanges &out) {
     add(j == b.size() || (i < a.size() && a[i] <= b[j]) ? a[i++] : b[j++]);
 }
 
-/// The first point in [0, points) where a curve given as (point, delta)
-/// events peaks, and its value there (point 0 and 0 bytes when it never
-/// rises above zero): what std::max_element over the summed curve gives.
-/// When the points are few next to the events, the deltas are summed per
-/// point in `dense` (O(events + points)); otherwise `events` are sorted
-/// (O(events log events)).
-std::pair<int64_t, int64_t>
-firstPeak(std::vector<std::pair<int64_t, int64_t>> &events, int64_t points,
-          std::vector<int64_t> &dense) {
-  int64_t current = 0, bestPoint = 0, best = 0;
-  if (points < 16 * static_cast<int64_t>(events.size()) + 4096) {
-    dense.assign(points, 0);
-    for (auto [point, delta] : events)
-      if (point < points)
-        dense[point] += delta;
-    // Between events the curve is flat, so a point without one cannot
-    // raise it; at point 0 the curve starts.
-    for (int64_t p = 0; p < points; ++p) {
-      current += dense[p];
-      if (p == 0 || current > best)
-        best = current, bestPoint = p;
-    }
-    return {bestPoint, best};
-  }
-  llvm::sort(events);
-  for (size_t i = 0; i < events.size();) {
-    int64_t point = events[i].first;
-    if (point >= points)
-      break;
-    for (; i < events.size() && events[i].first == point; ++i)
-      current += events[i].second;
-    // Between events the curve is flat: its first maximum is at an event
-    // (or at point 0, where it starts).
-    if (point == 0 || current > best)
-      best = current, bestPoint = point;
-  }
-  return {bestPoint, best};
-}
-
 /// First/last references of one buffer while walking the schedule.
 struct Refs {
   int64_t firstDef = INT64_MAX, firstUse = INT64_MAX, lastRef = -1;
@@ -856,13 +817,9 @@ void LivenessBuilder::computeChipCurves() {
   }
 
   // The self-check: the sweep against a direct sum of the live buffers, at
-  // every point when that is cheap (else at every k-th point), and on each
-  // tile at that tile's peak.
+  // every point when that is cheap (else at every k-th point). Each tile's
+  // is made at its peak by the allocation (allocateTiles).
   LivenessCheck &check = result.check;
-  auto mismatch = [&](const std::string &what) {
-    if (check.mismatches++ == 0)
-      check.firstMismatch = what;
-  };
   int64_t stride = std::max<int64_t>(1, points * shares / 50000000);
   for (int64_t p = 0; p < points; p += stride) {
     int64_t sumPadded = 0, sumPlain = 0;
@@ -875,58 +832,18 @@ void LivenessBuilder::computeChipCurves() {
     ++check.pointsChecked;
     if (sumPadded != result.chipLivePadded[p] ||
         sumPlain != result.chipLiveBytes[p])
-      mismatch("chip at point " + std::to_string(p));
+      check.mismatch("chip at point " + std::to_string(p));
   }
-  // Each tile's peak from a sweep over its own buffers' start and end
-  // events (a curve over every program point per tile would cost tiles ×
-  // points), checked against a direct sum at that point. A tile with its
-  // predecessor's shares has its predecessor's result, and a tile whose
-  // list another tile had before has that tile's: the same requests give
-  // the same events and the same sum. The lists are found here, in the
-  // one pass over the changed tiles' shares, for the allocation too.
-  std::vector<int64_t> peakPointOf(result.numTiles, 0);
-  std::vector<char> matchedOn(result.numTiles, 1);
-  std::vector<std::pair<int64_t, int64_t>> events;
-  std::vector<int64_t> dense;
+  // Each distinct request list of the changed tiles, for the allocation,
+  // which also checks each tile's peak (allocateTiles: it sweeps each
+  // list for its lower bound anyway, on several threads).
   ShareListIndex lists(result);
   result.listFirstTile.clear();
   result.listOfTile.clear();
   result.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
     bool isNew = false;
-    uint32_t list = lists.find(t, shares, isNew);
-    result.listOfTile.push_back({t, list});
-    if (!isNew) {
-      int64_t first = result.listFirstTile[list];
-      peakPointOf[t] = peakPointOf[first], matchedOn[t] = matchedOn[first];
-      return;
-    }
-    if (shares.empty())
-      return;
-    // Written in place: a push_back per event, not inlined, was most of
-    // this check's cost on tiles of tens of thousands of buffers.
-    events.resize(2 * shares.size());
-    for (size_t i = 0; i < shares.size(); ++i) {
-      events[2 * i] = {shares[i].first, shares[i].paddedBytes};
-      events[2 * i + 1] = {shares[i].last + 1, -shares[i].paddedBytes};
-    }
-    auto [peakPoint, peakBytes] = firstPeak(events, points, dense);
-    int64_t sum = 0;
-    for (const TileBytes &share : shares)
-      if (share.liveAt(peakPoint))
-        sum += share.paddedBytes;
-    peakPointOf[t] = peakPoint;
-    matchedOn[t] = sum == peakBytes;
+    result.listOfTile.push_back({t, lists.find(t, shares, isNew)});
   });
-  for (int64_t t = 0; t < result.numTiles; ++t) {
-    if (result.buffersOnTile[t].empty())
-      continue;
-    if (result.sameSharesAsPrevious(t))
-      peakPointOf[t] = peakPointOf[t - 1], matchedOn[t] = matchedOn[t - 1];
-    ++check.pointsChecked;
-    if (!matchedOn[t])
-      mismatch("tile " + std::to_string(t) + " at point " +
-               std::to_string(peakPointOf[t]));
-  }
 }
 
 ProgramLiveness LivenessBuilder::build() {

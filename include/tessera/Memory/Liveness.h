@@ -158,6 +158,12 @@ struct LivenessCheck {
   int64_t pointsChecked = 0;
   int64_t mismatches = 0;
   std::string firstMismatch; ///< "" when none
+
+  /// Counts a mismatch; the first one is named.
+  void mismatch(std::string what) {
+    if (mismatches++ == 0)
+      firstMismatch = std::move(what);
+  }
 };
 
 /// Per tile, a list of buffer indices. Neighbouring tiles of a linear

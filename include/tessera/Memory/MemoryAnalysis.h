@@ -30,6 +30,9 @@ struct TileOffsets {
   int64_t peak = 0;       ///< Allocation::peak
   int64_t lowerBound = 0; ///< Allocation::lowerBound
   int64_t peakPoint = 0;  ///< Allocation::peakPoint
+  /// The liveness self-check on this tile: the buffers live at peakPoint,
+  /// summed directly, make lowerBound (the allocator's sweep).
+  bool peakMatches = true;
 
   /// Offsets parallel to buffersOnTile[tile].
   llvm::ArrayRef<int64_t> offsets() const {
