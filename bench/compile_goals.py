@@ -30,7 +30,12 @@ larger graph moved by ±10% from run to run, and three goal runs of one
 binary, with medians of three, read 10.03, 10.57 and 11.31. The sides
 of a ratio (full compile, reports off and parse-print; the two scaling
 graphs) run in turns, so that the load's drift over a run falls on all
-of them.
+of them; and a run of the fast side of a ratio (the parse-print, the
+smaller scaling graph) is a batch of back-to-back runs that together
+take about as long as one of the slow side, whose mean it counts: a
+single 40 ms parse-print or 0.6 s compile caught the machine's speed at
+an instant (the smaller graph's median moved from 0.56 to 0.71 s between
+two goal runs twenty minutes apart), a 0.4 or 7 s compile averaged it.
 
 Writes bench/compile-goals-results.md (bench/run.py copies it into
 BENCHMARKS.md).
@@ -91,16 +96,35 @@ def summarize(results):
             max(r[2] for r in results))
 
 
-def measure_turns(cmds, runs):
+def run_batch(cmd, batch):
+    """run_once `batch` times back to back: the mean wall and CPU seconds
+    and the largest peak RSS."""
+    runs = [run_once(cmd) for _ in range(batch)]
+    return (sum(r[0] for r in runs) / batch, sum(r[1] for r in runs) / batch,
+            max(r[2] for r in runs))
+
+
+def measure_turns(cmds, runs, batches=None):
     """Each command `runs` times, in turns (a b c, b c a, c a b, ...), so
     that a change in the shared machine's load falls on every side of a
-    ratio rather than on one (the ratios are what the goals compare)."""
+    ratio rather than on one (the ratios are what the goals compare). With
+    `batches`, a run of command j is batches[j] runs back to back (their
+    mean): a fast command's run then spans about as long as a slow one's,
+    so each side of a ratio averages the machine's speed over as long a
+    time, rather than the fast side catching it at a few instants."""
+    batches = batches or [1] * len(cmds)
     results = [[] for _ in cmds]
     for i in range(runs):
         for k in range(len(cmds)):
             j = (i + k) % len(cmds)
-            results[j].append(run_once(cmds[j]))
+            results[j].append(run_batch(cmds[j], batches[j]))
     return [summarize(r) for r in results]
+
+
+def batch_for(fast, slow):
+    """How many runs of `fast` take about as long as one of `slow` (one
+    run of each, not counted, says)."""
+    return max(1, round(run_once(slow)[0] / max(run_once(fast)[0], 1e-3)))
 
 
 def folder_bytes(path):
@@ -143,10 +167,11 @@ def model_row(name, model, work, runs, adaptive=True):
         runs = runs_for(full, runs)
     # The parse-print in the same turns as the compiles: measured apart,
     # a minute earlier, the host's speed (which moves by a third on this
-    # shared machine) decided the ratio more than the compile did.
+    # shared machine) decided the ratio more than the compile did. Each of
+    # its runs is a batch as long as a full compile (batch_for).
     (on, on_cpu, _), (off, off_cpu, _), (pp, _, _) = measure_turns(
         [full, common.compile_cmd(model, TARGET, out, reports=False),
-         parse_print], runs)
+         parse_print], runs, [1, 1, batch_for(parse_print, full)])
     reports = folder_bytes(os.path.join(out, "r"))
     ops = common.op_count(os.path.join(out, "r"))
     size = os.path.getsize(model)
@@ -206,8 +231,10 @@ def main():
     small, large = sizes
     if commands:
         common.progress(f"scaling: {small} and {large} ops")
+        # Each run of the smaller graph is a batch of as many compiles
+        # as the larger's ops are times its own.
         scaling[small], scaling[large] = measure_turns(
-            commands, max(args.runs, SCALING_RUNS))
+            commands, max(args.runs, SCALING_RUNS), [large // small, 1])
 
     def worst(rows, column):
         return max(rows, key=lambda r: float(r[column]))
@@ -232,7 +259,9 @@ def main():
         f"its full compile has taken about {MIN_SECONDS:g} s, at most "
         f"{MAX_RUNS} "
         "times; generated models: three runs), full, reports off and "
-        "parse-print in turns; CPU is user + sys of the process.",
+        "parse-print in turns, a parse-print run being the mean of as many "
+        "back to back as take about as long as one full compile; CPU is "
+        "user + sys of the process.",
         "",
         common.table(HEADER, corpus_rows),
         "",
@@ -249,7 +278,9 @@ def main():
         lines += [
             f"Scaling (`bench/gen_hlo.py --ops N --mix mixed --width 64 "
             f"--seq 16 --image 4`, reports off; medians of "
-            f"{max(args.runs, SCALING_RUNS)} runs each, in turns): "
+            f"{max(args.runs, SCALING_RUNS)} runs each, in turns, a run of "
+            f"the smaller being the mean of {large // small} compiles back "
+            f"to back): "
             f"{small:,} ops "
             f"{scaling[small][0]:.2f} s ({scaling[small][1]:.2f} s CPU, "
             f"{scaling[small][2]:.0f} MiB), {large:,} ops "
