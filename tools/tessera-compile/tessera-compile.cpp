@@ -235,7 +235,7 @@ static void releaseModelPages(const SourceMgr &sourceMgr) {
 /// more (`oversize_threshold:0`): that arena gives freed pages back at
 /// once, so each large temporary (a fold's keys, the liveness' tables, an
 /// allocator index, the executable's parts) was faulted in afresh; at 100k
-/// ops that was 74k of 260k page faults and half a second of system time.
+/// ops that was 74k of 260k page faults (system time 0.96 -> 0.70 s).
 /// MALLOC_CONF, when set, is read after this and wins.
 extern "C" const char *malloc_conf;
 const char *malloc_conf = "narenas:1,muzzy_decay_ms:-1,oversize_threshold:0";
