@@ -189,8 +189,8 @@ public:
   explicit ShareListIndex(ProgramLiveness &live) : live(live) {}
 
   /// The list of `tile` (with `shares`), appended to listFirstTile when it
-  /// is new; `isNew` says which.
-  uint32_t find(int64_t tile, llvm::ArrayRef<TileBytes> shares, bool &isNew) {
+  /// is new.
+  uint32_t find(int64_t tile, llvm::ArrayRef<TileBytes> shares) {
     llvm::SmallVector<uint32_t, 1> &candidates = byHash[hash(shares)];
     auto found = llvm::find_if(candidates, [&](uint32_t i) {
       auto copy =
@@ -198,7 +198,7 @@ public:
       return copy != recent.end() ? sameAsCopy(*copy, shares)
                                   : sameAsTile(live.listFirstTile[i], shares);
     });
-    isNew = found == candidates.end();
+    bool isNew = found == candidates.end();
     uint32_t list = isNew ? live.listFirstTile.size() : *found;
     if (isNew) {
       candidates.push_back(list);
@@ -394,26 +394,23 @@ void LivenessBuilder::collectBuffers() {
   // the largest first. Contiguous slices of buffers in program order left
   // bert_small_train's two largest (61 of its 81 ms of shares) to one
   // thread while the others had finished.
+  std::atomic<size_t> next{0};
+  auto work = [&](size_t) {
+    ShareScratch scratch;
+    for (size_t i; (i = next++) < computed.size();) {
+      BufferLiveness &buffer = result.buffers[computed[i]];
+      computeShares(buffer.var, result.numTiles, target, buffer, scratch);
+    }
+  };
   unsigned threads = llvm::parallel::strategy.compute_thread_count();
   if (computed.size() >= kParallelShares && threads > 1) {
     llvm::stable_sort(computed, [&](int32_t a, int32_t b) {
       return result.buffers[a].var.getType().getNumElements() >
              result.buffers[b].var.getType().getNumElements();
     });
-    std::atomic<size_t> next{0};
-    llvm::parallelFor(0, threads, [&](size_t) {
-      ShareScratch scratch;
-      for (size_t i; (i = next++) < computed.size();) {
-        BufferLiveness &buffer = result.buffers[computed[i]];
-        computeShares(buffer.var, result.numTiles, target, buffer, scratch);
-      }
-    });
+    llvm::parallelFor(0, threads, work);
   } else {
-    ShareScratch scratch;
-    for (int32_t index : computed) {
-      BufferLiveness &buffer = result.buffers[index];
-      computeShares(buffer.var, result.numTiles, target, buffer, scratch);
-    }
+    work(0);
   }
   for (auto [index, twin] : twins) {
     BufferLiveness &buffer = result.buffers[index];
@@ -841,8 +838,7 @@ void LivenessBuilder::computeChipCurves() {
   result.listFirstTile.clear();
   result.listOfTile.clear();
   result.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
-    bool isNew = false;
-    result.listOfTile.push_back({t, lists.find(t, shares, isNew)});
+    result.listOfTile.push_back({t, lists.find(t, shares)});
   });
 }
 

@@ -187,6 +187,7 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
   // only the liveness, so nothing else reads or changes the IR meanwhile.
   allocateTiles(live, target.alignmentBytes, result.tiles,
                 [&] { result.cost = estimateCost(live, target); });
+  LivenessCheck &check = result.liveness.check;
   for (int64_t t = 0; t < live.numTiles; ++t) {
     TileAllocation &tile = result.tiles[t];
     // The same requests as the tile before: the entry it found.
@@ -194,18 +195,14 @@ MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
       tile.allocation = result.tiles[t - 1].allocation;
     tile.overheads = live.overheads[t].total();
     tile.capacity = target.sramBytesPerTile;
-  }
-  // The liveness self-check's per-tile part (see allocateTiles), on every
-  // tile holding buffers.
-  LivenessCheck &check = result.liveness.check;
-  for (int64_t t = 0; t < live.numTiles; ++t) {
+    // The liveness self-check's per-tile part (see allocateTiles), on
+    // every tile holding buffers.
     if (live.buffersOnTile[t].empty())
       continue;
     ++check.pointsChecked;
-    const TileOffsets &a = result.tiles[t].allocation;
-    if (!a.peakMatches)
+    if (!tile.allocation.peakMatches)
       check.mismatch("tile " + std::to_string(t) + " at point " +
-                     std::to_string(a.peakPoint));
+                     std::to_string(tile.allocation.peakPoint));
   }
   return result;
 }
