@@ -121,10 +121,10 @@ def measure_turns(cmds, runs, batches=None):
     return [summarize(r) for r in results]
 
 
-def batch_for(fast, slow):
-    """How many runs of `fast` take about as long as one of `slow` (one
-    run of each, not counted, says)."""
-    return max(1, round(run_once(slow)[0] / max(run_once(fast)[0], 1e-3)))
+def batch_for(fast, slow_wall):
+    """How many runs of `fast` take about as long as `slow_wall` seconds
+    (one run of it, not counted, says)."""
+    return max(1, round(slow_wall / max(run_once(fast)[0], 1e-3)))
 
 
 def folder_bytes(path):
@@ -143,10 +143,8 @@ MAX_RUNS = 21
 SCALING_RUNS = 5
 
 
-def runs_for(cmd, runs):
-    """`runs`, or more for a command that takes little time (one run of it,
-    not counted, says how long)."""
-    wall, _, _ = run_once(cmd)
+def runs_for(wall, runs):
+    """`runs`, or more for a command whose one run takes `wall` seconds."""
     return max(runs, min(MAX_RUNS, math.ceil(MIN_SECONDS / max(wall, 1e-3))))
 
 
@@ -163,15 +161,17 @@ def model_row(name, model, work, runs, adaptive=True):
     common.progress(f"{name}: full compile, reports off and parse-print")
     full = common.compile_cmd(model, TARGET, out)
     runs = max(runs, 3)
+    # One full compile, not counted, says how long one takes.
+    full_wall, _, _ = run_once(full)
     if adaptive:
-        runs = runs_for(full, runs)
+        runs = runs_for(full_wall, runs)
     # The parse-print in the same turns as the compiles: measured apart,
     # a minute earlier, the host's speed (which moves by a third on this
     # shared machine) decided the ratio more than the compile did. Each of
     # its runs is a batch as long as a full compile (batch_for).
     (on, on_cpu, _), (off, off_cpu, _), (pp, _, _) = measure_turns(
         [full, common.compile_cmd(model, TARGET, out, reports=False),
-         parse_print], runs, [1, 1, batch_for(parse_print, full)])
+         parse_print], runs, [1, 1, batch_for(parse_print, full_wall)])
     reports = folder_bytes(os.path.join(out, "r"))
     ops = common.op_count(os.path.join(out, "r"))
     size = os.path.getsize(model)
