@@ -4,6 +4,7 @@ import sys
 
 import lit.formats
 from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
 
 config.name = "Tessera"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
@@ -29,8 +30,12 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tessera_tools_dir, config.llvm_tools_dir]
-tools = ["tessera-opt", "tessera-translate", "tessera-prof", "tessera-compile",
-         "tessera-run", "tessera-fuzz-replay"]
+tools = ["tessera-opt", "tessera-translate", "tessera-prof", "tessera-run",
+         "tessera-fuzz-replay",
+         # Every test's compile verifies the IR after each pass, as
+         # tessera-opt does by default: tessera-compile verifies only the
+         # model it reads unless asked (docs/compile.md, "The pipeline").
+         ToolSubst("tessera-compile", extra_args=["--verify_each"])]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The tools link LLVM statically (TESSERA_STATIC_LLVM, docs/building.md).

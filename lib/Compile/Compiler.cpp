@@ -190,6 +190,13 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   };
   for (const PipelineStep &step : steps)
     pm.addPass(step.create(pipelineOptions));
+  // The model was verified as it was read (the importer's and the parser's
+  // verifiers, whose errors point at the input). Verifying again after
+  // every pass checks the passes, not the model: a developer's check, as
+  // in LLVM's and Cranelift's release builds, and the test suite's (it
+  // passes --verify_each). It grew faster than the program: 0.64 s of a
+  // 4.65 s compile at 100k ops, 37 ms of 0.36 s at 10k.
+  pm.enableVerifier(flags.verifyEach);
 
   LogicalResult result = pm.run(module);
 

@@ -77,8 +77,10 @@ std::optional<bool> flagChangesExecutable(StringRef name) {
       "tensor_map_format", "memory_report_tile_format", "memory_report_format",
       // The cache itself.
       "executable_cache_dir", "executable_cache_max_bytes",
-      // How many threads compute it (the result is the same for any).
-      "compile_threads", "reports_alongside",
+      // How many threads compute it (the result is the same for any), and
+      // whether the passes' outputs are verified (a compile that fails it
+      // writes nothing).
+      "compile_threads", "reports_alongside", "verify_each",
       // tessera-run's, and side outputs of the compile.
       "use_model", "save_vertex_graph", "vertex_graph_max_vertices",
       "save_interval_report", "log_cycle_count", "trace_json",

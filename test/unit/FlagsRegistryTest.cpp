@@ -57,7 +57,8 @@ const char *const kIssueFlags[] = {"dump_to",
                                    "executable_cache_dir",
                                    "executable_cache_max_bytes",
                                    "compile_threads",
-                                   "reports_alongside"};
+                                   "reports_alongside",
+                                   "verify_each"};
 
 TEST(FlagsRegistry, HasEveryIssueFlagOnce) {
   llvm::StringSet<> seen;

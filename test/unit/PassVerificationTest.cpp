@@ -7,11 +7,17 @@
 // those passes say when they changed nothing. These tests hold them to it
 // both ways: on a module made invalid behind the verifier's back, a pass
 // that changed nothing leaves it unverified, and one that changed anything
-// has it verified.
+// has it verified. The compiler verifies after its passes only when
+// --verify_each asks (docs/compile.md, "The pipeline").
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Compile/Compiler.h"
+#include "tessera/Compile/Dumper.h"
 #include "tessera/InitAll.h"
+#include "tessera/Target/Presets.h"
+#include "tessera/Trace/Flags.h"
+#include "tessera/Trace/ReportSink.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -101,6 +107,30 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
 }
 )mlir");
   messages = run(*withDeadScalar, "convert-tosa-to-tgraph");
+  EXPECT_NE(messages.find("doesn't match function result type"),
+            std::string::npos)
+      << messages;
+}
+
+TEST_F(PassVerificationTest, TheCompilerVerifiesItsPassesWhenAsked) {
+  llvm::Expected<tessera::TargetDescription> target =
+      tessera::loadPreset("tile-1472");
+  ASSERT_TRUE(bool(target)) << llvm::toString(target.takeError());
+  tessera::TesseraFlags flags;
+  flags.verifyEach = true;
+  tessera::ReportSink sink(tessera::ReportSinkOptions::fromFlags(flags),
+                           nullptr, ".", "test", llvm::nulls());
+  tessera::Dumper dumper(flags, "test", llvm::nulls());
+  tessera::Compiler compiler(flags, tessera::CompileOptions(), *target, sink,
+                             dumper, llvm::nulls());
+  // tgraph-check-compat changes the module, so it is verified after it.
+  OwningOpRef<ModuleOp> module = invalidModule(kNothingToDo);
+  std::string messages;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    messages += d.str() + "\n";
+    return success();
+  });
+  EXPECT_TRUE(failed(compiler.compile(*module, "model")));
   EXPECT_NE(messages.find("doesn't match function result type"),
             std::string::npos)
       << messages;
