@@ -21,6 +21,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 #include <random>
 #include <tuple>
@@ -118,6 +119,9 @@ constexpr int64_t kSearchBudget = 20000;
 constexpr int64_t kBigShares[] = {16, 64, 256};
 constexpr size_t kBigMaxBuffers = 128;
 constexpr int kBigRestarts = 2000;
+/// allocateAround moves at most this many smaller buffers out of the way
+/// of one that takes its old offset back.
+constexpr size_t kMaxMoved = 4;
 
 /// An address range [begin, end).
 struct Range {
@@ -672,10 +676,130 @@ static BusyIndex &threadIndex() {
   return index;
 }
 
+std::optional<Allocation> tessera::memory::allocateAround(
+    llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<int64_t> keep,
+    llvm::ArrayRef<int64_t> tryFirst, int64_t alignment, size_t maxUnplaced) {
+  assert(keep.size() == live.size() && tryFirst.size() == live.size() &&
+         "a seed entry per interval");
+  auto [bound, boundPoint] = liveLowerBound(live, alignment);
+  Allocation result;
+  result.offsets.assign(live.size(), 0);
+  std::vector<size_t> placed, rest;
+  placed.reserve(live.size());
+  for (size_t i = 0; i < live.size(); ++i) {
+    if (isEmpty(live[i]))
+      continue;
+    // A kept offset above this list's bound would leave it above: the
+    // interval is placed again instead.
+    if (keep[i] >= 0 && keep[i] + alignTo(live[i].size, alignment) <= bound) {
+      result.offsets[i] = keep[i];
+      placed.push_back(i);
+      continue;
+    }
+    if (rest.size() == maxUnplaced)
+      return std::nullopt;
+    rest.push_back(i);
+  }
+  // Largest first; ties by index, so the result is stable.
+  auto larger = [&](size_t a, size_t b) {
+    int64_t x = alignTo(live[a].size, alignment),
+            y = alignTo(live[b].size, alignment);
+    return x != y ? x > y : a < b;
+  };
+  llvm::sort(rest, larger);
+  std::vector<uint8_t> isPlaced(live.size(), 0), evicted(live.size(), 0);
+  for (size_t k : placed)
+    isPlaced[k] = 1;
+  // The placed intervals by offset, so that each scan finds the busy
+  // ranges in address order: sorting them per placement was a fifth of
+  // resnet18's compile. A moved interval stays until it is placed again
+  // (isPlaced says whether it is there).
+  auto byOffset = [&](size_t a, size_t b) {
+    return result.offsets[a] != result.offsets[b]
+               ? result.offsets[a] < result.offsets[b]
+               : a < b;
+  };
+  llvm::sort(placed, byOffset);
+  // Busy address ranges, with the interval holding each.
+  struct Busy {
+    int64_t begin, end;
+    size_t interval;
+  };
+  std::vector<Busy> busy, conflicts;
+  size_t evictions = 0;
+  for (size_t r = 0; r < rest.size(); ++r) {
+    size_t i = rest[r];
+    const LiveInterval &want = live[i];
+    int64_t size = alignTo(want.size, alignment);
+    busy.clear();
+    for (size_t k : placed)
+      if (isPlaced[k] && live[k].first <= want.last &&
+          want.first <= live[k].last)
+        busy.push_back({result.offsets[k],
+                        result.offsets[k] + alignTo(live[k].size, alignment),
+                        k});
+    int64_t offset = -1;
+    // Where its buffer was on the tile before, if that is below the bound
+    // and what holds it now is smaller: those are moved (placed again
+    // after it). A buffer that changed size by a few bytes mostly has a
+    // neighbour right above it, which would otherwise leave it no room.
+    if (int64_t hint = tryFirst[i];
+        hint >= 0 && !evicted[i] && hint + size <= bound) {
+      conflicts.clear();
+      for (const Busy &b : busy)
+        if (b.begin < hint + size && hint < b.end)
+          conflicts.push_back(b);
+      bool movable = conflicts.size() <= kMaxMoved &&
+                     evictions + conflicts.size() <= maxUnplaced &&
+                     llvm::all_of(conflicts, [&](const Busy &b) {
+                       return b.end - b.begin < size;
+                     });
+      if (movable) {
+        offset = hint;
+        for (const Busy &b : conflicts) {
+          isPlaced[b.interval] = 0;
+          evicted[b.interval] = 1;
+          rest.push_back(b.interval);
+          ++evictions;
+        }
+        if (!conflicts.empty())
+          std::sort(rest.begin() + r + 1, rest.end(), larger);
+      }
+    }
+    if (offset < 0) {
+      int64_t bestGap = INT64_MAX, cursor = 0;
+      for (const Busy &b : busy) {
+        if (b.begin > cursor && b.begin - cursor >= size &&
+            b.begin - cursor < bestGap)
+          bestGap = b.begin - cursor, offset = cursor;
+        cursor = std::max(cursor, b.end);
+      }
+      if (offset < 0)
+        offset = cursor;
+    }
+    // Over the bound: this try cannot reach it.
+    if (offset + size > bound)
+      return std::nullopt;
+    // A moved interval's entry goes first, while its offset still sorts it.
+    if (evicted[i])
+      placed.erase(llvm::find(placed, i));
+    result.offsets[i] = offset;
+    isPlaced[i] = 1;
+    placed.insert(llvm::lower_bound(placed, i, byOffset), i);
+  }
+  for (size_t k : placed)
+    if (isPlaced[k])
+      result.peak = std::max(result.peak, result.offsets[k] +
+                                              alignTo(live[k].size, alignment));
+  result.lowerBound = bound;
+  result.peakPoint = boundPoint;
+  return result;
+}
+
 void tessera::memory::releaseAllocatorStorage() { threadIndex() = BusyIndex(); }
 
 Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
-                                     int64_t alignment) {
+                                     int64_t alignment, int firstTry) {
   std::vector<size_t> order;
   for (size_t i = 0; i < live.size(); ++i)
     if (!isEmpty(live[i]))
@@ -689,12 +813,11 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   // one per thread serves every tile (keeping its storage).
   BusyIndex &index = threadIndex();
   index.reset(live, order);
-  Allocation best = place(live, order, alignment, /*firstFit=*/false, index);
-  // Other orders, only while a gap is left: start order (optimal for
-  // stack-like nesting), longest-lived first, and largest area (bytes ×
-  // points) first, each with best and first fit (first fit packs
-  // long-lived buffers at the bottom, leaving one free run above them).
-  // The first try reaching the lowest peak wins.
+  // The tries, in turn while a gap is left: largest first with best fit,
+  // then start order (optimal for stack-like nesting), longest-lived
+  // first, and largest area (bytes × points) first, each with best and
+  // first fit (first fit packs long-lived buffers at the bottom, leaving
+  // one free run above them). The first try reaching the lowest peak wins.
   //
   // Each order is sorted from the one before it (a stable sort: ties keep
   // that order), in this fixed chain whatever the tries' sequence, so an
@@ -705,8 +828,9 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   // mobilenetv2 (start order); tried second rather than fourth, it spared
   // the two start-order placements of 495 of mobilenetv2's 588 lists and
   // 887 of resnet18's 1,448.
-  static constexpr std::pair<int, bool> kTries[] = {
-      {2, false}, {1, false}, {1, true}, {2, true}, {3, false}, {3, true}};
+  static constexpr std::pair<int, bool> kTries[kAllocationTries] = {
+      {0, false}, {2, false}, {1, false}, {1, true},
+      {2, true},  {3, false}, {3, true}};
   std::vector<size_t> chain[Orders::kOrders];
   int sortedUpTo = 0;
   auto sortedBy = [&](int which) -> const std::vector<size_t> & {
@@ -716,15 +840,34 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
     }
     return which == 0 ? order : chain[which];
   };
-  for (auto [which, firstFit] : kTries) {
+  // The caller's guess first (the try that placed a list much like this
+  // one): when it reaches the bound nothing can do better. When it does
+  // not, the tries run as without it, so the result is theirs.
+  if (firstTry > 0 && firstTry < kAllocationTries) {
+    auto [which, firstFit] = kTries[firstTry];
+    Allocation guess = place(live, sortedBy(which), alignment, firstFit, index,
+                             /*stopAt=*/bound + 1);
+    if (guess.peak == bound) {
+      guess.lowerBound = bound;
+      guess.peakPoint = boundPoint;
+      guess.tryNumber = firstTry;
+      return guess;
+    }
+  }
+  Allocation best = place(live, order, alignment, /*firstFit=*/false, index);
+  for (int t = 1; t < kAllocationTries; ++t) {
     // At the bound nothing can do better, and a tie keeps the first.
     if (best.peak == bound)
       break;
+    auto [which, firstFit] = kTries[t];
     Allocation other =
         place(live, sortedBy(which), alignment, firstFit, index, best.peak);
-    if (other.peak < best.peak)
+    if (other.peak < best.peak) {
       best = std::move(other);
+      best.tryNumber = t;
+    }
   }
+  int64_t afterTries = best.peak;
   // What follows starts from the last order of the chain, as when the
   // orders were tried in the chain's sequence. (At the bound nothing
   // follows.)
@@ -766,6 +909,8 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
       best.peak = bound;
     }
   }
+  if (best.peak < afterTries)
+    best.tryNumber = kAllocationTries;
   best.lowerBound = bound;
   best.peakPoint = boundPoint;
   return best;

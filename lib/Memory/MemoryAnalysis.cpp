@@ -59,6 +59,17 @@ static constexpr size_t kLargeList = 32768;
 /// Threads placing large lists at once: each holds an index and scratch
 /// for its list (30 MB for 139k buffers at 100k ops).
 static constexpr size_t kLargeThreads = 2;
+/// Small lists are placed in chains of kChainLists, each list from the
+/// offsets of the one before it (see allocateTiles). Longer chains start
+/// fewer lists from nothing; shorter ones share out better on threads.
+static constexpr size_t kChainLists = 16;
+/// Buffers a list may hold that the list before it did not (or not with
+/// the same request) to be placed from its offsets: each is placed by a
+/// scan over the list.
+static constexpr size_t kMaxUnplaced = 64;
+/// A chain stops placing lists from the list before after this many such
+/// tries have all failed.
+static constexpr int kAroundProbe = 3;
 
 /// Places the shares of every tile whose shares change (sharesChange);
 /// the others take the tile before's in analyzeMemory.
@@ -66,10 +77,15 @@ static constexpr size_t kLargeThreads = 2;
 /// Linear mappings give many tiles the same buffers with the same sizes
 /// and ranges: each distinct request list (ProgramLiveness::listFirstTile,
 /// found by the liveness) is allocated once, its requests read from its
-/// first tile, on --compile_threads threads (each allocation depends on
-/// its list alone, so the offsets do not depend on the threads); the
-/// allocation was a fifth of a convolution model's compile (mobilenetv2:
-/// 588 lists of ~700 intervals, 2.0 G instructions).
+/// first tile; the allocation was a fifth of a convolution model's compile
+/// (mobilenetv2: 588 lists of ~700 intervals, 2.0 G instructions).
+/// Neighbouring lists mostly differ in a few requests, so each small list
+/// is first finished from the offsets of the list before it
+/// (allocateAround), and else allocated afresh, the last fresh list's
+/// winning try first: half of ssd_mobilenet_v1's allocation time went. The
+/// lists go in chains of kChainLists, a chain on one thread in order, the
+/// chains on --compile_threads threads: a list's offsets depend on its
+/// chain alone, not on the threads.
 ///
 /// `alongside` (the cost model, which needs the liveness but not the
 /// offsets) runs on one of the threads once the large lists are placed
@@ -92,48 +108,107 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
     return live.buffersOnTile[lists[a]].size() >
            live.buffersOnTile[lists[b]].size();
   });
-  auto placeList = [&](size_t i) {
+  // The last list a chain placed: its buffers, requests and offsets.
+  struct Previous {
+    llvm::ArrayRef<uint32_t> ids;
+    std::vector<LiveInterval> requests;
+    std::shared_ptr<const std::vector<int64_t>> offsets;
+    /// The try of allocate that placed the chain's last list placed
+    /// afresh: lists alike are mostly placed by the same one.
+    int tryNumber = 0;
+    /// Lists of the chain tried from the list before, and placed so: a
+    /// chain whose first kAroundProbe tries all fail stops trying (on
+    /// resnet18 and bert nearly every try fails, and a failed try costs a
+    /// tenth of a fresh allocation).
+    int aroundTries = 0, aroundPlaced = 0;
+  };
+  // Places list `i`; with `previous`, from the offsets of the list before
+  // it in its chain first (allocateAround), and then records it there.
+  auto placeList = [&](size_t i, Previous *previous) {
     int64_t tile = lists[i];
-    size_t n = live.buffersOnTile[tile].size();
+    llvm::ArrayRef<uint32_t> ids = live.buffersOnTile[tile];
+    size_t n = ids.size();
     std::vector<LiveInterval> requests;
     requests.reserve(n);
     for (size_t k = 0; k < n; ++k) {
       TileBytes share = live.shareOn(tile, k);
       requests.push_back({share.first, share.last, share.paddedBytes});
     }
-    Allocation a = allocate(requests, alignment);
+    std::optional<Allocation> a;
+    if (previous && previous->offsets &&
+        (previous->aroundPlaced > 0 || previous->aroundTries < kAroundProbe)) {
+      // A buffer the list before held with the same request keeps its
+      // offset there (both lists are in buffer order).
+      std::vector<int64_t> keep(n, -1), tryFirst(n, -1);
+      size_t unplaced = 0;
+      for (size_t k = 0, j = 0; k < n && unplaced <= kMaxUnplaced; ++k) {
+        while (j < previous->ids.size() && previous->ids[j] < ids[k])
+          ++j;
+        const LiveInterval &r = requests[k];
+        bool same = j < previous->ids.size() && previous->ids[j] == ids[k];
+        if (same && previous->requests[j].first == r.first &&
+            previous->requests[j].last == r.last &&
+            previous->requests[j].size == r.size) {
+          keep[k] = (*previous->offsets)[j];
+          continue;
+        }
+        if (same)
+          tryFirst[k] = (*previous->offsets)[j];
+        ++unplaced;
+      }
+      if (unplaced <= kMaxUnplaced)
+        a = allocateAround(requests, keep, tryFirst, alignment, kMaxUnplaced);
+      ++previous->aroundTries;
+      previous->aroundPlaced += a.has_value();
+    }
+    if (!a) {
+      a = allocate(requests, alignment, previous ? previous->tryNumber : 0);
+      if (previous && a->tryNumber < kAllocationTries)
+        previous->tryNumber = a->tryNumber;
+    }
     TileOffsets &out = placed[i];
     // The liveness's self-check of the tile's peak, here because the
     // allocator sweeps the list for its lower bound anyway (a sweep per
     // list in the liveness too was a tenth of its time, on one thread).
     int64_t atPeak = 0;
     for (const LiveInterval &r : requests)
-      if (r.first <= a.peakPoint && a.peakPoint <= r.last && r.size > 0)
+      if (r.first <= a->peakPoint && a->peakPoint <= r.last && r.size > 0)
         atPeak += alignTo(r.size, alignment);
-    out.peakMatches = atPeak == a.lowerBound;
+    out.peakMatches = atPeak == a->lowerBound;
     out.shared =
-        std::make_shared<const std::vector<int64_t>>(std::move(a.offsets));
-    out.peak = a.peak;
-    out.lowerBound = a.lowerBound;
-    out.peakPoint = a.peakPoint;
+        std::make_shared<const std::vector<int64_t>>(std::move(a->offsets));
+    out.peak = a->peak;
+    out.lowerBound = a->lowerBound;
+    out.peakPoint = a->peakPoint;
+    if (previous) {
+      previous->ids = ids;
+      previous->requests = std::move(requests);
+      previous->offsets = out.shared;
+    }
   };
   // The large lists first, on at most kLargeThreads threads, each taking
   // the next; then, once their indexes are freed, the cost model on one
-  // thread and the small lists on whichever thread is free next. Which
-  // thread places a list does not change its offsets.
-  std::atomic<size_t> nextLarge{0}, nextSmall{0};
+  // thread and the small lists' chains on whichever thread is free next.
+  // A chain's lists are placed in order on one thread, and which thread
+  // places a chain does not change its offsets.
+  std::atomic<size_t> nextLarge{0}, nextChain{0};
   std::atomic<bool> costTaken{false};
   auto placeLarge = [&] {
     for (size_t k; (k = nextLarge++) < large.size();)
-      placeList(large[k]);
+      placeList(large[k], nullptr);
     // This thread's index is sized for a large list.
     releaseAllocatorStorage();
   };
+  size_t chains = (small.size() + kChainLists - 1) / kChainLists;
   auto placeSmall = [&] {
     if (!costTaken.exchange(true))
       alongside();
-    for (size_t k; (k = nextSmall++) < small.size();)
-      placeList(small[k]);
+    for (size_t c; (c = nextChain++) < chains;) {
+      Previous previous;
+      for (size_t k = c * kChainLists;
+           k < std::min(small.size(), (c + 1) * kChainLists); ++k)
+        placeList(small[k], &previous);
+    }
   };
   // Runs `work` on `threads` threads, this one among them. The helper
   // threads are this call's own and end with it: the allocator keeps an
@@ -159,7 +234,7 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
     // below the mmap threshold), and the table does not fit in them.
     releaseFreedHeap();
   }
-  onThreads(std::min(cores, small.size() + 1), placeSmall);
+  onThreads(std::min(cores, chains + 1), placeSmall);
   // The helper threads' storage ended with them; this thread's would stay
   // through the rest of the compile.
   releaseAllocatorStorage();
