@@ -119,9 +119,6 @@ constexpr int64_t kSearchBudget = 20000;
 constexpr int64_t kBigShares[] = {16, 64, 256};
 constexpr size_t kBigMaxBuffers = 128;
 constexpr int kBigRestarts = 2000;
-/// allocateAround moves at most this many smaller buffers out of the way
-/// of one that takes its old offset back.
-constexpr size_t kMaxMoved = 4;
 
 /// An address range [begin, end).
 struct Range {
@@ -676,121 +673,198 @@ static BusyIndex &threadIndex() {
   return index;
 }
 
-std::optional<Allocation> tessera::memory::allocateAround(
-    llvm::ArrayRef<LiveInterval> live, llvm::ArrayRef<int64_t> keep,
-    llvm::ArrayRef<int64_t> tryFirst, int64_t alignment, size_t maxUnplaced) {
-  assert(keep.size() == live.size() && tryFirst.size() == live.size() &&
-         "a seed entry per interval");
+/// Sorts `order` stably by offsets[i] (non-negative multiples of
+/// `alignment`): least significant digit first, 11 bits a digit, as many
+/// as the largest offset needs. Comparison sorts of the lists' intervals
+/// by offset were a third of allocateAround on ssd_mobilenet_v1.
+static void sortByOffset(std::vector<size_t> &order,
+                         llvm::ArrayRef<int64_t> offsets, int64_t alignment) {
+  if (order.size() < 2)
+    return;
+  unsigned shift = 0;
+  while (alignment > 1 && (alignment & 1) == 0)
+    alignment >>= 1, ++shift;
+  uint64_t top = 0;
+  for (size_t i : order)
+    top = std::max(top, static_cast<uint64_t>(offsets[i]) >> shift);
+  constexpr unsigned kBits = 11;
+  constexpr size_t kBuckets = size_t(1) << kBits;
+  std::vector<size_t> spare(order.size());
+  std::vector<uint32_t> count(kBuckets + 1);
+  for (unsigned at = 0; at < 64 && (top >> at) != 0; at += kBits) {
+    auto digit = [&](size_t i) {
+      return ((static_cast<uint64_t>(offsets[i]) >> shift) >> at) &
+             (kBuckets - 1);
+    };
+    std::fill(count.begin(), count.end(), 0);
+    for (size_t i : order)
+      ++count[digit(i) + 1];
+    for (size_t b = 1; b <= kBuckets; ++b)
+      count[b] += count[b - 1];
+    for (size_t i : order)
+      spare[count[digit(i)]++] = i;
+    order.swap(spare);
+  }
+}
+
+namespace {
+/// Per position, the highest end of the intervals stacked there so far, in
+/// blocks of kBlock positions, each with its highest end and the end
+/// stacked over all of it: an interval stacked on positions [lo, hi] goes
+/// at their highest end, which its own end then exceeds everywhere there
+/// (raising is an assignment). Most intervals cover a few positions, read
+/// one by one; a long-lived one, whole blocks. A segment tree's dozens of
+/// nodes per interval cost as much as allocating the list afresh.
+class Skyline {
+public:
+  explicit Skyline(size_t positions)
+      : ends(positions, 0), blockTop((positions + kBlock - 1) / kBlock, 0),
+        blockWhole(blockTop.size(), 0) {}
+
+  int64_t highest(size_t lo, size_t hi) const {
+    int64_t top = 0;
+    size_t b = lo / kBlock, last = hi / kBlock;
+    if (b == last) {
+      for (size_t p = lo; p <= hi; ++p)
+        top = std::max(top, ends[p]);
+      return std::max(top, blockWhole[b]);
+    }
+    for (size_t p = lo, e = (b + 1) * kBlock; p < e; ++p)
+      top = std::max(top, ends[p]);
+    top = std::max(top, blockWhole[b]);
+    for (++b; b < last; ++b)
+      top = std::max(top, blockTop[b]);
+    for (size_t p = last * kBlock; p <= hi; ++p)
+      top = std::max(top, ends[p]);
+    return std::max(top, blockWhole[last]);
+  }
+
+  void raise(size_t lo, size_t hi, int64_t end) {
+    size_t b = lo / kBlock, last = hi / kBlock;
+    auto part = [&](size_t from, size_t to, size_t block) {
+      for (size_t p = from; p <= to; ++p)
+        ends[p] = end;
+      blockTop[block] = std::max(blockTop[block], end);
+    };
+    if (b == last) {
+      part(lo, hi, b);
+      return;
+    }
+    part(lo, (b + 1) * kBlock - 1, b);
+    for (++b; b < last; ++b)
+      blockWhole[b] = blockTop[b] = end;
+    part(last * kBlock, hi, last);
+  }
+
+private:
+  static constexpr size_t kBlock = 16;
+  std::vector<int64_t> ends, blockTop, blockWhole;
+};
+} // namespace
+
+std::optional<Allocation>
+tessera::memory::allocateAround(llvm::ArrayRef<LiveInterval> live,
+                                llvm::ArrayRef<int64_t> before,
+                                int64_t alignment, size_t maxUnplaced) {
+  assert(before.size() == live.size() && "an entry per interval");
   auto [bound, boundPoint] = liveLowerBound(live, alignment);
   Allocation result;
   result.offsets.assign(live.size(), 0);
-  std::vector<size_t> placed, rest;
-  placed.reserve(live.size());
+  std::vector<size_t> stacked, rest;
+  stacked.reserve(live.size());
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (size_t i = 0; i < live.size(); ++i) {
     if (isEmpty(live[i]))
       continue;
-    // A kept offset above this list's bound would leave it above: the
-    // interval is placed again instead.
-    if (keep[i] >= 0 && keep[i] + alignTo(live[i].size, alignment) <= bound) {
-      result.offsets[i] = keep[i];
-      placed.push_back(i);
+    if (before[i] < 0) {
+      if (rest.size() == maxUnplaced)
+        return std::nullopt;
+      rest.push_back(i);
       continue;
     }
-    if (rest.size() == maxUnplaced)
-      return std::nullopt;
-    rest.push_back(i);
+    stacked.push_back(i);
+    lo = std::min(lo, live[i].first);
+    hi = std::max(hi, live[i].last);
   }
-  // Largest first; ties by index, so the result is stable.
-  auto larger = [&](size_t a, size_t b) {
+  // By offset before, ties by index (the list is in index order).
+  sortByOffset(stacked, before, alignment);
+  // Positions: the ranks of the distinct starts, an end rounded down to
+  // the last start at or before it. Two live ranges meet iff the later
+  // start is at most both ends (BusyIndex::reset), so intervals meet iff
+  // their positions do, and there are at most as many as intervals.
+  std::vector<uint32_t> firstAt(live.size()), lastAt(live.size());
+  size_t positions = 0;
+  if (stacked.empty()) {
+  } else if (denseSpan(lo, hi, stacked.size())) {
+    std::vector<uint32_t> rank(hi - lo + 1, 0);
+    for (size_t i : stacked)
+      rank[live[i].first - lo] = 1;
+    for (uint32_t &r : rank) {
+      positions += r;
+      r = positions;
+    }
+    for (size_t i : stacked) {
+      firstAt[i] = rank[live[i].first - lo] - 1;
+      lastAt[i] = rank[live[i].last - lo] - 1;
+    }
+  } else {
+    std::vector<int64_t> starts;
+    for (size_t i : stacked)
+      starts.push_back(live[i].first);
+    llvm::sort(starts);
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    for (size_t i : stacked) {
+      firstAt[i] = llvm::lower_bound(starts, live[i].first) - starts.begin();
+      lastAt[i] = llvm::upper_bound(starts, live[i].last) - starts.begin() - 1;
+    }
+    positions = starts.size();
+  }
+  Skyline skyline(std::max<size_t>(positions, 1));
+  for (size_t i : stacked) {
+    size_t first = firstAt[i], last = lastAt[i];
+    int64_t offset = skyline.highest(first, last);
+    int64_t end = offset + alignTo(live[i].size, alignment);
+    // Over the bound: this try cannot reach it.
+    if (end > bound)
+      return std::nullopt;
+    result.offsets[i] = offset;
+    skyline.raise(first, last, end);
+  }
+  // The rest into the gaps, largest first (ties by index), each by a scan
+  // over the placed intervals in offset order.
+  llvm::sort(rest, [&](size_t a, size_t b) {
     int64_t x = alignTo(live[a].size, alignment),
             y = alignTo(live[b].size, alignment);
     return x != y ? x > y : a < b;
-  };
-  llvm::sort(rest, larger);
-  std::vector<uint8_t> isPlaced(live.size(), 0), evicted(live.size(), 0);
-  for (size_t k : placed)
-    isPlaced[k] = 1;
-  // The placed intervals by offset, so that each scan finds the busy
-  // ranges in address order: sorting them per placement was a fifth of
-  // resnet18's compile. A moved interval stays until it is placed again
-  // (isPlaced says whether it is there).
+  });
+  std::vector<size_t> &placed = stacked;
   auto byOffset = [&](size_t a, size_t b) {
-    return result.offsets[a] != result.offsets[b]
-               ? result.offsets[a] < result.offsets[b]
-               : a < b;
+    return result.offsets[a] < result.offsets[b];
   };
-  llvm::sort(placed, byOffset);
-  // Busy address ranges, with the interval holding each.
-  struct Busy {
-    int64_t begin, end;
-    size_t interval;
-  };
-  std::vector<Busy> busy, conflicts;
-  size_t evictions = 0;
-  for (size_t r = 0; r < rest.size(); ++r) {
-    size_t i = rest[r];
+  if (!rest.empty())
+    sortByOffset(placed, result.offsets, alignment);
+  for (size_t i : rest) {
     const LiveInterval &want = live[i];
     int64_t size = alignTo(want.size, alignment);
-    busy.clear();
-    for (size_t k : placed)
-      if (isPlaced[k] && live[k].first <= want.last &&
-          want.first <= live[k].last)
-        busy.push_back({result.offsets[k],
-                        result.offsets[k] + alignTo(live[k].size, alignment),
-                        k});
-    int64_t offset = -1;
-    // Where its buffer was on the tile before, if that is below the bound
-    // and what holds it now is smaller: those are moved (placed again
-    // after it). A buffer that changed size by a few bytes mostly has a
-    // neighbour right above it, which would otherwise leave it no room.
-    if (int64_t hint = tryFirst[i];
-        hint >= 0 && !evicted[i] && hint + size <= bound) {
-      conflicts.clear();
-      for (const Busy &b : busy)
-        if (b.begin < hint + size && hint < b.end)
-          conflicts.push_back(b);
-      bool movable = conflicts.size() <= kMaxMoved &&
-                     evictions + conflicts.size() <= maxUnplaced &&
-                     llvm::all_of(conflicts, [&](const Busy &b) {
-                       return b.end - b.begin < size;
-                     });
-      if (movable) {
-        offset = hint;
-        for (const Busy &b : conflicts) {
-          isPlaced[b.interval] = 0;
-          evicted[b.interval] = 1;
-          rest.push_back(b.interval);
-          ++evictions;
-        }
-        if (!conflicts.empty())
-          std::sort(rest.begin() + r + 1, rest.end(), larger);
-      }
+    int64_t offset = -1, bestGap = INT64_MAX, cursor = 0;
+    for (size_t k : placed) {
+      if (live[k].last < want.first || want.last < live[k].first)
+        continue;
+      int64_t begin = result.offsets[k];
+      if (begin > cursor && begin - cursor >= size && begin - cursor < bestGap)
+        bestGap = begin - cursor, offset = cursor;
+      cursor = std::max(cursor, begin + alignTo(live[k].size, alignment));
     }
-    if (offset < 0) {
-      int64_t bestGap = INT64_MAX, cursor = 0;
-      for (const Busy &b : busy) {
-        if (b.begin > cursor && b.begin - cursor >= size &&
-            b.begin - cursor < bestGap)
-          bestGap = b.begin - cursor, offset = cursor;
-        cursor = std::max(cursor, b.end);
-      }
-      if (offset < 0)
-        offset = cursor;
-    }
-    // Over the bound: this try cannot reach it.
+    if (offset < 0)
+      offset = cursor;
     if (offset + size > bound)
       return std::nullopt;
-    // A moved interval's entry goes first, while its offset still sorts it.
-    if (evicted[i])
-      placed.erase(llvm::find(placed, i));
     result.offsets[i] = offset;
-    isPlaced[i] = 1;
     placed.insert(llvm::lower_bound(placed, i, byOffset), i);
   }
   for (size_t k : placed)
-    if (isPlaced[k])
-      result.peak = std::max(result.peak, result.offsets[k] +
-                                              alignTo(live[k].size, alignment));
+    result.peak = std::max(result.peak, result.offsets[k] +
+                                            alignTo(live[k].size, alignment));
   result.lowerBound = bound;
   result.peakPoint = boundPoint;
   return result;
@@ -799,7 +873,7 @@ std::optional<Allocation> tessera::memory::allocateAround(
 void tessera::memory::releaseAllocatorStorage() { threadIndex() = BusyIndex(); }
 
 Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
-                                     int64_t alignment, int firstTry) {
+                                     int64_t alignment) {
   std::vector<size_t> order;
   for (size_t i = 0; i < live.size(); ++i)
     if (!isEmpty(live[i]))
@@ -813,11 +887,12 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   // one per thread serves every tile (keeping its storage).
   BusyIndex &index = threadIndex();
   index.reset(live, order);
-  // The tries, in turn while a gap is left: largest first with best fit,
-  // then start order (optimal for stack-like nesting), longest-lived
-  // first, and largest area (bytes × points) first, each with best and
-  // first fit (first fit packs long-lived buffers at the bottom, leaving
-  // one free run above them). The first try reaching the lowest peak wins.
+  Allocation best = place(live, order, alignment, /*firstFit=*/false, index);
+  // Other orders, only while a gap is left: start order (optimal for
+  // stack-like nesting), longest-lived first, and largest area (bytes ×
+  // points) first, each with best and first fit (first fit packs
+  // long-lived buffers at the bottom, leaving one free run above them).
+  // The first try reaching the lowest peak wins.
   //
   // Each order is sorted from the one before it (a stable sort: ties keep
   // that order), in this fixed chain whatever the tries' sequence, so an
@@ -828,9 +903,8 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
   // mobilenetv2 (start order); tried second rather than fourth, it spared
   // the two start-order placements of 495 of mobilenetv2's 588 lists and
   // 887 of resnet18's 1,448.
-  static constexpr std::pair<int, bool> kTries[kAllocationTries] = {
-      {0, false}, {2, false}, {1, false}, {1, true},
-      {2, true},  {3, false}, {3, true}};
+  static constexpr std::pair<int, bool> kTries[] = {
+      {2, false}, {1, false}, {1, true}, {2, true}, {3, false}, {3, true}};
   std::vector<size_t> chain[Orders::kOrders];
   int sortedUpTo = 0;
   auto sortedBy = [&](int which) -> const std::vector<size_t> & {
@@ -840,34 +914,15 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
     }
     return which == 0 ? order : chain[which];
   };
-  // The caller's guess first (the try that placed a list much like this
-  // one): when it reaches the bound nothing can do better. When it does
-  // not, the tries run as without it, so the result is theirs.
-  if (firstTry > 0 && firstTry < kAllocationTries) {
-    auto [which, firstFit] = kTries[firstTry];
-    Allocation guess = place(live, sortedBy(which), alignment, firstFit, index,
-                             /*stopAt=*/bound + 1);
-    if (guess.peak == bound) {
-      guess.lowerBound = bound;
-      guess.peakPoint = boundPoint;
-      guess.tryNumber = firstTry;
-      return guess;
-    }
-  }
-  Allocation best = place(live, order, alignment, /*firstFit=*/false, index);
-  for (int t = 1; t < kAllocationTries; ++t) {
+  for (auto [which, firstFit] : kTries) {
     // At the bound nothing can do better, and a tie keeps the first.
     if (best.peak == bound)
       break;
-    auto [which, firstFit] = kTries[t];
     Allocation other =
         place(live, sortedBy(which), alignment, firstFit, index, best.peak);
-    if (other.peak < best.peak) {
+    if (other.peak < best.peak)
       best = std::move(other);
-      best.tryNumber = t;
-    }
   }
-  int64_t afterTries = best.peak;
   // What follows starts from the last order of the chain, as when the
   // orders were tried in the chain's sequence. (At the bound nothing
   // follows.)
@@ -909,8 +964,6 @@ Allocation tessera::memory::allocate(llvm::ArrayRef<LiveInterval> live,
       best.peak = bound;
     }
   }
-  if (best.peak < afterTries)
-    best.tryNumber = kAllocationTries;
   best.lowerBound = bound;
   best.peakPoint = boundPoint;
   return best;

@@ -31,13 +31,7 @@ struct Allocation {
   int64_t peak = 0;             ///< max over intervals of offset + aligned size
   int64_t lowerBound = 0;       ///< max over points of the aligned live bytes
   int64_t peakPoint = 0; ///< first point where the lower bound is reached
-  /// Which of allocate's tries placed it (kAllocationTries for the
-  /// searches after them).
-  int tryNumber = 0;
 };
-
-/// The heuristic orders allocate tries in turn.
-inline constexpr int kAllocationTries = 7;
 
 /// `size` rounded up to `alignment` (a power of two).
 int64_t alignTo(int64_t size, int64_t alignment);
@@ -51,23 +45,19 @@ std::pair<int64_t, int64_t> liveLowerBound(llvm::ArrayRef<LiveInterval> live,
 /// order when the first leaves gaps). Deterministic. Sizes are rounded up
 /// to `alignment`; empty intervals (last < first) or sizes get offset 0 and
 /// take no space.
-/// `firstTry` (a tryNumber) is tried before the others; when it reaches the
-/// lower bound it wins, and otherwise the tries go on as without it.
-Allocation allocate(llvm::ArrayRef<LiveInterval> live, int64_t alignment,
-                    int firstTry = 0);
+Allocation allocate(llvm::ArrayRef<LiveInterval> live, int64_t alignment);
 
-/// An allocation of `live` at its lower bound that keeps the offsets of
-/// `keep` (keep[i] >= 0), or nullopt when this finds none: for a tile that
-/// holds almost what a tile placed before it holds, at almost the same
-/// points, finished from that tile's offsets rather than started afresh.
-/// The kept offsets must not overlap where their intervals meet in time;
-/// one that would exceed the bound is dropped. The other non-empty
-/// intervals are placed largest first, each at tryFirst[i] when that is
-/// free, else in the tightest gap (best fit), each by a scan over the
-/// placed ones: nullopt when they are more than `maxUnplaced`.
+/// An allocation of `live` at its lower bound built from an allocation of
+/// a list much like it (a neighbouring tile's), or nullopt when this finds
+/// none. The intervals with an offset in `before` (before[i] >= 0) are
+/// stacked in the order of those offsets, each at the highest end of the
+/// ones stacked before it that it meets in time: the list before's layout,
+/// its buffers' new sizes pushing up what sits on them (an allocation
+/// stacked so needs no check: nothing is placed under what it meets).
+/// The others (more than `maxUnplaced` of them: nullopt) go largest first
+/// into the tightest gap (best fit), each by a scan over the list.
 std::optional<Allocation> allocateAround(llvm::ArrayRef<LiveInterval> live,
-                                         llvm::ArrayRef<int64_t> keep,
-                                         llvm::ArrayRef<int64_t> tryFirst,
+                                         llvm::ArrayRef<int64_t> before,
                                          int64_t alignment, size_t maxUnplaced);
 
 /// Frees the storage `allocate` keeps on the calling thread for its next
