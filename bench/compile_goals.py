@@ -139,6 +139,8 @@ def folder_bytes(path):
 # fifth from one invocation to the next on this shared machine.
 MIN_SECONDS = 2.0
 MAX_RUNS = 21
+# A run of a fast compile lasts about this long (model_row).
+MIN_BATCH = 0.2
 # The scaling pair's runs at least (see the module's docstring).
 SCALING_RUNS = 5
 
@@ -163,15 +165,21 @@ def model_row(name, model, work, runs, adaptive=True):
     runs = max(runs, 3)
     # One full compile, not counted, says how long one takes.
     full_wall, _, _ = run_once(full)
+    # A compile of a few milliseconds runs in batches of about MIN_BATCH
+    # seconds, both with reports and without: single 10 ms runs put
+    # neuron_linear_tiny's reports on / off anywhere from 1.10 to 1.27
+    # (perf stat over 30 runs: 1.10).
+    batch = max(1, round(MIN_BATCH / max(full_wall, 1e-3)))
     if adaptive:
-        runs = runs_for(full_wall, runs)
+        runs = runs_for(full_wall * batch, runs)
     # The parse-print in the same turns as the compiles: measured apart,
     # a minute earlier, the host's speed (which moves by a third on this
     # shared machine) decided the ratio more than the compile did. Each of
-    # its runs is a batch as long as a full compile (batch_for).
+    # its runs is a batch as long as a full compile's (batch_for).
     (on, on_cpu, _), (off, off_cpu, _), (pp, _, _) = measure_turns(
         [full, common.compile_cmd(model, TARGET, out, reports=False),
-         parse_print], runs, [1, 1, batch_for(parse_print, full_wall)])
+         parse_print], runs,
+        [batch, batch, batch_for(parse_print, full_wall * batch)])
     reports = folder_bytes(os.path.join(out, "r"))
     ops = common.op_count(os.path.join(out, "r"))
     size = os.path.getsize(model)
@@ -259,9 +267,11 @@ def main():
         f"its full compile has taken about {MIN_SECONDS:g} s, at most "
         f"{MAX_RUNS} "
         "times; generated models: three runs), full, reports off and "
-        "parse-print in turns, a parse-print run being the mean of as many "
-        "back to back as take about as long as one full compile; CPU is "
-        "user + sys of the process.",
+        "parse-print in turns. A run of a compile faster than "
+        f"{MIN_BATCH:g} s is the mean of as many back to back as take "
+        "about that long (the same number with reports and without), and "
+        "a parse-print run the mean of as many as take about as long as "
+        "a full compile's run; CPU is user + sys of the process.",
         "",
         common.table(HEADER, corpus_rows),
         "",
