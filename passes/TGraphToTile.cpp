@@ -9,6 +9,7 @@
 #include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
 #include "tessera/Dialect/TGraph/IR/CollectiveGroups.h"
 #include "tessera/Memory/MemoryAnalysis.h"
+#include "tessera/Memory/ShareCache.h"
 #include "tessera/Passes.h"
 #include "tessera/Target/Presets.h"
 
@@ -94,11 +95,16 @@ using KeepAnalysis =
 struct TGraphToTilePass
     : public tessera::impl::TGraphToTileBase<TGraphToTilePass> {
   using TGraphToTileBase::TGraphToTileBase;
-  TGraphToTilePass(TGraphToTileOptions options, KeepAnalysis keep)
-      : TGraphToTileBase(std::move(options)), keep(std::move(keep)) {}
+  TGraphToTilePass(TGraphToTileOptions options, KeepAnalysis keep,
+                   memory::ShareCache *shares)
+      : TGraphToTileBase(std::move(options)), keep(std::move(keep)),
+        shares(shares) {}
 
   /// Takes the search's analysis of the program it kept, if any.
   KeepAnalysis keep;
+  /// Works out the shares of the buffers the lowering makes meanwhile, for
+  /// the analyses (the search's and the compiler's), if any.
+  memory::ShareCache *shares;
 
   /// Lowers with the chips asked for, or searches for the fewest that
   /// hold the program: each try is lowered and allocated, and a try with a
@@ -115,6 +121,11 @@ struct TGraphToTilePass
     int64_t chipBytes = target.tilesPerChip * target.usableBytesPerTile();
     TileLoweringOptions options;
     options.chipBytes = chipBytes;
+    if (shares)
+      options.madeBuffer = [this](tile::BufferType type,
+                                  tile::MappingAttr mapping, int64_t tiles) {
+        shares->prefetch(type, mapping, tiles);
+      };
     std::string why = "the target has one chip";
     if (chips > 0) {
       options.chips = chips;
@@ -186,7 +197,7 @@ struct TGraphToTilePass
                    options.chipBytes};
       auto allocate = [&] {
         memory::MemoryAnalysis &analysis =
-            last.emplace(memory::analyzeMemory(program(), target));
+            last.emplace(memory::analyzeMemory(program(), target, shares));
         Try t{options.chips,
               0,
               analysis.tilesOutOfMemory(),
@@ -452,7 +463,8 @@ struct TGraphToTilePass
 
 std::unique_ptr<Pass> tessera::createTGraphToTile(
     TGraphToTileOptions options,
-    std::function<void(Operation *, memory::MemoryAnalysis &&)> keep) {
-  return std::make_unique<TGraphToTilePass>(std::move(options),
-                                            std::move(keep));
+    std::function<void(Operation *, memory::MemoryAnalysis &&)> keep,
+    memory::ShareCache *shares) {
+  return std::make_unique<TGraphToTilePass>(std::move(options), std::move(keep),
+                                            shares);
 }

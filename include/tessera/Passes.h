@@ -14,6 +14,7 @@ namespace tessera {
 
 namespace memory {
 struct MemoryAnalysis;
+class ShareCache;
 } // namespace memory
 
 /// What a printing pass prints (its `print=` or `format=` option). Each pass
@@ -35,10 +36,13 @@ enum class CompatFailOn { None, Incompatible };
 /// compiler): when the pass searched for the chips, it analysed the
 /// program it kept, and hands that analysis to `keep` rather than let the
 /// caller compute it again. It is the program's until the IR changes.
+/// With `shares`, the buffers' shares are worked out there as the
+/// lowering makes them, for the pass's analyses and the caller's.
 std::unique_ptr<mlir::Pass> createTGraphToTile(
     TGraphToTileOptions options,
     std::function<void(mlir::Operation *program, memory::MemoryAnalysis &&)>
-        keep);
+        keep,
+    memory::ShareCache *shares = nullptr);
 
 } // namespace tessera
 

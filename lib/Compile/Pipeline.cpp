@@ -76,7 +76,8 @@ std::vector<PipelineStep> compilePipeline(const CompileOptions &options) {
                      pass.targetName = options.target;
                      pass.chips = options.chips;
                      pass.placementMode = options.placement;
-                     return createTGraphToTile(pass, options.keepAnalysis);
+                     return createTGraphToTile(pass, options.keepAnalysis,
+                                               options.shares);
                    }});
   return steps;
 }

@@ -15,18 +15,16 @@ using namespace mlir;
 using namespace tessera;
 using namespace tessera::memory;
 
-/// The shares of `var` a mapping run at a time, when its runs hold
+/// The shares of a buffer a mapping run at a time, when its runs hold
 /// disjoint tiles in tile order (as the lowering's linear mappings do):
 /// each tile then holds one interval, and they step by the run's elements
 /// per tile. False, with nothing done, otherwise.
-static bool sharesByRun(tile::VarOp var, int64_t numTiles,
-                        const TargetDescription &target, BufferLiveness &buffer,
-                        std::vector<int64_t> &slotsOf) {
-  tile::MappingAttr mapping = var.getMapping();
+static bool sharesByRun(tile::BufferType type, tile::MappingAttr mapping,
+                        int64_t numTiles, const TargetDescription &target,
+                        BufferLiveness &buffer, std::vector<int64_t> &slotsOf) {
   for (size_t i = 1, e = mapping.getNumRuns(); i < e; ++i)
     if (mapping.getRun(i).firstTile < mapping.getRun(i - 1).endTile)
       return false;
-  tile::BufferType type = var.getType();
   llvm::ArrayRef<int64_t> shape = type.getShape();
   int64_t period = paddingPeriod(shape, target.layoutTile);
   int64_t total = type.getNumElements();
@@ -125,23 +123,23 @@ static void forEachTileIntervals(tile::MappingAttr mapping, int64_t numTiles,
   }
 }
 
-void tessera::memory::computeShares(tile::VarOp var, int64_t numTiles,
+void tessera::memory::computeShares(tile::BufferType type,
+                                    tile::MappingAttr mapping, int64_t numTiles,
                                     const TargetDescription &target,
                                     BufferLiveness &buffer,
                                     ShareScratch &scratch) {
-  if (sharesByRun(var, numTiles, target, buffer, scratch.slotsOf))
+  if (sharesByRun(type, mapping, numTiles, target, buffer, scratch.slotsOf))
     return;
   auto &intervals = scratch.intervals;
   auto &paddedOf = scratch.paddedOf;
   auto &pattern = scratch.pattern;
-  tile::BufferType type = var.getType();
   // Tiles whose intervals are the same pattern shifted by a multiple
   // of the padding period pad alike: sized once per pattern.
   int64_t period = paddingPeriod(type.getShape(), target.layoutTile);
   int64_t total = type.getNumElements();
   paddedOf.clear();
   // Intervals per tile, in tile order, then padded per tile.
-  forEachTileIntervals(var.getMapping(), numTiles, scratch, [&](int64_t t) {
+  forEachTileIntervals(mapping, numTiles, scratch, [&](int64_t t) {
     TileBytes share;
     share.tile = t;
     bool inside = true;

@@ -48,12 +48,13 @@ struct ShareScratch {
   std::vector<int64_t> slotsOf;
 };
 
-/// Fills `buffer.tiles`, `bytes` and `paddedBytes` with the shares of `var`
-/// (not an alias) on tiles below `numTiles`; `buffer.elementBytes` must be
-/// set. Reads the IR only.
-void computeShares(tile::VarOp var, int64_t numTiles,
-                   const TargetDescription &target, BufferLiveness &buffer,
-                   ShareScratch &scratch);
+/// Fills `buffer.tiles`, `bytes` and `paddedBytes` with the shares of a
+/// buffer of `type` and `mapping` (not an alias) on tiles below
+/// `numTiles`; `buffer.elementBytes` must be set. Reads the attributes
+/// only (any thread may).
+void computeShares(tile::BufferType type, tile::MappingAttr mapping,
+                   int64_t numTiles, const TargetDescription &target,
+                   BufferLiveness &buffer, ShareScratch &scratch);
 
 } // namespace tessera::memory
 

@@ -7,6 +7,7 @@
 #include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Memory/Allocator.h"
 #include "tessera/Memory/Padding.h"
+#include "tessera/Memory/ShareCache.h"
 #include "tessera/Support/Heap.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -279,8 +280,9 @@ private:
 
 class LivenessBuilder {
 public:
-  LivenessBuilder(tile::ProgramOp program, const TargetDescription &target)
-      : program(program), target(target) {}
+  LivenessBuilder(tile::ProgramOp program, const TargetDescription &target,
+                  ShareCache *shares)
+      : program(program), target(target), shares(shares) {}
 
   ProgramLiveness build();
 
@@ -308,6 +310,7 @@ private:
 
   tile::ProgramOp program;
   const TargetDescription &target;
+  ShareCache *shares;
   ProgramLiveness result;
   /// Live range of references `r`; `firstDef` may come from elsewhere (an
   /// alias is written through its storage).
@@ -394,12 +397,20 @@ void LivenessBuilder::collectBuffers() {
   // the largest first. Contiguous slices of buffers in program order left
   // bert_small_train's two largest (61 of its 81 ms of shares) to one
   // thread while the others had finished.
+  // Those worked out during the lowering are taken first (ShareCache.h).
+  if (shares)
+    llvm::erase_if(computed, [&](int32_t i) {
+      BufferLiveness &buffer = result.buffers[i];
+      return shares->take(buffer.var.getType(), buffer.var.getMapping(),
+                          result.numTiles, buffer);
+    });
   std::atomic<size_t> next{0};
   auto work = [&](size_t) {
     ShareScratch scratch;
     for (size_t i; (i = next++) < computed.size();) {
       BufferLiveness &buffer = result.buffers[computed[i]];
-      computeShares(buffer.var, result.numTiles, target, buffer, scratch);
+      computeShares(buffer.var.getType(), buffer.var.getMapping(),
+                    result.numTiles, target, buffer, scratch);
     }
   };
   unsigned threads = llvm::parallel::strategy.compute_thread_count();
@@ -867,8 +878,9 @@ ProgramLiveness LivenessBuilder::build() {
 
 ProgramLiveness
 tessera::memory::computeLiveness(tile::ProgramOp program,
-                                 const TargetDescription &target) {
-  return LivenessBuilder(program, target).build();
+                                 const TargetDescription &target,
+                                 ShareCache *shares) {
+  return LivenessBuilder(program, target, shares).build();
 }
 
 std::vector<int64_t> ProgramLiveness::stretchStarts() const {

@@ -231,13 +231,14 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
 }
 
 MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
-                                              const TargetDescription &target) {
+                                              const TargetDescription &target,
+                                              ShareCache *shares) {
   MemoryAnalysis result;
   result.target = target;
   result.program = program.getSymName().str();
   if (auto entry = program->getAttrOfType<FlatSymbolRefAttr>("entry"))
     result.entry = entry.getValue().str();
-  result.liveness = computeLiveness(program, target);
+  result.liveness = computeLiveness(program, target, shares);
   const ProgramLiveness &live = result.liveness;
 
   result.tiles.resize(live.numTiles);

@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Memory/MemoryAnalysis.h"
+#include "tessera/Memory/ShareCache.h"
 
 #include "tessera/Dialect/Tile/IR/Tile.h"
 #include "tessera/Target/Layout.h"
+#include "tessera/Target/Presets.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -84,6 +86,29 @@ void expectAllocatedAsAlone(const MemoryAnalysis &analysis, int64_t t) {
   EXPECT_EQ(got.lowerBound, alone.lowerBound) << "tile " << t;
 }
 
+/// Expects tile `t`'s allocation to place its own requests: no two live at
+/// one point overlap, and the peak is no higher than allocating them alone
+/// gives (a list may be built from the list before it: allocateTiles).
+void expectAnAllocationOf(const MemoryAnalysis &analysis, int64_t t) {
+  std::vector<LiveInterval> requests = requestsOn(analysis.liveness, t);
+  int64_t alignment = analysis.target.alignmentBytes;
+  Allocation alone = allocate(requests, alignment);
+  const TileOffsets &got = analysis.tiles[t].allocation;
+  ASSERT_EQ(got.offsets().size(), requests.size()) << "tile " << t;
+  for (size_t i = 0; i < requests.size(); ++i)
+    for (size_t j = i + 1; j < requests.size(); ++j) {
+      const LiveInterval &x = requests[i], &y = requests[j];
+      if (x.size <= 0 || y.size <= 0 || x.last < y.first || y.last < x.first)
+        continue;
+      int64_t xo = got.offsets()[i], yo = got.offsets()[j];
+      EXPECT_TRUE(xo + alignTo(x.size, alignment) <= yo ||
+                  yo + alignTo(y.size, alignment) <= xo)
+          << "tile " << t << ": buffers " << i << " and " << j;
+    }
+  EXPECT_LE(got.peak, alone.peak) << "tile " << t;
+  EXPECT_EQ(got.lowerBound, alone.lowerBound) << "tile " << t;
+}
+
 /// A program's text parsed and analysed; null (and a test failure saying
 /// why) when either fails.
 struct Analysed {
@@ -119,9 +144,8 @@ TEST(MemoryLivenessTest, TilesLeftUnmarkedRepeatTheirPredecessor) {
 
   int64_t repeated = 0, marked = 0;
   for (int64_t t = 0; t < live.numTiles; ++t) {
-    // Whatever the mark, the tile's allocation is the one its own requests
-    // get.
-    expectAllocatedAsAlone(*analysis, t);
+    // Whatever the mark, the tile's allocation places its own requests.
+    expectAnAllocationOf(*analysis, t);
     if (!live.sameSharesAsPrevious(t)) {
       ++marked;
       continue;
@@ -344,4 +368,48 @@ tile.program @p target "tile-1472" tiles 1472 {
   }
   EXPECT_EQ(tiles, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 7}));
   EXPECT_EQ(a.bytes, 4 * 32);
+}
+
+// Shares worked out ahead (as the lowering makes each buffer) are the ones
+// the liveness computes itself, and the liveness takes them: the helper
+// thread reads the attributes alone, so nothing of the program differs.
+TEST(MemoryLiveness, SharesWorkedOutAheadAreTheSame) {
+  std::unique_ptr<Analysed> analysed = analyseProgram();
+  ASSERT_TRUE(analysed);
+  tile::ProgramOp program =
+      *analysed->module->getOps<tile::ProgramOp>().begin();
+  llvm::Expected<TargetDescription> target = resolveTarget("tile-1472");
+  ASSERT_TRUE(static_cast<bool>(target)) << llvm::toString(target.takeError());
+  ShareCache shares(*target);
+  int64_t vars = 0;
+  program.walk([&](tile::VarOp var) {
+    ++vars;
+    shares.prefetch(var.getType(), var.getMapping(), program.getTiles());
+  });
+  // `b` and `y` share a type and a mapping: one entry.
+  EXPECT_EQ(shares.computed(), vars - 1);
+  EXPECT_EQ(shares.waiting(), static_cast<size_t>(vars - 1));
+  ProgramLiveness ahead = computeLiveness(program, *target, &shares);
+  EXPECT_EQ(shares.waiting(), 0u);
+  const ProgramLiveness &own = analysed->analysis->liveness;
+  ASSERT_EQ(ahead.buffers.size(), own.buffers.size());
+  for (size_t b = 0; b < own.buffers.size(); ++b) {
+    const BufferLiveness &x = ahead.buffers[b], &y = own.buffers[b];
+    EXPECT_EQ(x.bytes, y.bytes) << "buffer " << b;
+    EXPECT_EQ(x.paddedBytes, y.paddedBytes) << "buffer " << b;
+    ASSERT_EQ(x.tiles.size(), y.tiles.size()) << "buffer " << b;
+    for (auto [p, q] : llvm::zip_equal(x.tiles, y.tiles)) {
+      EXPECT_EQ(p.tile, q.tile) << "buffer " << b;
+      EXPECT_TRUE(sameShare(p, q)) << "buffer " << b << ", tile " << p.tile;
+    }
+  }
+  // Taken: a second analysis computes them itself.
+  BufferLiveness none;
+  tile::VarOp first = *program.getOps<tile::VarOp>().begin();
+  EXPECT_FALSE(shares.take(first.getType(), first.getMapping(),
+                           program.getTiles(), none));
+  // Asked for on other tiles, they are worked out again.
+  shares.prefetch(first.getType(), first.getMapping(), 100);
+  EXPECT_TRUE(shares.take(first.getType(), first.getMapping(), 100, none));
+  EXPECT_EQ(none.tiles.size(), 100u);
 }

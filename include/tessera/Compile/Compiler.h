@@ -30,6 +30,7 @@ namespace tessera {
 
 namespace memory {
 struct MemoryAnalysis;
+class ShareCache;
 } // namespace memory
 
 /// Compile options that are not TESSERA_FLAGS (tessera-compile's own).
@@ -53,6 +54,10 @@ struct CompileOptions {
   /// not allocate the program twice. Set by the compiler for its own run.
   std::function<void(mlir::Operation *program, memory::MemoryAnalysis &&)>
       keepAnalysis;
+  /// Works out the shares of the buffers tgraph-to-tile makes as it makes
+  /// them, for the memory analyses (memory::ShareCache). Set by the
+  /// compiler for its own run when it has a thread to spare.
+  memory::ShareCache *shares = nullptr;
   /// Print each pass as it starts (a terminal, or --show_progress_bar).
   bool showProgress = false;
   /// How long a compile runs before its progress shows (0: at once, as

@@ -28,6 +28,8 @@
 
 namespace tessera::memory {
 
+class ShareCache;
+
 /// A buffer's share of one tile.
 struct TileBytes {
   int64_t tile = 0;
@@ -260,9 +262,11 @@ struct ProgramLiveness {
 };
 
 /// Liveness of `program` on `target` (whose tile count must cover the
-/// program's `tiles`).
+/// program's `tiles`). Buffers' shares found in `shares` are taken from
+/// there rather than computed.
 ProgramLiveness computeLiveness(tile::ProgramOp program,
-                                const TargetDescription &target);
+                                const TargetDescription &target,
+                                ShareCache *shares = nullptr);
 
 /// "Parameter", "Output", "Constant", "Temporary", "Thread-local" (the
 /// per-tile partial sums of a split reduction).

@@ -95,9 +95,11 @@ struct AllocationSummary {
 
 AllocationSummary summarizeAllocation(const MemoryAnalysis &analysis);
 
-/// Analyses `program` on `target`.
+/// Analyses `program` on `target`, taking the buffers' shares found in
+/// `shares` (computeLiveness).
 MemoryAnalysis analyzeMemory(tile::ProgramOp program,
-                             const TargetDescription &target);
+                             const TargetDescription &target,
+                             ShareCache *shares = nullptr);
 
 /// Analyses `program` on the target it names (`target "..."`), or on
 /// `targetOverride` when that is not empty (a preset or a JSON file).

@@ -147,10 +147,12 @@ public:
   /// (placeTilesOnChips). A spread placement plans every op over all its
   /// chips' tiles at once, a mixed one its group's ops over the group's.
   Lowerer(mlir::ModuleOp module, const TargetDescription &target,
-          const ChipPlacement &placement)
+          const ChipPlacement &placement,
+          const TileLoweringOptions::MadeBuffer &madeBuffer = {})
       : module(module), target(target), placement(placement),
         builder(module.getContext()),
-        numTiles(placement.tilesOn(0, target.tilesPerChip)) {}
+        numTiles(placement.tilesOn(0, target.tilesPerChip)),
+        madeBuffer(placement.chips == 1 ? madeBuffer : nullptr) {}
 
   mlir::LogicalResult run(mlir::func::FuncOp entry, TileLoweringStats &stats);
 
@@ -354,6 +356,9 @@ private:
   mlir::OpBuilder builder;
   /// Tiles the current op is planned over (see the constructor).
   int64_t numTiles;
+  /// Told of each var made, on one chip (where the program's tiles are
+  /// numTiles and mappings keep their numbers): TileLoweringOptions.
+  TileLoweringOptions::MadeBuffer madeBuffer;
   /// The chip of the op being lowered, and of each buffer made (absent:
   /// chip 0).
   int64_t currentChip = 0;

@@ -169,6 +169,8 @@ Value Lowerer::makeVar(Location loc, StringRef name, tile::Category category,
   var.setWhy(why);
   if (currentChip != 0)
     bufferChip[var.getResult()] = currentChip;
+  if (madeBuffer)
+    madeBuffer(type, mapping, numTiles);
   load().add(mapping.getRuns(), bytesOfElement(elementType));
   ++stats->vars;
   return var.getResult();
@@ -1250,7 +1252,7 @@ LogicalResult tessera::lowerEntryToTile(ModuleOp module,
   ChipPlacement placement = placeOnChips(entry, options.chips, options.spread,
                                          options.chipBytes, options.mixed);
   TileLoweringStats local;
-  Lowerer lowerer(module, target, placement);
+  Lowerer lowerer(module, target, placement, options.madeBuffer);
   if (failed(lowerer.run(entry, stats ? *stats : local)))
     return failure();
   return success();

@@ -15,7 +15,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include "tessera/Dialect/Tile/IR/Tile.h"
+
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -69,6 +72,12 @@ struct TileLoweringOptions {
   /// over a group of the last chips and place the rest in stages
   /// (ChipPlacement.h); ignored without such ops or with `spread`.
   bool mixed = false;
+  /// Told of each buffer a one-chip lowering makes (its type, mapping and
+  /// the program's tiles) as it makes it: the compiler works out the
+  /// buffer's shares meanwhile (memory::ShareCache).
+  using MadeBuffer = std::function<void(
+      tile::BufferType type, tile::MappingAttr mapping, int64_t numTiles)>;
+  MadeBuffer madeBuffer;
 };
 
 /// Lowers the entry function (findEntryFunction) of `module` into a
