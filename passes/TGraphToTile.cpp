@@ -104,7 +104,7 @@ struct TGraphToTilePass
   KeepAnalysis keep;
   /// Works out the shares of the buffers the lowering makes meanwhile, for
   /// the analyses (the search's and the compiler's), if any.
-  memory::ShareCache *shares;
+  memory::ShareCache *shares = nullptr;
 
   /// Lowers with the chips asked for, or searches for the fewest that
   /// hold the program: each try is lowered and allocated, and a try with a
