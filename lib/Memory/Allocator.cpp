@@ -218,6 +218,28 @@ static size_t rankStarts(llvm::ArrayRef<LiveInterval> live,
   return points.size();
 }
 
+/// Where a buffer of `size` bytes goes, from the busy ranges it meets,
+/// seen in address order: the tightest gap between them that holds it
+/// (best fit) or the lowest (first fit), else on top of them all.
+class GapFinder {
+public:
+  GapFinder(int64_t size, bool firstFit) : size(size), firstFit(firstFit) {}
+  void busy(int64_t begin, int64_t end) {
+    if (begin > cursor) {
+      int64_t gap = begin - cursor;
+      if (gap >= size && gap < bestGap && (!firstFit || bestOffset < 0))
+        bestGap = gap, bestOffset = cursor;
+    }
+    cursor = std::max(cursor, end);
+  }
+  int64_t offset() const { return bestOffset >= 0 ? bestOffset : cursor; }
+
+private:
+  int64_t size;
+  bool firstFit;
+  int64_t bestOffset = -1, bestGap = INT64_MAX, cursor = 0;
+};
+
 /// The address ranges of the buffers placed so far, found by live range.
 /// A placement needs only the union of the ranges of the placed buffers
 /// whose live range meets its own (best and first fit look at the gaps of
@@ -404,16 +426,10 @@ Allocation place(llvm::ArrayRef<LiveInterval> live,
     int64_t size = alignTo(want.size, alignment);
     // Walk the gaps between the busy ranges.
     index.overlapping(i, busy);
-    int64_t bestOffset = -1, bestGap = INT64_MAX, cursor = 0;
-    for (const Range &r : busy.ranges()) {
-      if (r.begin > cursor) {
-        int64_t gap = r.begin - cursor;
-        if (gap >= size && gap < bestGap && (!firstFit || bestOffset < 0))
-          bestGap = gap, bestOffset = cursor;
-      }
-      cursor = std::max(cursor, r.end);
-    }
-    int64_t offset = bestOffset >= 0 ? bestOffset : cursor;
+    GapFinder gaps(size, firstFit);
+    for (const Range &r : busy.ranges())
+      gaps.busy(r.begin, r.end);
+    int64_t offset = gaps.offset();
     result.offsets[i] = offset;
     result.peak = std::max(result.peak, offset + size);
     if (result.peak >= stopAt)
@@ -805,6 +821,7 @@ tessera::memory::allocateAround(llvm::ArrayRef<LiveInterval> live,
     if (end > bound)
       return std::nullopt;
     result.offsets[i] = offset;
+    result.peak = std::max(result.peak, end);
     skyline.raise(first, last, end);
   }
   // The rest into the gaps, largest first (ties by index), each by a scan
@@ -823,25 +840,18 @@ tessera::memory::allocateAround(llvm::ArrayRef<LiveInterval> live,
   for (size_t i : rest) {
     const LiveInterval &want = live[i];
     int64_t size = alignTo(want.size, alignment);
-    int64_t offset = -1, bestGap = INT64_MAX, cursor = 0;
-    for (size_t k : placed) {
-      if (live[k].last < want.first || want.last < live[k].first)
-        continue;
-      int64_t begin = result.offsets[k];
-      if (begin > cursor && begin - cursor >= size && begin - cursor < bestGap)
-        bestGap = begin - cursor, offset = cursor;
-      cursor = std::max(cursor, begin + alignTo(live[k].size, alignment));
-    }
-    if (offset < 0)
-      offset = cursor;
+    GapFinder gaps(size, /*firstFit=*/false);
+    for (size_t k : placed)
+      if (live[k].first <= want.last && want.first <= live[k].last)
+        gaps.busy(result.offsets[k],
+                  result.offsets[k] + alignTo(live[k].size, alignment));
+    int64_t offset = gaps.offset();
     if (offset + size > bound)
       return std::nullopt;
     result.offsets[i] = offset;
+    result.peak = std::max(result.peak, offset + size);
     placed.insert(llvm::lower_bound(placed, i, byOffset), i);
   }
-  for (size_t k : placed)
-    result.peak = std::max(result.peak, result.offsets[k] +
-                                            alignTo(live[k].size, alignment));
   result.lowerBound = bound;
   result.peakPoint = boundPoint;
   return result;
