@@ -65,9 +65,13 @@ static constexpr size_t kLargeThreads = 2;
 /// threads.
 static constexpr size_t kChainLists = 16;
 /// Buffers a list may hold that the list before it did not (or not over
-/// the same points) for it to be built from that list's allocation: each
-/// is placed by a scan over the list.
+/// the same points) for it to be built from that list's allocation at
+/// first (see allocateTiles): each is placed by a scan over the list.
 static constexpr size_t kMaxUnplaced = 64;
+/// Stacking every buffer the list before held, whatever its points (see
+/// allocateTiles), the list's other buffers may be up to this fraction of
+/// it: they are placed through the allocator's busy index.
+static constexpr size_t kMaxUnplacedShare = 4;
 
 /// Places the shares of every tile whose shares change (sharesChange);
 /// the others take the tile before's in analyzeMemory.
@@ -82,10 +86,10 @@ static constexpr size_t kMaxUnplaced = 64;
 /// (allocateAround: its buffers stacked in the order of their offsets
 /// there), and allocated afresh only when that misses the lower bound:
 /// 1,168 of ssd_mobilenet_v1's 1,189 lists after a chain's first, whose
-/// memory analysis on one thread took 0.48 times as long. The lists go in
-/// chains of kChainLists, a chain on one thread in order, the chains on
-/// --compile_threads threads: a list's offsets depend on its chain alone,
-/// not on the threads.
+/// memory analysis on one thread took 0.48 times as long. The small lists
+/// go in chains of kChainLists, the large ones in kLargeThreads chains, a
+/// chain on one thread in order, the chains on --compile_threads threads:
+/// a list's offsets depend on its chain alone, not on the threads.
 ///
 /// `alongside` (the cost model, which needs the liveness but not the
 /// offsets) runs on one of the threads once the large lists are placed
@@ -98,16 +102,10 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
                           llvm::function_ref<void()> alongside) {
   const std::vector<int64_t> &lists = live.listFirstTile;
   std::vector<TileOffsets> placed(lists.size());
-  // Large lists first, the largest first, so that the threads placing
-  // them end close together.
   std::vector<size_t> large, small;
   for (size_t i = 0; i < lists.size(); ++i)
     (live.buffersOnTile[lists[i]].size() >= kLargeList ? large : small)
         .push_back(i);
-  llvm::stable_sort(large, [&](size_t a, size_t b) {
-    return live.buffersOnTile[lists[a]].size() >
-           live.buffersOnTile[lists[b]].size();
-  });
   // The last list a chain placed: its buffers, requests and offsets.
   struct Previous {
     llvm::ArrayRef<uint32_t> ids;
@@ -131,21 +129,33 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
     if (previous && previous->offsets) {
       // A buffer the list before held over the same points is stacked
       // in its place there (both lists are in buffer order); the others
-      // are placed around them.
+      // are placed around them. When that leaves more than kMaxUnplaced,
+      // every buffer the list before held is stacked, its points changed
+      // or not: the stacking pushes up what it then meets. Tried first,
+      // that reached the bound on fewer of resnet18's lists (1,183 of
+      // 1,355 against 1,316); tried second, it builds 16 of the 10k-op
+      // graph's 25 lists and 24 of the 100k-op graph's 26 large ones (at
+      // 3 to 12 ms each against 15 to 27 afresh).
       std::vector<int64_t> before(n, -1);
-      size_t unplaced = 0;
-      for (size_t k = 0, j = 0; k < n && unplaced <= kMaxUnplaced; ++k) {
-        while (j < previous->ids.size() && previous->ids[j] < ids[k])
-          ++j;
-        if (j < previous->ids.size() && previous->ids[j] == ids[k] &&
-            previous->requests[j].first == requests[k].first &&
-            previous->requests[j].last == requests[k].last)
-          before[k] = (*previous->offsets)[j];
-        else
-          ++unplaced;
-      }
-      if (unplaced <= kMaxUnplaced)
+      auto stack = [&](bool samePoints, size_t maxUnplaced) {
+        size_t unplaced = 0;
+        for (size_t k = 0, j = 0; k < n && unplaced <= maxUnplaced; ++k) {
+          while (j < previous->ids.size() && previous->ids[j] < ids[k])
+            ++j;
+          bool held = j < previous->ids.size() && previous->ids[j] == ids[k];
+          if (held && samePoints &&
+              (previous->requests[j].first != requests[k].first ||
+               previous->requests[j].last != requests[k].last))
+            held = false;
+          before[k] = held ? (*previous->offsets)[j] : -1;
+          unplaced += !held;
+        }
+        return unplaced <= maxUnplaced;
+      };
+      if (stack(/*samePoints=*/true, kMaxUnplaced))
         a = allocateAround(requests, before, alignment, kMaxUnplaced);
+      else if (stack(/*samePoints=*/false, n / kMaxUnplacedShare))
+        a = allocateAround(requests, before, alignment, n / kMaxUnplacedShare);
     }
     if (!a)
       a = allocate(requests, alignment);
@@ -169,16 +179,30 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
       previous->offsets = out.shared;
     }
   };
-  // The large lists first, on at most kLargeThreads threads, each taking
-  // the next; then, once their indexes are freed, the cost model on one
-  // thread and the small lists' chains on whichever thread is free next.
+  // The large lists' chains first, on at most kLargeThreads threads; then,
+  // once their indexes are freed, the cost model on one thread and the
+  // small lists' chains on whichever thread is free next.
   // A chain's lists are placed in order on one thread, and which thread
   // places a chain does not change its offsets.
   std::atomic<size_t> nextLarge{0}, nextChain{0};
   std::atomic<bool> costTaken{false};
+  // Places the `c`th chain of `chainLists` lists of `of`, in order.
+  auto placeChain = [&](llvm::ArrayRef<size_t> of, size_t chainLists,
+                        size_t c) {
+    Previous previous;
+    for (size_t k = c * chainLists;
+         k < std::min(of.size(), (c + 1) * chainLists); ++k)
+      placeList(of[k], &previous);
+  };
+  // The large lists in kLargeThreads chains: by that constant, not by the
+  // threads there are, so that their offsets do not depend on those.
+  size_t largeChainLists = (large.size() + kLargeThreads - 1) / kLargeThreads;
+  size_t largeChains =
+      large.empty() ? 0
+                    : (large.size() + largeChainLists - 1) / largeChainLists;
   auto placeLarge = [&] {
-    for (size_t k; (k = nextLarge++) < large.size();)
-      placeList(large[k], nullptr);
+    for (size_t c; (c = nextLarge++) < largeChains;)
+      placeChain(large, largeChainLists, c);
     // This thread's index is sized for a large list.
     releaseAllocatorStorage();
   };
@@ -186,12 +210,8 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
   auto placeSmall = [&] {
     if (!costTaken.exchange(true))
       alongside();
-    for (size_t c; (c = nextChain++) < chains;) {
-      Previous previous;
-      for (size_t k = c * kChainLists;
-           k < std::min(small.size(), (c + 1) * kChainLists); ++k)
-        placeList(small[k], &previous);
-    }
+    for (size_t c; (c = nextChain++) < chains;)
+      placeChain(small, kChainLists, c);
   };
   // Runs `work` on `threads` threads, this one among them. The helper
   // threads are this call's own and end with it: the allocator keeps an
@@ -211,7 +231,7 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
     pool.wait();
   };
   if (!large.empty()) {
-    onThreads(std::min({cores, kLargeThreads, large.size()}), placeLarge);
+    onThreads(std::min({cores, kLargeThreads, largeChains}), placeLarge);
     // The freed indexes' pages, given back before the cost model's table
     // is allocated: the heap would keep them resident (glibc's: they are
     // below the mmap threshold), and the table does not fit in them.

@@ -55,7 +55,8 @@ Allocation allocate(llvm::ArrayRef<LiveInterval> live, int64_t alignment);
 /// its buffers' new sizes pushing up what sits on them (an allocation
 /// stacked so needs no check: nothing is placed under what it meets).
 /// The others (more than `maxUnplaced` of them: nullopt) go largest first
-/// into the tightest gap (best fit), each by a scan over the list.
+/// into the tightest gap (best fit), each by a scan over the list when
+/// they are few, else through the index `allocate` uses.
 std::optional<Allocation> allocateAround(llvm::ArrayRef<LiveInterval> live,
                                          llvm::ArrayRef<int64_t> before,
                                          int64_t alignment, size_t maxUnplaced);
