@@ -124,6 +124,33 @@ TEST(WindowPlanningTest, DiagonalPiecesFoldIntoOneRun) {
                                         0, 4, 0}));
 }
 
+// The fold keys pieces by 32-bit fields when they fit and by 64-bit ones
+// when an element offset does not (a buffer of 2^31 elements or more):
+// the same pieces far up a buffer fold into the same runs, shifted.
+TEST(WindowPlanningTest, PiecesFarUpABufferFoldAlike) {
+  constexpr int64_t kFar = int64_t(1) << 33;
+  std::vector<CopyPiece> near, far;
+  for (int64_t row = 0; row < 300; ++row) {
+    CopyPiece p = {row / 2, 9 + row % 3, 2, 8 * row + 2, 2 * row};
+    near.push_back(p);
+    p.srcElement += kFar;
+    p.dstElement += kFar;
+    far.push_back(p);
+  }
+  for (bool strided : {false, true}) {
+    std::vector<CopyPiece> a = near, b = far;
+    llvm::SmallVector<int64_t> sa, sb;
+    llvm::SmallVector<int64_t> ra = foldCopyPieces(a, strided ? &sa : nullptr);
+    llvm::SmallVector<int64_t> rb = foldCopyPieces(b, strided ? &sb : nullptr);
+    ASSERT_EQ(ra.size(), rb.size());
+    ASSERT_FALSE(ra.empty());
+    for (size_t i = 0; i < ra.size(); ++i)
+      EXPECT_EQ(rb[i], ra[i] + (i % 8 == 4 || i % 8 == 6 ? kFar : 0))
+          << "run field " << i;
+    EXPECT_EQ(sa, sb);
+  }
+}
+
 TEST(WindowPlanningTest, StridedPiecesFoldIntoOneRun) {
   // Columns 2..3 of an 8x8 row-major source, two rows per tile on tiles
   // 0..3 (16 elements each), into one block on tile 9: a piece per row.
