@@ -12,6 +12,7 @@
 #include <array>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 using namespace tessera;
@@ -225,11 +226,16 @@ struct TileSteps {
 };
 } // namespace
 
+/// Keys' fields are taken as int32_t when below this in magnitude: a
+/// difference of two then fits too.
+static constexpr int64_t kNarrowKeyLimit = int64_t(1) << 30;
+
 /// foldPieces with keys of `Int` (see there): int32_t when every field of
 /// every key fits, which halves the 72-byte entries sorted and read (ssd's
-/// lowering, which its folds decide, took 0.92 times as long).
+/// lowering, which its folds decide, took 0.92 times as long); nullopt,
+/// before anything is written, when one does not (int32_t only).
 template <typename Int>
-static llvm::SmallVector<int64_t>
+static std::optional<llvm::SmallVector<int64_t>>
 foldPiecesAs(const std::vector<CopyPiece> &pieces, TileSteps steps,
              llvm::SmallVectorImpl<int64_t> &strided,
              std::vector<CopyPiece> *reordered) {
@@ -255,18 +261,29 @@ foldPiecesAs(const std::vector<CopyPiece> &pieces, TileSteps steps,
   std::vector<Keyed> keyed(n);
   Int minLine = std::numeric_limits<Int>::max(),
       maxLine = std::numeric_limits<Int>::min();
+  // Any field out of [-kNarrowKeyLimit, kNarrowKeyLimit]: checked as the
+  // keys are made (a pass of its own over the pieces was an eighth of
+  // the fold).
+  bool wide = false;
   for (size_t i = 0; i < n; ++i) {
     const CopyPiece &p = pieces[i];
     auto [chunk, srcChunkStride, dstChunkStride] = chunkShape(p);
-    keyed[i] = {
-        Key{static_cast<Int>(steps.line(p)), static_cast<Int>(p.length),
-            static_cast<Int>(chunk), static_cast<Int>(srcChunkStride),
-            static_cast<Int>(dstChunkStride), static_cast<Int>(steps.along(p)),
-            static_cast<Int>(p.srcElement), static_cast<Int>(p.dstElement)},
-        static_cast<uint32_t>(i)};
-    minLine = std::min(minLine, keyed[i].first[0]);
-    maxLine = std::max(maxLine, keyed[i].first[0]);
+    int64_t fields[] = {steps.line(p),  p.length,       chunk,
+                        srcChunkStride, dstChunkStride, steps.along(p),
+                        p.srcElement,   p.dstElement};
+    if constexpr (sizeof(Int) < sizeof(int64_t))
+      for (int64_t f : fields)
+        wide |= static_cast<uint64_t>(f) + kNarrowKeyLimit >
+                static_cast<uint64_t>(2 * kNarrowKeyLimit);
+    Key &key = keyed[i].first;
+    for (size_t f = 0; f < key.size(); ++f)
+      key[f] = static_cast<Int>(fields[f]);
+    keyed[i].second = static_cast<uint32_t>(i);
+    minLine = std::min(minLine, key[0]);
+    maxLine = std::max(maxLine, key[0]);
   }
+  if (wide)
+    return std::nullopt;
   // Lexicographic, one comparison per equal field (std::array's operator<
   // makes two).
   auto byKey = [](const auto &a, const auto &b) {
@@ -398,20 +415,12 @@ foldPieces(const std::vector<CopyPiece> &pieces, TileSteps steps,
            llvm::SmallVectorImpl<int64_t> &strided,
            std::vector<CopyPiece> *reordered) {
   // A key's fields are tiles, differences of two, element offsets and
-  // lengths within one buffer: int32_t holds them when the pieces' fields
-  // are below 2^30 (a difference of two then fits too), which fails only
-  // for buffers of a billion elements, whose pieces take int64_t keys.
-  constexpr int64_t kLimit = std::numeric_limits<int32_t>::max() / 2;
-  auto fits = [&](const CopyPiece &p) {
-    return std::max({std::abs(p.srcTile), std::abs(p.dstTile),
-                     std::abs(p.length), std::abs(p.srcElement),
-                     std::abs(p.dstElement), std::abs(p.chunk),
-                     std::abs(p.srcChunkStride), std::abs(p.dstChunkStride)}) <=
-           kLimit;
-  };
-  if (llvm::all_of(pieces, fits))
-    return foldPiecesAs<int32_t>(pieces, steps, strided, reordered);
-  return foldPiecesAs<int64_t>(pieces, steps, strided, reordered);
+  // lengths within one buffer: below 2^30 but for buffers of a billion
+  // elements, whose pieces take int64_t keys.
+  if (std::optional<llvm::SmallVector<int64_t>> runs =
+          foldPiecesAs<int32_t>(pieces, steps, strided, reordered))
+    return std::move(*runs);
+  return *foldPiecesAs<int64_t>(pieces, steps, strided, reordered);
 }
 
 /// The lines of `pieces` along `steps`: a lower bound on the runs a fold
