@@ -88,34 +88,92 @@ Location Emitter::instrLoc(const Instruction &instr, const Metadata &md) {
 
 Type Emitter::convertElementType(const Shape &shape) {
   StringRef d = shape.dtype;
-  Builder b(ctx);
-  Type type = llvm::StringSwitch<Type>(d)
-                  .Case("pred", b.getI1Type())
-                  .Case("s2", b.getIntegerType(2))
-                  .Case("s4", b.getIntegerType(4))
-                  .Case("s8", b.getIntegerType(8))
-                  .Case("s16", b.getIntegerType(16))
-                  .Case("s32", b.getIntegerType(32))
-                  .Case("s64", b.getIntegerType(64))
-                  .Case("u2", b.getIntegerType(2, /*isSigned=*/false))
-                  .Case("u4", b.getIntegerType(4, false))
-                  .Case("u8", b.getIntegerType(8, false))
-                  .Case("u16", b.getIntegerType(16, false))
-                  .Case("u32", b.getIntegerType(32, false))
-                  .Case("u64", b.getIntegerType(64, false))
-                  .Case("f16", b.getF16Type())
-                  .Case("bf16", b.getBF16Type())
-                  .Case("f32", b.getF32Type())
-                  .Case("f64", b.getF64Type())
-                  .Case("c64", ComplexType::get(b.getF32Type()))
-                  .Case("c128", ComplexType::get(b.getF64Type()))
-                  .Case("f8e5m2", FloatType::getFloat8E5M2(ctx))
-                  .Case("f8e4m3", FloatType::getFloat8E4M3(ctx))
-                  .Case("f8e4m3fn", FloatType::getFloat8E4M3FN(ctx))
-                  .Case("f8e4m3b11fnuz", FloatType::getFloat8E4M3B11FNUZ(ctx))
-                  .Case("f8e5m2fnuz", FloatType::getFloat8E5M2FNUZ(ctx))
-                  .Case("f8e4m3fnuz", FloatType::getFloat8E4M3FNUZ(ctx))
-                  .Default(Type());
+  // The matching case's type alone is made: a StringSwitch of types made
+  // all 25 on every call, eight integer and two complex types through the
+  // context's uniquer (a million lookups importing a 100k-op graph).
+  using Make = Type (*)(MLIRContext *);
+  Make make =
+      llvm::StringSwitch<Make>(d)
+          .Case("pred",
+                [](MLIRContext *c) -> Type { return IntegerType::get(c, 1); })
+          .Case("s2",
+                [](MLIRContext *c) -> Type { return IntegerType::get(c, 2); })
+          .Case("s4",
+                [](MLIRContext *c) -> Type { return IntegerType::get(c, 4); })
+          .Case("s8",
+                [](MLIRContext *c) -> Type { return IntegerType::get(c, 8); })
+          .Case("s16",
+                [](MLIRContext *c) -> Type { return IntegerType::get(c, 16); })
+          .Case("s32",
+                [](MLIRContext *c) -> Type { return IntegerType::get(c, 32); })
+          .Case("s64",
+                [](MLIRContext *c) -> Type { return IntegerType::get(c, 64); })
+          .Case("u2",
+                [](MLIRContext *c) -> Type {
+                  return IntegerType::get(c, 2, IntegerType::Unsigned);
+                })
+          .Case("u4",
+                [](MLIRContext *c) -> Type {
+                  return IntegerType::get(c, 4, IntegerType::Unsigned);
+                })
+          .Case("u8",
+                [](MLIRContext *c) -> Type {
+                  return IntegerType::get(c, 8, IntegerType::Unsigned);
+                })
+          .Case("u16",
+                [](MLIRContext *c) -> Type {
+                  return IntegerType::get(c, 16, IntegerType::Unsigned);
+                })
+          .Case("u32",
+                [](MLIRContext *c) -> Type {
+                  return IntegerType::get(c, 32, IntegerType::Unsigned);
+                })
+          .Case("u64",
+                [](MLIRContext *c) -> Type {
+                  return IntegerType::get(c, 64, IntegerType::Unsigned);
+                })
+          .Case("f16",
+                [](MLIRContext *c) -> Type { return FloatType::getF16(c); })
+          .Case("bf16",
+                [](MLIRContext *c) -> Type { return FloatType::getBF16(c); })
+          .Case("f32",
+                [](MLIRContext *c) -> Type { return FloatType::getF32(c); })
+          .Case("f64",
+                [](MLIRContext *c) -> Type { return FloatType::getF64(c); })
+          .Case("c64",
+                [](MLIRContext *c) -> Type {
+                  return ComplexType::get(FloatType::getF32(c));
+                })
+          .Case("c128",
+                [](MLIRContext *c) -> Type {
+                  return ComplexType::get(FloatType::getF64(c));
+                })
+          .Case("f8e5m2",
+                [](MLIRContext *c) -> Type {
+                  return FloatType::getFloat8E5M2(c);
+                })
+          .Case("f8e4m3",
+                [](MLIRContext *c) -> Type {
+                  return FloatType::getFloat8E4M3(c);
+                })
+          .Case("f8e4m3fn",
+                [](MLIRContext *c) -> Type {
+                  return FloatType::getFloat8E4M3FN(c);
+                })
+          .Case("f8e4m3b11fnuz",
+                [](MLIRContext *c) -> Type {
+                  return FloatType::getFloat8E4M3B11FNUZ(c);
+                })
+          .Case("f8e5m2fnuz",
+                [](MLIRContext *c) -> Type {
+                  return FloatType::getFloat8E5M2FNUZ(c);
+                })
+          .Case("f8e4m3fnuz",
+                [](MLIRContext *c) -> Type {
+                  return FloatType::getFloat8E4M3FNUZ(c);
+                })
+          .Default(nullptr);
+  Type type = make ? make(ctx) : Type();
   if (!type)
     error(shape.loc, "element type '" + d +
                          "' has no MLIR 19 equivalent and cannot be imported");
