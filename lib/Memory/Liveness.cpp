@@ -191,7 +191,7 @@ public:
 
   /// The list of `tile` (with `shares`), appended to listFirstTile when it
   /// is new.
-  uint32_t find(int64_t tile, llvm::ArrayRef<TileBytes> shares) {
+  uint32_t find(int64_t tile, llvm::ArrayRef<ShareRequest> shares) {
     llvm::SmallVector<uint32_t, 1> &candidates = byHash[hash(shares)];
     auto found = llvm::find_if(candidates, [&](uint32_t i) {
       auto copy =
@@ -210,29 +210,30 @@ public:
   }
 
 private:
-  /// The request a share makes: what the allocation depends on.
-  static bool sameRequest(const TileBytes &a, const LiveInterval &b) {
-    return a.first == b.first && a.last == b.last && a.paddedBytes == b.size;
+  static bool sameRequest(const ShareRequest &a, const ShareRequest &b) {
+    return a.first == b.first && a.last == b.last &&
+           a.paddedBytes == b.paddedBytes;
   }
   /// A multiply-xor mix per field: hash_combine's three-field step was a
   /// twentieth of a 100k-op compile's memory analysis, and a collision
   /// costs only a comparison.
-  static uint64_t hash(llvm::ArrayRef<TileBytes> shares) {
+  static uint64_t hash(llvm::ArrayRef<ShareRequest> shares) {
     auto mix = [](uint64_t h, int64_t v) {
       h = (h ^ static_cast<uint64_t>(v)) * 0x9e3779b97f4a7c15ULL;
       return h ^ (h >> 29);
     };
     uint64_t h = shares.size();
-    for (const TileBytes &share : shares)
+    for (const ShareRequest &share : shares)
       h = mix(mix(mix(h, share.first), share.last), share.paddedBytes);
     return h;
   }
 
   struct Recent {
     uint32_t list;
-    std::vector<LiveInterval> requests;
+    std::vector<ShareRequest> requests;
   };
-  static bool sameAsCopy(const Recent &copy, llvm::ArrayRef<TileBytes> shares) {
+  static bool sameAsCopy(const Recent &copy,
+                         llvm::ArrayRef<ShareRequest> shares) {
     if (copy.requests.size() != shares.size())
       return false;
     for (auto [request, share] : llvm::zip_equal(copy.requests, shares))
@@ -240,19 +241,20 @@ private:
         return false;
     return true;
   }
-  bool sameAsTile(int64_t tile, llvm::ArrayRef<TileBytes> shares) const {
+  bool sameAsTile(int64_t tile, llvm::ArrayRef<ShareRequest> shares) const {
     if (live.buffersOnTile[tile].size() != shares.size())
       return false;
     for (auto [i, share] : llvm::enumerate(shares)) {
       TileBytes other = live.shareOn(tile, i);
-      if (!sameRequest(share, {other.first, other.last, other.paddedBytes}))
+      if (share.first != other.first || share.last != other.last ||
+          share.paddedBytes != other.paddedBytes)
         return false;
     }
     return true;
   }
   /// Makes `list` the most recent copy; the oldest copy's storage is
   /// reused.
-  void remember(uint32_t list, llvm::ArrayRef<TileBytes> shares) {
+  void remember(uint32_t list, llvm::ArrayRef<ShareRequest> shares) {
     auto copy =
         llvm::find_if(recent, [&](const Recent &r) { return r.list == list; });
     if (copy != recent.end()) {
@@ -265,9 +267,7 @@ private:
       recent.emplace_back();
     Recent &last = recent.back();
     last.list = list;
-    last.requests.clear();
-    for (const TileBytes &share : shares)
-      last.requests.push_back({share.first, share.last, share.paddedBytes});
+    last.requests.assign(shares.begin(), shares.end());
   }
 
   static constexpr size_t kRecent = 4;
@@ -848,9 +848,10 @@ void LivenessBuilder::computeChipCurves() {
   ShareListIndex lists(result);
   result.listFirstTile.clear();
   result.listOfTile.clear();
-  result.forEachChangedTile([&](int64_t t, llvm::ArrayRef<TileBytes> shares) {
-    result.listOfTile.push_back({t, lists.find(t, shares)});
-  });
+  result.forEachChangedTile(
+      [&](int64_t t, llvm::ArrayRef<ShareRequest> requests) {
+        result.listOfTile.push_back({t, lists.find(t, requests)});
+      });
 }
 
 ProgramLiveness LivenessBuilder::build() {
@@ -916,7 +917,7 @@ std::vector<uint32_t> ProgramLiveness::liveOn(int64_t tile,
 }
 
 void ProgramLiveness::forEachChangedTile(
-    llvm::function_ref<void(int64_t, llvm::ArrayRef<TileBytes>)> fn) const {
+    llvm::function_ref<void(int64_t, llvm::ArrayRef<ShareRequest>)> fn) const {
   // The live runs by first tile (a counting sort), as (buffer, run).
   std::vector<uint32_t> startOf(numTiles + 1, 0);
   for (const BufferLiveness &buffer : buffers)
@@ -934,23 +935,24 @@ void ProgramLiveness::forEachChangedTile(
         if (run.isLive())
           starts[next[run.firstTile]++] = {static_cast<uint32_t>(b),
                                            static_cast<uint32_t>(r)};
-  // Each buffer's share on the tile at hand: set where a run starts; a
-  // buffer whose run ended is off the tile's list.
-  std::vector<TileBytes> current(buffers.size());
-  std::vector<TileBytes> shares;
+  // Each buffer's request on the tile at hand (a run's tiles ask the
+  // same): set where a run starts; a buffer whose run ended is off the
+  // tile's list.
+  std::vector<ShareRequest> current(buffers.size());
+  std::vector<ShareRequest> requests;
   for (int64_t t = 0; t < numTiles; ++t) {
-    for (uint32_t k = startOf[t]; k < startOf[t + 1]; ++k)
-      current[starts[k].first] =
-          buffers[starts[k].first].tiles.runs()[starts[k].second].on(t);
+    for (uint32_t k = startOf[t]; k < startOf[t + 1]; ++k) {
+      const TileShares::Run &run =
+          buffers[starts[k].first].tiles.runs()[starts[k].second];
+      current[starts[k].first] = {run.first, run.last, run.paddedBytes};
+    }
     if (!sharesChange[t])
       continue;
     llvm::ArrayRef<uint32_t> onTile = buffersOnTile[t];
-    shares.resize(onTile.size());
-    for (size_t i = 0; i < onTile.size(); ++i) {
-      shares[i] = current[onTile[i]];
-      shares[i].tile = t;
-    }
-    fn(t, shares);
+    requests.resize(onTile.size());
+    for (size_t i = 0; i < onTile.size(); ++i)
+      requests[i] = current[onTile[i]];
+    fn(t, requests);
   }
 }
 

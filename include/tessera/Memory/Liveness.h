@@ -43,6 +43,15 @@ struct TileBytes {
   bool liveAt(int64_t point) const { return first <= point && point <= last; }
 };
 
+/// What a share asks of its tile's allocation: its live range there and
+/// its padded bytes, in 16 bytes (a TileBytes is 48: gathered for each of
+/// a large graph's changed tiles, those missed the caches).
+struct ShareRequest {
+  int32_t first = 0;
+  int32_t last = -1;
+  int64_t paddedBytes = 0;
+};
+
 /// A buffer's shares of its tiles, in tile order, held as runs of
 /// consecutive tiles whose shares differ only in the tile. Most buffers are
 /// spread evenly over many tiles: a share per (buffer, tile) was the
@@ -239,14 +248,14 @@ struct ProgramLiveness {
   /// the same buffers with the same shares (sameSharesAsPrevious) share its
   /// allocation, so what depends on those alone is worked out once there.
   std::vector<int64_t> stretchStarts() const;
-  /// Calls `fn(tile, shares)` on each tile that sharesChange marks, in
-  /// tile order, with the shares of buffersOnTile[tile] in its order. One
-  /// sweep over the buffers' runs keeps each buffer's current share in one
-  /// array, so a tile's shares are gathered from there rather than found
-  /// in every buffer's own runs (shareOn), whose cache misses made that
-  /// walk grow faster than the graph.
+  /// Calls `fn(tile, requests)` on each tile that sharesChange marks, in
+  /// tile order, with the requests of buffersOnTile[tile]'s shares in its
+  /// order. One sweep over the buffers' runs keeps each buffer's current
+  /// request in one array, so a tile's are gathered from there rather than
+  /// found in every buffer's own runs (shareOn), whose cache misses made
+  /// that walk grow faster than the graph.
   void forEachChangedTile(
-      llvm::function_ref<void(int64_t, llvm::ArrayRef<TileBytes>)> fn) const;
+      llvm::function_ref<void(int64_t, llvm::ArrayRef<ShareRequest>)> fn) const;
   /// The share of buffer `b` on `tile` (none if none): a binary search.
   std::optional<TileBytes> share(uint32_t b, int64_t tile) const;
   /// The share of the `i`-th buffer of buffersOnTile[tile]. Most buffers
