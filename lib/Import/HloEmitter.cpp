@@ -86,93 +86,52 @@ Location Emitter::instrLoc(const Instruction &instr, const Metadata &md) {
 // Types
 //===----------------------------------------------------------------------===//
 
+/// The type a getter of the context makes, as a Type (for the switch
+/// below, whose cases are such functions).
+template <auto Get> static Type made(MLIRContext *ctx) { return Get(ctx); }
+template <unsigned Width,
+          IntegerType::SignednessSemantics Signedness = IntegerType::Signless>
+static Type integer(MLIRContext *ctx) {
+  return IntegerType::get(ctx, Width, Signedness);
+}
+template <auto Get> static Type complexOf(MLIRContext *ctx) {
+  return ComplexType::get(Get(ctx));
+}
+
 Type Emitter::convertElementType(const Shape &shape) {
   StringRef d = shape.dtype;
   // The matching case's type alone is made: a StringSwitch of types made
   // all 25 on every call, eight integer and two complex types through the
   // context's uniquer (a million lookups importing a 100k-op graph).
+  constexpr auto kUnsigned = IntegerType::Unsigned;
   using Make = Type (*)(MLIRContext *);
-  Make make =
-      llvm::StringSwitch<Make>(d)
-          .Case("pred",
-                [](MLIRContext *c) -> Type { return IntegerType::get(c, 1); })
-          .Case("s2",
-                [](MLIRContext *c) -> Type { return IntegerType::get(c, 2); })
-          .Case("s4",
-                [](MLIRContext *c) -> Type { return IntegerType::get(c, 4); })
-          .Case("s8",
-                [](MLIRContext *c) -> Type { return IntegerType::get(c, 8); })
-          .Case("s16",
-                [](MLIRContext *c) -> Type { return IntegerType::get(c, 16); })
-          .Case("s32",
-                [](MLIRContext *c) -> Type { return IntegerType::get(c, 32); })
-          .Case("s64",
-                [](MLIRContext *c) -> Type { return IntegerType::get(c, 64); })
-          .Case("u2",
-                [](MLIRContext *c) -> Type {
-                  return IntegerType::get(c, 2, IntegerType::Unsigned);
-                })
-          .Case("u4",
-                [](MLIRContext *c) -> Type {
-                  return IntegerType::get(c, 4, IntegerType::Unsigned);
-                })
-          .Case("u8",
-                [](MLIRContext *c) -> Type {
-                  return IntegerType::get(c, 8, IntegerType::Unsigned);
-                })
-          .Case("u16",
-                [](MLIRContext *c) -> Type {
-                  return IntegerType::get(c, 16, IntegerType::Unsigned);
-                })
-          .Case("u32",
-                [](MLIRContext *c) -> Type {
-                  return IntegerType::get(c, 32, IntegerType::Unsigned);
-                })
-          .Case("u64",
-                [](MLIRContext *c) -> Type {
-                  return IntegerType::get(c, 64, IntegerType::Unsigned);
-                })
-          .Case("f16",
-                [](MLIRContext *c) -> Type { return FloatType::getF16(c); })
-          .Case("bf16",
-                [](MLIRContext *c) -> Type { return FloatType::getBF16(c); })
-          .Case("f32",
-                [](MLIRContext *c) -> Type { return FloatType::getF32(c); })
-          .Case("f64",
-                [](MLIRContext *c) -> Type { return FloatType::getF64(c); })
-          .Case("c64",
-                [](MLIRContext *c) -> Type {
-                  return ComplexType::get(FloatType::getF32(c));
-                })
-          .Case("c128",
-                [](MLIRContext *c) -> Type {
-                  return ComplexType::get(FloatType::getF64(c));
-                })
-          .Case("f8e5m2",
-                [](MLIRContext *c) -> Type {
-                  return FloatType::getFloat8E5M2(c);
-                })
-          .Case("f8e4m3",
-                [](MLIRContext *c) -> Type {
-                  return FloatType::getFloat8E4M3(c);
-                })
-          .Case("f8e4m3fn",
-                [](MLIRContext *c) -> Type {
-                  return FloatType::getFloat8E4M3FN(c);
-                })
-          .Case("f8e4m3b11fnuz",
-                [](MLIRContext *c) -> Type {
-                  return FloatType::getFloat8E4M3B11FNUZ(c);
-                })
-          .Case("f8e5m2fnuz",
-                [](MLIRContext *c) -> Type {
-                  return FloatType::getFloat8E5M2FNUZ(c);
-                })
-          .Case("f8e4m3fnuz",
-                [](MLIRContext *c) -> Type {
-                  return FloatType::getFloat8E4M3FNUZ(c);
-                })
-          .Default(nullptr);
+  Make make = llvm::StringSwitch<Make>(d)
+                  .Case("pred", integer<1>)
+                  .Case("s2", integer<2>)
+                  .Case("s4", integer<4>)
+                  .Case("s8", integer<8>)
+                  .Case("s16", integer<16>)
+                  .Case("s32", integer<32>)
+                  .Case("s64", integer<64>)
+                  .Case("u2", integer<2, kUnsigned>)
+                  .Case("u4", integer<4, kUnsigned>)
+                  .Case("u8", integer<8, kUnsigned>)
+                  .Case("u16", integer<16, kUnsigned>)
+                  .Case("u32", integer<32, kUnsigned>)
+                  .Case("u64", integer<64, kUnsigned>)
+                  .Case("f16", made<FloatType::getF16>)
+                  .Case("bf16", made<FloatType::getBF16>)
+                  .Case("f32", made<FloatType::getF32>)
+                  .Case("f64", made<FloatType::getF64>)
+                  .Case("c64", complexOf<FloatType::getF32>)
+                  .Case("c128", complexOf<FloatType::getF64>)
+                  .Case("f8e5m2", made<FloatType::getFloat8E5M2>)
+                  .Case("f8e4m3", made<FloatType::getFloat8E4M3>)
+                  .Case("f8e4m3fn", made<FloatType::getFloat8E4M3FN>)
+                  .Case("f8e4m3b11fnuz", made<FloatType::getFloat8E4M3B11FNUZ>)
+                  .Case("f8e5m2fnuz", made<FloatType::getFloat8E5M2FNUZ>)
+                  .Case("f8e4m3fnuz", made<FloatType::getFloat8E4M3FNUZ>)
+                  .Default(nullptr);
   Type type = make ? make(ctx) : Type();
   if (!type)
     error(shape.loc, "element type '" + d +
