@@ -176,7 +176,8 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     pm.addInstrumentation(std::move(dumps));
   auto sourceModule = std::make_shared<std::string>();
   pm.addInstrumentation(std::make_unique<SourceModuleCapture>(sourceModule));
-  auto timelineOwner = std::make_unique<PassTimelineInstrumentation>(start);
+  auto timelineOwner = std::make_unique<PassTimelineInstrumentation>(
+      start, options.countPassOps);
   std::shared_ptr<std::vector<PassTiming>> timeline = timelineOwner->shared();
   pm.addInstrumentation(std::move(timelineOwner));
   // tgraph-to-tile's search for the chips allocates the program it keeps;

@@ -319,6 +319,10 @@ int main(int argc, char **argv) {
     fail("--compat-fail-on must be 'none' or 'incompatible', got '" +
          compile.compatFailOn + "'");
   ReportSinkOptions sinkOptions = ReportSinkOptions::fromFlags(flags);
+  // The pass timeline's op counts show only in the COMPILE_END event and
+  // the compile trace.
+  compile.countPassOps =
+      sinkOptions.writesEvents() || !flags.compileTrace.empty();
   if (!events.empty() && !sinkOptions.writesEvents())
     fail("--events needs --profiling or --enable_events (nothing would be "
          "written to '" +

@@ -68,6 +68,10 @@ struct CompileOptions {
   /// checkers stay quiet): for a tool that exits after compiling, as
   /// tessera-compile does. Freeing a 30k-op compile's reports took 0.17 s.
   bool keepReportsUntilExit = false;
+  /// Count each pass's ops before and after it for the pass timeline
+  /// (the COMPILE_END event's and the compile trace's). A tool that writes
+  /// neither can turn it off: the counts walk the module twice per pass.
+  bool countPassOps = true;
 };
 
 /// One step of the compile pipeline: its pass name and how to create it.
