@@ -33,8 +33,8 @@ void PassTimelineInstrumentation::runBeforePass(Pass *pass, Operation *op) {
   record.name = passName(pass);
   record.depth = static_cast<unsigned>(open.size());
   // Counting walks the IR; it is measured outside the pass's own time.
-  if (countOps)
-    record.opsBefore = tessera::countOps(op);
+  if (countingOps)
+    record.opsBefore = countOps(op);
   record.startNs = nowNs();
   open.push_back(timeline->size());
   timeline->push_back(std::move(record));
@@ -47,8 +47,8 @@ void PassTimelineInstrumentation::finish(Operation *op, bool failed) {
   open.pop_back();
   record.durationNs = nowNs() - record.startNs;
   record.failed = failed;
-  if (countOps)
-    record.opsAfter = tessera::countOps(op);
+  if (countingOps)
+    record.opsAfter = countOps(op);
 }
 
 void PassTimelineInstrumentation::runAfterPass(Pass *, Operation *op) {

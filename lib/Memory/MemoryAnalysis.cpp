@@ -133,9 +133,10 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
       // every buffer the list before held is stacked, its points changed
       // or not: the stacking pushes up what it then meets. Tried first,
       // that reached the bound on fewer of resnet18's lists (1,183 of
-      // 1,355 against 1,316); tried second, it builds 16 of the 10k-op
-      // graph's 25 lists and 24 of the 100k-op graph's 26 large ones (at
-      // 3 to 12 ms each against 15 to 27 afresh).
+      // 1,355 against 1,316); tried second, it builds 17 more of the
+      // 10k-op graph's 23 lists after a chain's first, and 22 of the
+      // 100k-op graph's 24 large ones (at 3 to 12 ms each against 15 to
+      // 27 afresh).
       std::vector<int64_t> before(n, -1);
       auto stack = [&](bool samePoints, size_t maxUnplaced) {
         size_t unplaced = 0;

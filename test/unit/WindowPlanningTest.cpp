@@ -125,7 +125,7 @@ TEST(WindowPlanningTest, DiagonalPiecesFoldIntoOneRun) {
 }
 
 // The fold keys pieces by 32-bit fields when they fit and by 64-bit ones
-// when an element offset does not (a buffer of 2^31 elements or more):
+// when an element offset does not (one 2^30 elements or more up):
 // the same pieces far up a buffer fold into the same runs, shifted.
 TEST(WindowPlanningTest, PiecesFarUpABufferFoldAlike) {
   constexpr int64_t kFar = int64_t(1) << 33;

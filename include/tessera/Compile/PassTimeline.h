@@ -28,13 +28,13 @@ int64_t countOps(mlir::Operation *op);
 class PassTimelineInstrumentation : public mlir::PassInstrumentation {
 public:
   using Clock = std::chrono::steady_clock;
-  /// With `countOps` false the records' op counts stay 0: counting walks
+  /// With `countingOps` false the records' op counts stay 0: counting walks
   /// the module before and after each pass (the 750k-op tile module of a
   /// 100k-op graph takes 30 ms), which a compile whose timeline nobody
   /// reads can skip.
   explicit PassTimelineInstrumentation(Clock::time_point origin,
-                                       bool countOps = true)
-      : origin(origin), countOps(countOps) {}
+                                       bool countingOps = true)
+      : origin(origin), countingOps(countingOps) {}
 
   void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
@@ -50,7 +50,7 @@ private:
   int64_t nowNs() const;
 
   Clock::time_point origin;
-  bool countOps;
+  bool countingOps;
   std::shared_ptr<std::vector<PassTiming>> timeline =
       std::make_shared<std::vector<PassTiming>>();
   /// Indices into the timeline of the passes still running.
