@@ -223,6 +223,34 @@ static size_t rankStarts(llvm::ArrayRef<LiveInterval> live,
   return points.size();
 }
 
+/// Calls f(level, node) on the nodes that decompose leaves [lo, end) of a
+/// tree of `FanOut`-ths stored level by level, `levelSize[l]` nodes at
+/// level l (the leaves first, the last node of a level with fewer
+/// children): at each level the ones at the ends that are not a whole
+/// group of siblings (a level's last group is whole however short), then
+/// the groups' parents; at the top level, every one left in the range.
+/// The busy index (a single root) and the stacking's skyline (a top level
+/// of a few dozen nodes) walk their trees so.
+template <size_t FanOut, typename F>
+static void forEachCoveringNode(size_t lo, size_t end,
+                                llvm::ArrayRef<size_t> levelSize, F f) {
+  for (size_t level = 0; lo < end; ++level) {
+    if (level + 1 == levelSize.size()) {
+      for (; lo < end; ++lo)
+        f(level, lo);
+      return;
+    }
+    while (lo < end && lo % FanOut != 0)
+      f(level, lo++);
+    while (lo < end && end % FanOut != 0 && end != levelSize[level])
+      f(level, --end);
+    if (lo >= end)
+      return;
+    lo /= FanOut;
+    end = (end + FanOut - 1) / FanOut;
+  }
+}
+
 /// Where a buffer of `size` bytes goes, from the busy ranges it meets,
 /// seen in address order: the tightest gap between them that holds it
 /// (best fit) or the lowest (first fit), else on top of them all.
@@ -364,25 +392,9 @@ private:
   static constexpr size_t kFanOut = 8;
 
   /// Calls `f(level, position)` on the nodes that decompose interval `i`'s
-  /// live range: at each level from the leaves up, the nodes at the ends
-  /// of the range that are not a whole group of kFanOut siblings (the
-  /// level's last group is whole however short), then the groups' parents.
+  /// live range (forEachCoveringNode).
   template <typename F> void forEachNode(size_t i, F f) {
-    size_t lo = firstIndex[i], hi = lastIndex[i] + 1;
-    for (size_t level = 0; lo < hi; ++level) {
-      if (levelSize[level] == 1) {
-        f(level, 0);
-        return;
-      }
-      while (lo < hi && lo % kFanOut != 0)
-        f(level, lo++);
-      while (lo < hi && hi % kFanOut != 0 && hi != levelSize[level])
-        f(level, --hi);
-      if (lo >= hi)
-        return;
-      lo /= kFanOut;
-      hi = (hi + kFanOut - 1) / kFanOut;
-    }
+    forEachCoveringNode<kFanOut>(firstIndex[i], lastIndex[i] + 1, levelSize, f);
   }
 
   /// Per interval, its first and last leaf (see reset).
@@ -754,6 +766,7 @@ class Skyline {
 public:
   explicit Skyline(size_t positions) {
     for (size_t count = positions;; count = (count + kFanOut - 1) / kFanOut) {
+      levelSize.push_back(count);
       top.emplace_back(count, 0);
       whole.emplace_back(count, 0);
       if (count <= kTopNodes)
@@ -763,9 +776,10 @@ public:
 
   int64_t highest(size_t lo, size_t hi) const {
     int64_t result = 0;
-    forEachNode(lo, hi, [&](size_t level, size_t node) {
-      result = std::max(result, top[level][node]);
-    });
+    forEachCoveringNode<kFanOut>(lo, hi + 1, levelSize,
+                                 [&](size_t level, size_t node) {
+                                   result = std::max(result, top[level][node]);
+                                 });
     // The ends raised over all of a node holding lo or hi.
     for (size_t level = 0; level < top.size();
          ++level, lo /= kFanOut, hi /= kFanOut)
@@ -774,10 +788,11 @@ public:
   }
 
   void raise(size_t lo, size_t hi, int64_t end) {
-    forEachNode(lo, hi, [&](size_t level, size_t node) {
-      top[level][node] = std::max(top[level][node], end);
-      whole[level][node] = std::max(whole[level][node], end);
-    });
+    forEachCoveringNode<kFanOut>(
+        lo, hi + 1, levelSize, [&](size_t level, size_t node) {
+          top[level][node] = std::max(top[level][node], end);
+          whole[level][node] = std::max(whole[level][node], end);
+        });
     for (size_t level = 0; level < top.size();
          ++level, lo /= kFanOut, hi /= kFanOut) {
       top[level][lo] = std::max(top[level][lo], end);
@@ -792,32 +807,9 @@ private:
   /// more nodes to read and raise than with blocks alone.
   static constexpr size_t kTopNodes = 64;
 
-  /// Calls f(level, node) on the nodes that decompose [lo, hi]: at each
-  /// level the ones at the ends that are not a whole group of siblings
-  /// (a level's last group is whole however short), then the groups'
-  /// parents; at the top level, every one in the range.
-  template <typename F> void forEachNode(size_t lo, size_t hi, F f) const {
-    size_t end = hi + 1;
-    for (size_t level = 0; lo < end; ++level) {
-      size_t count = top[level].size();
-      if (level + 1 == top.size()) {
-        for (; lo < end; ++lo)
-          f(level, lo);
-        return;
-      }
-      while (lo < end && lo % kFanOut != 0)
-        f(level, lo++);
-      while (lo < end && end % kFanOut != 0 && end != count)
-        f(level, --end);
-      if (lo >= end)
-        return;
-      lo /= kFanOut;
-      end = (end + kFanOut - 1) / kFanOut;
-    }
-  }
-
-  /// Per level, from the positions up: the highest end under a node, and
-  /// the end raised over the whole of it.
+  /// Per level, from the positions up: its nodes, the highest end under a
+  /// node, and the end raised over the whole of it.
+  llvm::SmallVector<size_t, 8> levelSize;
   std::vector<std::vector<int64_t>> top, whole;
 };
 } // namespace

@@ -246,8 +246,10 @@ private:
       return false;
     for (auto [i, share] : llvm::enumerate(shares)) {
       TileBytes other = live.shareOn(tile, i);
-      if (share.first != other.first || share.last != other.last ||
-          share.paddedBytes != other.paddedBytes)
+      // Its first and last came from a run's int32 fields (TileShares).
+      if (!sameRequest(share,
+                       {static_cast<int32_t>(other.first),
+                        static_cast<int32_t>(other.last), other.paddedBytes}))
         return false;
     }
     return true;
