@@ -24,8 +24,6 @@ static std::string formatLoc(FileLineColLoc loc, bool withColumn) {
 static void readLocation(Location loc, OpIdentity &id, bool inName,
                          llvm::SmallVectorImpl<FileLineColLoc> &outside) {
   if (auto name = dyn_cast<NameLoc>(loc)) {
-    if (id.instruction.empty())
-      id.instruction = name.getName().str();
     readLocation(name.getChildLoc(), id, /*inName=*/true, outside);
   } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
     for (Location inner : fused.getLocations())
@@ -42,6 +40,7 @@ static void readLocation(Location loc, OpIdentity &id, bool inName,
 
 OpIdentity tessera::identifyOp(Operation *op) {
   OpIdentity id;
+  id.instruction = tgraph::getInstructionName(op).str();
   llvm::SmallVector<FileLineColLoc, 2> outside;
   readLocation(op->getLoc(), id, /*inName=*/false, outside);
   auto *next = outside.begin();

@@ -391,9 +391,8 @@ void Writer::indexGraphOps(ModuleOp module) {
     if (isa<tile::ProgramOp>(op))
       return WalkResult::skip();
     if (op->getDialect() && op->getDialect()->getNamespace() == "tgraph") {
-      OpIdentity id = identifyOp(op);
-      if (!id.instruction.empty())
-        graphOpOf.try_emplace(id.instruction, op);
+      if (StringRef name = tgraph::getInstructionName(op); !name.empty())
+        graphOpOf.try_emplace(name, op);
     }
     return WalkResult::advance();
   });
@@ -428,15 +427,17 @@ void Writer::describeStep(Operation &op, exe::Step &step) {
                 cost->fit->n.describe() + ", k " + cost->fit->k.describe());
   }
   // The step is located where its graph op is: its instruction names it.
-  OpIdentity stepId = identifyOp(&op);
-  std::string key = !stepId.instruction.empty() ? stepId.instruction
-                    : cost                      ? cost->op.str()
-                                                : step.name();
+  std::string fallback;
+  StringRef key = tgraph::getInstructionName(&op);
+  if (key.empty()) {
+    fallback = cost ? cost->op.str() : step.name();
+    key = fallback;
+  }
   auto [it, inserted] =
       opIndex.try_emplace(key, static_cast<int32_t>(out.ops_size()));
   if (inserted) {
     exe::GraphOp &g = *out.add_ops();
-    g.set_hlo(key);
+    g.set_hlo(key.str());
     if (Operation *graph = graphOpOf.lookup(key)) {
       OpIdentity id = identifyOp(graph);
       g.set_op_name(id.opName);

@@ -1,6 +1,7 @@
 //===- TGraphDialectTest.cpp - tgraph dialect and cost units --------------===//
 
 #include "tessera/Analysis/OpCost.h"
+#include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -203,6 +204,28 @@ TEST_F(TGraphBuilderTest, InstructionNameComesFromNameLoc) {
   EXPECT_EQ(tgraph::getInstructionName(mul), "mul.8");
   auto neg = builder.create<tgraph::NegOp>(loc, args[0]);
   EXPECT_EQ(tgraph::getInstructionName(neg), "");
+  // The first non-empty name in order: inside a fused part, a call site's
+  // callee, an empty name's child.
+  Location file = FileLineColLoc::get(&context, "m.hlo", 9, 2);
+  Location nested = FusedLoc::get(
+      &context,
+      {FusedLoc::get(&context,
+                     {file, NameLoc::get(builder.getStringAttr("sub.9"))}),
+       NameLoc::get(builder.getStringAttr("later.10"))});
+  Location callee =
+      CallSiteLoc::get(NameLoc::get(builder.getStringAttr("div.11"), file),
+                       NameLoc::get(builder.getStringAttr("caller.12")));
+  Location unnamed =
+      NameLoc::get(builder.getStringAttr(""),
+                   NameLoc::get(builder.getStringAttr("exp.13"), file));
+  for (auto [at, expected] :
+       {std::make_pair(nested, "sub.9"), std::make_pair(callee, "div.11"),
+        std::make_pair(unnamed, "exp.13")}) {
+    auto op = builder.create<tgraph::NegOp>(at, args[0]);
+    EXPECT_EQ(tgraph::getInstructionName(op), expected);
+    // The reports' identity names it alike.
+    EXPECT_EQ(identifyOp(op).instruction, expected);
+  }
 }
 
 TEST_F(TGraphTest, CostOfTuplesTokensAndComplex) {

@@ -65,8 +65,8 @@ static bool followsOperand(Operation *op) {
 }
 
 static std::string nameOf(Operation *op) {
-  std::string name = identifyOp(op).instruction;
-  return name.empty() ? op->getName().getStringRef().str() : name;
+  llvm::StringRef name = tgraph::getInstructionName(op);
+  return (name.empty() ? op->getName().getStringRef() : name).str();
 }
 
 bool tessera::isPlacementMode(llvm::StringRef mode) {

@@ -946,7 +946,7 @@ void Lowerer::markResults(ValueRange values, StringRef name, Operation *op) {
 void Lowerer::lowerBlock(Block &block, StringRef prefix) {
   int64_t counter = 0;
   for (Operation &op : block.without_terminator()) {
-    std::string name = identifyOp(&op).instruction;
+    std::string name = tgraph::getInstructionName(&op).str();
     if (name.empty())
       name = (op.getName().stripDialect() + "." + Twine(counter)).str();
     ++counter;

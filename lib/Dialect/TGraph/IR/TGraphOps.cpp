@@ -14,15 +14,27 @@ using namespace tessera::tgraph;
 // Helpers shared by all ops
 //===----------------------------------------------------------------------===//
 
-llvm::StringRef tessera::tgraph::getInstructionName(Operation *op) {
-  Location loc = op->getLoc();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
+/// The first non-empty NameLoc in `loc`, inner locations in order: a
+/// name's own child, a fused location's parts, a call site's callee.
+static llvm::StringRef firstName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    if (!name.getName().empty())
+      return name.getName().strref();
+    return firstName(name.getChildLoc());
+  }
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
     for (Location inner : fused.getLocations())
-      if (auto name = dyn_cast<NameLoc>(inner))
-        return name.getName().strref();
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().strref();
+      if (llvm::StringRef name = firstName(inner); !name.empty())
+        return name;
+    return {};
+  }
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return firstName(callSite.getCallee());
   return {};
+}
+
+llvm::StringRef tessera::tgraph::getInstructionName(Operation *op) {
+  return firstName(op->getLoc());
 }
 
 /// Results are printed under the HLO instruction name when there is one:
