@@ -17,7 +17,10 @@ same load:
 
 and the scaling pair, bench/gen_hlo.py graphs of 10k and --large ops
 (30k by default; the goal names 100k) with reports off: time(large) /
-time(10k) and peak RSS per op at the larger.
+time(10k) and peak RSS per op at the larger; beside them, as a reference
+row, the same ratio for the stock mlir-opt parsing and printing the two
+graphs' tgraph modules, which shows how the framework's own handling of
+a module ten times larger scales on the machine of the run.
 
 Wall time is what the goals are about; CPU time (user + sys of the child)
 is printed beside it because this machine is shared: under load it moves
@@ -224,8 +227,10 @@ def main():
         generated_rows.append(model_row(name, path, work, 1, adaptive=False))
 
     scaling = {}
+    stock = {}
     sizes = [10000, args.large]
     commands = []
+    parse_prints = []
     for n in [] if args.corpus_only else sizes:
         path = os.path.join(work, f"synthetic_{n}.hlo")
         subprocess.run([sys.executable, os.path.join(ROOT, "bench",
@@ -236,13 +241,20 @@ def main():
         out = os.path.join(work, f"s{n}")
         os.makedirs(out, exist_ok=True)
         commands.append(common.compile_cmd(path, TARGET, out, reports=False))
+        parse_prints.append(common.parse_print_cmd(common.tgraph_text(path,
+                                                                      out)))
     small, large = sizes
     if commands:
         common.progress(f"scaling: {small} and {large} ops")
         # Each run of the smaller graph is a batch of as many compiles
-        # as the larger's ops are times its own.
-        scaling[small], scaling[large] = measure_turns(
-            commands, max(args.runs, SCALING_RUNS), [large // small, 1])
+        # as the larger's ops are times its own. The stock mlir-opt's
+        # parse-print of the same two graphs runs in the same turns: how
+        # the framework's own handling of the module scales on this host,
+        # beside the compile's (bench/findings.md, twentieth session).
+        (scaling[small], scaling[large], stock[small],
+         stock[large]) = measure_turns(
+            commands + parse_prints, max(args.runs, SCALING_RUNS),
+            [large // small, 1, large // small, 1])
 
     def worst(rows, column):
         return max(rows, key=lambda r: float(r[column]))
@@ -295,7 +307,9 @@ def main():
             f"{scaling[small][0]:.2f} s ({scaling[small][1]:.2f} s CPU, "
             f"{scaling[small][2]:.0f} MiB), {large:,} ops "
             f"{scaling[large][0]:.2f} s ({scaling[large][1]:.2f} s CPU, "
-            f"{scaling[large][2]:.0f} MiB).",
+            f"{scaling[large][2]:.0f} MiB). The stock `mlir-opt` parsing "
+            f"and printing the same graphs' tgraph modules, in the same "
+            f"turns: {stock[small][0]:.3f} s and {stock[large][0]:.2f} s.",
             "",
         ]
     goal_rows = []
@@ -323,6 +337,11 @@ def main():
                           f"{ratio:.2f} wall, {cpu_ratio:.2f} CPU",
                           f"≤ {10.5 * large / small / 10:.2f} (≤ 10.5 for "
                           "10× the ops)"])
+        goal_rows.append(["(reference, not a goal) the same for the stock "
+                          "mlir-opt parse-print of the two graphs",
+                          f"{stock[large][0] / stock[small][0]:.2f} wall, "
+                          f"{stock[large][1] / stock[small][1]:.2f} CPU",
+                          "—"])
         goal_rows.append([f"peak RSS per op at {large // 1000}k ops",
                           f"{kb_per_op:.1f} KB", "≤ 4 KB"])
     if corpus_rows:
