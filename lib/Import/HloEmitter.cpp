@@ -621,10 +621,10 @@ bool Emitter::emitBody(unsigned compIdx, Block *block, bool isRegion) {
                                     "' in computation '" + comp.name + "'");
         unsigned dep = it->second;
         const Shape &defined = comp.instructions[dep].shape;
-        if (ref.hasShape && !sameShape(ref.shape, defined))
-          return error(ref.shape.loc,
+        if (ref.shape && !sameShape(*ref.shape, defined))
+          return error(ref.shape->loc,
                        "operand '" + ref.name + "' of '" + instr.name +
-                           "' is written as " + shapeText(ref.shape) +
+                           "' is written as " + shapeText(*ref.shape) +
                            ", but '" + ref.name + "' is " + shapeText(defined));
         if (state[dep] == kActive)
           return error(ref.loc, "instruction '" + instr.name +

@@ -311,7 +311,7 @@ bool Parser::parseDims(Shape &shape) {
     break;
   }
   if (anyDynamic)
-    shape.bounds = std::move(bounds);
+    shape.bounds.assign(bounds.begin(), bounds.end());
   return true;
 }
 
@@ -507,8 +507,8 @@ bool Parser::parseOperands(Instruction &instr) {
       OperandRef &ref = instr.operands.emplace_back();
       ref.name = tok.text;
       ref.loc = tok.loc();
-      ref.hasShape = hasShape;
-      ref.shape = std::move(shape);
+      if (hasShape)
+        ref.shape = std::make_unique<Shape>(std::move(shape));
       consume();
     }
     if (tok.is(TokKind::Comma)) {
