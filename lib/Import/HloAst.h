@@ -33,7 +33,7 @@ struct Shape {
   llvm::SmallVector<int64_t, 4> dims;
   /// For each dimension: its bound (`<=N`), its size when static, -1 for
   /// an unbounded `?`. Empty unless some dimension is dynamic (rare: not
-  /// kept inline, every instruction and operand holds a Shape).
+  /// kept inline, as every instruction holds a Shape).
   std::vector<int64_t> bounds;
   /// Layout text including braces (`{1,0:T(8,128)}`), empty if none given.
   llvm::StringRef layout;

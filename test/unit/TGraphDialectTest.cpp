@@ -204,13 +204,14 @@ TEST_F(TGraphBuilderTest, InstructionNameComesFromNameLoc) {
   EXPECT_EQ(tgraph::getInstructionName(mul), "mul.8");
   auto neg = builder.create<tgraph::NegOp>(loc, args[0]);
   EXPECT_EQ(tgraph::getInstructionName(neg), "");
-  // The first non-empty name in order: inside a fused part, a call site's
-  // callee, an empty name's child.
+  // The first non-empty name in order: a call site's callee inside a
+  // fused location (before a later name), a call site's callee, an empty
+  // name's child. (FusedLoc::get flattens a fused part that is fused.)
   Location file = FileLineColLoc::get(&context, "m.hlo", 9, 2);
   Location nested = FusedLoc::get(
       &context,
-      {FusedLoc::get(&context,
-                     {file, NameLoc::get(builder.getStringAttr("sub.9"))}),
+      {file,
+       CallSiteLoc::get(NameLoc::get(builder.getStringAttr("sub.9")), file),
        NameLoc::get(builder.getStringAttr("later.10"))});
   Location callee =
       CallSiteLoc::get(NameLoc::get(builder.getStringAttr("div.11"), file),
