@@ -17,7 +17,6 @@
 #include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
 
 #include "tessera/Analysis/OpCost.h"
-#include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Dialect/TGraph/IR/TGraph.h"
 
 #include "llvm/ADT/STLExtras.h"

@@ -28,7 +28,6 @@
 #include "Lowerer.h"
 
 #include "tessera/Analysis/Compat.h"
-#include "tessera/Analysis/OpIdentity.h"
 #include "tessera/Conversion/TGraphToTile/ElementCopies.h"
 #include "tessera/Conversion/TGraphToTile/ExchangeRuns.h"
 #include "tessera/Conversion/TGraphToTile/WindowPlanning.h"
