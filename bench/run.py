@@ -497,9 +497,11 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
     # bench/profile.py, tessera-prof's streaming from bench/prof_stream.py,
     # the tensor map's from bench/tensor_map.py, the multi-chip figures from
     # bench/multichip.py, the LSTM seq2seq step's from bench/lstm_seq2seq.py,
-    # the report sizes from bench/report_size.py. Sections edited by hand in
+    # the report sizes from bench/report_size.py, the scaling pair's counted
+    # costs from bench/scaling_profile.py. Sections edited by hand in
     # BENCHMARKS.md are edited in these files too, or a rerun loses them.
-    for name in ["compile-goals-results.md", "report-size-results.md",
+    for name in ["compile-goals-results.md", "scaling-profile-results.md",
+                 "report-size-results.md",
                  "runtime-results.md",
                  "profile-results.md", "prof-stream-results.md",
                  "tensor-map-results.md", "multichip-results.md",

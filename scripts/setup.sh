@@ -2,7 +2,8 @@
 # Installs what Tessera needs from Debian's packages. Idempotent and quiet:
 # when everything is present it only runs dpkg-query and returns.
 #   --fuzz     also clang-19 and its libFuzzer runtime, for scripts/fuzz.sh
-#   --profile  also heaptrack, for the peak-RSS profiles of BENCHMARKS.md
+#   --profile  also heaptrack, for the peak-RSS profiles of BENCHMARKS.md,
+#              and valgrind, for bench/scaling_profile.py's callgrind counts
 set -euo pipefail
 
 PACKAGES=(
@@ -23,7 +24,7 @@ if [[ "${1:-}" == "--fuzz" ]]; then
   PACKAGES+=(clang-19 libclang-rt-19-dev)
 fi
 if [[ "${1:-}" == "--profile" ]]; then
-  PACKAGES+=(heaptrack)
+  PACKAGES+=(heaptrack valgrind)
 fi
 
 # A name is present when a package of that name is installed, or when an
