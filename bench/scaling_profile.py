@@ -60,7 +60,8 @@ PHASES = [
     ("    liveness", r"tessera::memory::computeLiveness\("),
     ("  allocation on helper threads", r"llvm::StdThreadPool::processTasks\("),
     ("  executable", r"tessera::writeExecutable\("),
-    ("    graph module bytecode", r"tessera::writeGraphModule"),
+    # Written before the memory analysis, while the heap is small.
+    ("  graph module bytecode", r"tessera::writeGraphModule"),
     ("across phases: storage uniquer",
      r"mlir::StorageUniquer::getParametricStorageTypeImpl\("),
     ("across phases: verifier", r"^mlir::verify\(mlir::Operation\*"),
