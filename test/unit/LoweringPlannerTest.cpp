@@ -523,7 +523,13 @@ static void expectOutputsOfElementWalk(llvm::ArrayRef<int64_t> runs,
   auto outputs =
       partialOutputsPerTile(runs, shape, reduced, outStrides, numTiles);
   ASSERT_TRUE(outputs.has_value());
-  ASSERT_EQ(outputs->numTiles(), numTiles);
+  // The listed tiles: ascending, on the chip, each with outputs.
+  ASSERT_EQ(outputs->firstOf.size(), outputs->tiles.size() + 1);
+  for (size_t k = 0; k < outputs->numListed(); ++k) {
+    ASSERT_TRUE(outputs->tiles[k] >= 0 && outputs->tiles[k] < numTiles);
+    ASSERT_TRUE(k == 0 || outputs->tiles[k - 1] < outputs->tiles[k]);
+    ASSERT_FALSE(outputs->ofListed(k).empty());
+  }
   llvm::SmallVector<std::vector<int64_t>> expected =
       outputsByElementWalk(runs, shape, reduced, outStrides, numTiles);
   for (int64_t t = 0; t < numTiles; ++t)

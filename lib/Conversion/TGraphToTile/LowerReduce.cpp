@@ -94,10 +94,9 @@ bool Lowerer::lowerReduce(Operation *op, StringRef name, std::string &detail) {
   // Partials: tile-major.
   SmallVector<std::array<int64_t, 3>> pIntervals;
   int64_t nPartials = 0;
-  for (int64_t t = 0; t < numTiles; ++t) {
-    int64_t c = outputsOfTile->of(t).size();
-    if (c > 0)
-      pIntervals.push_back({t, nPartials, nPartials + c});
+  for (size_t k = 0; k < outputsOfTile->numListed(); ++k) {
+    int64_t c = outputsOfTile->ofListed(k).size();
+    pIntervals.push_back({outputsOfTile->tiles[k], nPartials, nPartials + c});
     nPartials += c;
   }
   PlannedMapping outPlan = planBalancedLinear(

@@ -36,16 +36,27 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
   }
   if (covered != nIn)
     return std::nullopt;
-  // Each tile's intervals in element order (a counting sort by tile, stable).
-  llvm::SmallVector<size_t> firstOfTile(numTiles + 1, 0);
-  for (const auto &iv : intervals)
-    ++firstOfTile[iv[2] + 1];
-  for (int64_t t = 0; t < numTiles; ++t)
-    firstOfTile[t + 1] += firstOfTile[t];
-  llvm::SmallVector<std::array<int64_t, 3>> byTile(intervals.size());
-  llvm::SmallVector<size_t> next(firstOfTile.begin(), firstOfTile.end() - 1);
-  for (const auto &iv : intervals)
-    byTile[next[iv[2]]++] = iv;
+  // Each tile's intervals in element order: sorted by tile, stably. A
+  // linear mapping's already are; a wrapped one is sorted, by comparison
+  // when it has fewer intervals than the chip has tiles (a small tensor's
+  // few), else by counting, which walks every tile.
+  auto byTileLess = [](const std::array<int64_t, 3> &a,
+                       const std::array<int64_t, 3> &b) { return a[2] < b[2]; };
+  if (!std::is_sorted(intervals.begin(), intervals.end(), byTileLess)) {
+    if (int64_t(intervals.size()) < numTiles) {
+      std::stable_sort(intervals.begin(), intervals.end(), byTileLess);
+    } else {
+      llvm::SmallVector<size_t> next(numTiles + 1, 0);
+      for (const auto &iv : intervals)
+        ++next[iv[2] + 1];
+      for (int64_t t = 0; t < numTiles; ++t)
+        next[t + 1] += next[t];
+      llvm::SmallVector<std::array<int64_t, 3>> sorted(intervals.size());
+      for (const auto &iv : intervals)
+        sorted[next[iv[2]]++] = iv;
+      intervals = std::move(sorted);
+    }
+  }
 
   // The trailing reduced dimensions form blocks of `block` elements with
   // one output each; the leading `lead` dimensions number the blocks, and
@@ -63,7 +74,6 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
 
   TileOutputs outputsOfTile;
   std::vector<int64_t> &outputs = outputsOfTile.outputs;
-  outputsOfTile.firstOfTile.reserve(numTiles + 1);
   // The last tile that reached each output: tiles are walked in order, so
   // this says whether the current tile already has it.
   std::vector<int32_t> seenBy(nIn > 0 ? nOut : 0, -1);
@@ -92,9 +102,12 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
       coords[d] = 0;
     }
   };
-  for (int64_t t = 0; t < numTiles; ++t) {
-    for (size_t v = firstOfTile[t]; v < firstOfTile[t + 1]; ++v) {
-      int64_t begin = byTile[v][0], end = byTile[v][1];
+  for (size_t first = 0, last; first < intervals.size(); first = last) {
+    int64_t t = intervals[first][2];
+    for (last = first; last < intervals.size() && intervals[last][2] == t;)
+      ++last;
+    for (size_t v = first; v < last; ++v) {
+      int64_t begin = intervals[v][0], end = intervals[v][1];
       int64_t q = begin / block;
       output = 0;
       for (int64_t d = lead - 1; d >= 0; --d) {
@@ -157,9 +170,17 @@ std::optional<TileOutputs> tessera::partialOutputsPerTile(
         advance(lead - 1);
       }
     }
-    outputsOfTile.firstOfTile.push_back(outputs.size());
+    outputsOfTile.tiles.push_back(t);
+    outputsOfTile.firstOf.push_back(outputs.size());
   }
   return outputsOfTile;
+}
+
+llvm::ArrayRef<int64_t> TileOutputs::of(int64_t tile) const {
+  auto it = llvm::lower_bound(tiles, tile);
+  if (it == tiles.end() || *it != tile)
+    return {};
+  return ofListed(it - tiles.begin());
 }
 
 std::vector<GatheredSlot>
@@ -176,9 +197,9 @@ tessera::orderGatheredSlots(const TileOutputs &outputsOfTile,
   std::vector<std::array<int64_t, 2>> byOutput(firstOfOutput[nOut]);
   std::vector<size_t> next(firstOfOutput.begin(), firstOfOutput.end() - 1);
   int64_t partial = 0;
-  for (int64_t t = 0; t < outputsOfTile.numTiles(); ++t)
-    for (int64_t o : outputsOfTile.of(t))
-      byOutput[next[o]++] = {t, partial++};
+  for (size_t k = 0; k < outputsOfTile.numListed(); ++k)
+    for (int64_t o : outputsOfTile.ofListed(k))
+      byOutput[next[o]++] = {outputsOfTile.tiles[k], partial++};
   // Outputs with partials by owner, ascending within an owner.
   int64_t owners = 0;
   for (size_t o = 0; o < nOut; ++o)
