@@ -114,6 +114,34 @@ TEST_F(LoweringPlannerTest, TileLoadPicksTheEmptiestTiles) {
   EXPECT_EQ(load.leastLoadedStart(8), 0);
 }
 
+TEST_F(LoweringPlannerTest, TileLoadSumsEveryMappingAdded) {
+  // Random mappings (runs partly past the last tile included), read back
+  // after every few adds: each tile's bytes against a plain per-tile sum.
+  std::mt19937_64 rng(67);
+  for (int trial = 0; trial < 200; ++trial) {
+    int64_t numTiles = 1 + rng() % 40;
+    TileLoad load(numTiles);
+    std::vector<int64_t> want(numTiles, 0);
+    for (int add = 0; add < 12; ++add) {
+      llvm::SmallVector<int64_t> runs;
+      for (int r = 0, runsOf = 1 + rng() % 4; r < runsOf; ++r) {
+        int64_t first = rng() % (numTiles + 3), tiles = rng() % 6;
+        int64_t perTile = 1 + rng() % 9;
+        runs.append({first, first + tiles, perTile, 0});
+        for (int64_t t = first; t < first + tiles && t < numTiles; ++t)
+          want[t] += perTile * 4;
+      }
+      load.add(runs, 4);
+      if (rng() % 3 != 0)
+        continue;
+      for (int64_t t = 0; t < numTiles; ++t)
+        ASSERT_EQ(load.on(t), want[t]) << "trial " << trial << " tile " << t;
+    }
+    for (int64_t t = 0; t < numTiles; ++t)
+      ASSERT_EQ(load.on(t), want[t]) << "trial " << trial << " tile " << t;
+  }
+}
+
 TEST_F(LoweringPlannerTest, ConstantOfSixteenPlusElementsIsNeverOnOneTile) {
   for (int64_t n = 17; n < 300; ++n) {
     EXPECT_GE(tilesHolding(planLinear(n, 1472, 2), 1472), 2) << n;

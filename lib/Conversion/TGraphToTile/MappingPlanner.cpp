@@ -230,36 +230,31 @@ int64_t tessera::tilesUsed(llvm::ArrayRef<int64_t> runs) {
 
 void TileLoad::add(llvm::ArrayRef<int64_t> runs, int64_t elementBytes) {
   int64_t n = bytes.size();
-  // The runs' (tile, bytes) pairs one by one when they are fewer than the
-  // tiles; else a step per run's ends, summed over the tiles once (a
-  // mapping of 4096 runs of 162 tiles each was 660k additions, 3% of
-  // bert_small_train's compile).
-  int64_t covered = 0;
-  for (size_t r = 0; r + 3 < runs.size(); r += 4)
-    covered += std::max<int64_t>(0, std::min(runs[r + 1], n) -
-                                        std::max<int64_t>(runs[r], 0));
-  if (covered <= n) {
-    for (size_t r = 0; r + 3 < runs.size(); r += 4)
-      for (int64_t t = std::max<int64_t>(runs[r], 0); t < runs[r + 1] && t < n;
-           ++t)
-        bytes[t] += runs[r + 2] * elementBytes;
-    return;
-  }
-  steps.assign(n + 1, 0);
   for (size_t r = 0; r + 3 < runs.size(); r += 4) {
     int64_t first = std::max<int64_t>(runs[r], 0),
             end = std::min(runs[r + 1], n);
     if (first >= end)
       continue;
-    steps[first] += runs[r + 2] * elementBytes;
-    steps[end] -= runs[r + 2] * elementBytes;
+    pending[first] += runs[r + 2] * elementBytes;
+    pending[end] -= runs[r + 2] * elementBytes;
+    dirty = true;
   }
-  int64_t step = 0;
-  for (int64_t t = 0; t < n; ++t)
-    bytes[t] += step += steps[t];
 }
 
-int64_t TileLoad::leastLoadedStart(int64_t span) const {
+void TileLoad::settle() {
+  if (!dirty)
+    return;
+  int64_t step = 0, n = bytes.size();
+  for (int64_t t = 0; t < n; ++t) {
+    bytes[t] += step += pending[t];
+    pending[t] = 0;
+  }
+  pending[n] = 0;
+  dirty = false;
+}
+
+int64_t TileLoad::leastLoadedStart(int64_t span) {
+  settle();
   int64_t n = bytes.size();
   span = std::clamp<int64_t>(span, 1, n);
   // A sliding window over the tiles. It does not wrap past the last tile:
