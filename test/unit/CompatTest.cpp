@@ -38,6 +38,13 @@ TEST(CompatDtypeNames, FollowHlo) {
   EXPECT_EQ(hloDtypeName(mlir::ComplexType::get(b.getF32Type())), "c64");
   EXPECT_EQ(hloDtypeName(mlir::ComplexType::get(b.getF64Type())), "c128");
   EXPECT_EQ(hloDtypeName(b.getFloat8E4M3FNType()), "f8e4m3fn");
+  // The common widths are literals, the others built: both spelled alike.
+  EXPECT_EQ(hloDtypeName(b.getF32Type()), "f32");
+  EXPECT_EQ(hloDtypeName(b.getF80Type()), "f80");
+  EXPECT_EQ(hloDtypeName(b.getIntegerType(64)), "s64");
+  EXPECT_EQ(hloDtypeName(b.getIntegerType(16, /*isSigned=*/false)), "u16");
+  EXPECT_EQ(hloDtypeName(b.getIntegerType(4)), "s4");
+  EXPECT_EQ(hloDtypeName(b.getIntegerType(4, /*isSigned=*/false)), "u4");
 }
 
 } // namespace
