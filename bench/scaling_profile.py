@@ -13,12 +13,16 @@ L2 misses (data reads and writes that miss the last level) are its
 inclusive costs, the calls it makes included, summed over threads.
 
 The counts barely move between runs of one binary (two runs at e09bba0:
-instructions within 0.04%, misses within 3%; the threads' interleaving
-and pointer-keyed tables' order move them), so a change's effect on how
-the compile scales is read without the machine's noise: an instruction
-ratio above the ops' (10 for the default pair) is work that grows faster
-than the graph (an algorithm), a miss ratio above it a working set
-outgrowing the cache (layout and table sizes). The wall-time ratio is roughly the instruction ratio
+instructions within 0.04%, misses within 3%; the allocator's functions
+move more, as its threads interleave differently on the one simulated
+cache), so a change's effect on how the compile scales is read without
+the machine's noise: an instruction ratio above the ops' (10 for the
+default pair) is work that grows faster than the graph (an algorithm), a
+miss ratio above it a working set outgrowing the cache (layout and table
+sizes). The simulation has no prefetcher: a sequential pass counts a
+miss per line, which the hardware's prefetching mostly hides, and a
+pointer chase (a hash table's probe, an attribute's storage) counts one
+that nothing hides. The wall-time ratio is roughly the instruction ratio
 plus the misses' cost; which of them to work on is read per phase.
 
   python3 bench/scaling_profile.py [--small 10000] [--large 100000]
@@ -26,8 +30,7 @@ plus the misses' cost; which of them to work on is read per phase.
 
 Needs valgrind (scripts/setup.sh --profile). Takes some 8 minutes on
 one core, the 100k graph most of them (about 100 times its compile's
-time). Writes
-bench/scaling-profile-results.md.
+time). Writes bench/scaling-profile-results.md.
 """
 
 import argparse
