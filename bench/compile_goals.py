@@ -233,11 +233,7 @@ def main():
     parse_prints = []
     for n in [] if args.corpus_only else sizes:
         path = os.path.join(work, f"synthetic_{n}.hlo")
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench",
-                                                     "gen_hlo.py"),
-                        "--ops", str(n), "--mix", "mixed", "--width", "64",
-                        "--seq", "16", "--image", "4", "-o", path],
-                       check=True, stderr=subprocess.DEVNULL)
+        common.scaling_graph(n, path)
         out = os.path.join(work, f"s{n}")
         os.makedirs(out, exist_ok=True)
         commands.append(common.compile_cmd(path, TARGET, out, reports=False))
@@ -298,11 +294,10 @@ def main():
         ]
     if scaling:
         lines += [
-            f"Scaling (`bench/gen_hlo.py --ops N --mix mixed --width 64 "
-            f"--seq 16 --image 4`, reports off; medians of "
-            f"{max(args.runs, SCALING_RUNS)} runs each, in turns, a run of "
-            f"the smaller being the mean of {large // small} compiles back "
-            f"to back): "
+            f"Scaling (`{common.SCALING_GRAPH_TEXT}`, reports off; "
+            f"medians of {max(args.runs, SCALING_RUNS)} runs each, in "
+            f"turns, a run of the smaller being the mean of "
+            f"{large // small} compiles back to back): "
             f"{small:,} ops "
             f"{scaling[small][0]:.2f} s ({scaling[small][1]:.2f} s CPU, "
             f"{scaling[small][2]:.0f} MiB), {large:,} ops "

@@ -43,6 +43,12 @@ BIN = os.path.join(BUILD, "bin")
 PLUGIN = os.path.join(BUILD, "lib", "libTesseraPlugin.so")
 STOCK_OPT = "/usr/lib/llvm-19/bin/mlir-opt"
 PRESETS = ["tile-1472", "core-8"]
+# The scaling graphs (conv + transformer blocks): this table's, the
+# scaling goal's (compile_goals.py) and the scaling profile's.
+SCALING_GRAPH_ARGS = ["--mix", "mixed", "--width", "64", "--seq", "16",
+                      "--image", "4"]
+SCALING_GRAPH_TEXT = ("bench/gen_hlo.py --ops N " +
+                      " ".join(SCALING_GRAPH_ARGS))
 
 
 def run_once(cmd, stdout=subprocess.DEVNULL):
@@ -96,6 +102,13 @@ def write_results(path, lines):
     with open(path, "w") as f:
         f.write("\n".join(lines))
     progress(f"wrote {path}")
+
+
+def scaling_graph(ops, path):
+    """Writes the scaling graph of `ops` ops to `path`."""
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen_hlo.py"),
+                    "--ops", str(ops)] + SCALING_GRAPH_ARGS + ["-o", path],
+                   check=True, stderr=subprocess.DEVNULL)
 
 
 def compile_cmd(model, target, out, reports=True):
@@ -249,10 +262,7 @@ def main():
     scaling_rows, times = [], {}
     for n in sizes:
         path = os.path.join(work, f"synthetic_{n}.hlo")
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench",
-                        "gen_hlo.py"), "--ops", str(n), "--mix", "mixed",
-                        "--width", "64", "--seq", "16", "--image", "4", "-o",
-                        path], check=True, stderr=subprocess.DEVNULL)
+        scaling_graph(n, path)
         progress(f"scaling: {n} ops")
         out = os.path.join(work, f"s{n}")
         os.makedirs(out, exist_ok=True)
@@ -449,7 +459,7 @@ def write_report(args, info, runs, compile_rows, quality_rows, scaling_rows,
         "",
         "## Scaling",
         "",
-        "`bench/gen_hlo.py --ops N --mix mixed --width 64 --seq 16 --image 4` "
+        f"`{SCALING_GRAPH_TEXT}` "
         "(conv + transformer blocks), compiled for tile-1472 with reports "
         "off. The 100k graph is run once. Target: time(100k) / time(10k) "
         "≤ 10.5.",

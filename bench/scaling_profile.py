@@ -46,7 +46,6 @@ import run as common  # noqa: E402  (bench/run.py's helpers)
 
 ROOT = common.ROOT
 TARGET = "tile-1472"
-GEN_ARGS = ["--mix", "mixed", "--width", "64", "--seq", "16", "--image", "4"]
 
 # Phases by the function whose inclusive cost is the phase's (the largest
 # entry matching, by regex over callgrind's demangled names). The
@@ -111,7 +110,8 @@ def costs(profile, inclusive):
 # Rows that are sums of others: how the work splits between the threads
 # depends on the size (at 10k ops the main thread places most lists).
 SUMS = [("  memory analysis, all threads",
-         ["  memory analysis (main thread)", "  allocation on helper threads"])]
+         ["  memory analysis (main thread)",
+          "  allocation on helper threads"])]
 
 
 def phase_costs(rows):
@@ -153,10 +153,7 @@ def main():
         profiles = []
         for n in (args.small, args.large):
             model = os.path.join(work, f"synthetic_{n}.hlo")
-            subprocess.run([sys.executable,
-                            os.path.join(ROOT, "bench", "gen_hlo.py"),
-                            "--ops", str(n)] + GEN_ARGS + ["-o", model],
-                           check=True, stderr=subprocess.DEVNULL)
+            common.scaling_graph(n, model)
             profiles.append(callgrind(binary, model, work, args.l2, str(n)))
         incl = [phase_costs(costs(p, True)) for p in profiles]
         self_costs = [dict(costs(p, False)) for p in profiles]
@@ -172,9 +169,9 @@ def main():
         f"--large {args.large}` at commit {info['commit']} "
         f"({info['date']}). callgrind with a simulated {args.l2 >> 20} MiB "
         "16-way last-level cache; the graphs are compile_goals.py's scaling "
-        "pair (`bench/gen_hlo.py --ops N --mix mixed --width 64 --seq 16 "
-        "--image 4`), compiled for tile-1472 with reports off. Inclusive "
-        "costs, summed over threads; L2 misses are data reads and writes "
+        f"pair (`{common.SCALING_GRAPH_TEXT}`), compiled for tile-1472 "
+        "with reports off. Inclusive costs, summed over threads; L2 misses "
+        "are data reads and writes "
         f"that miss the simulated cache. A linear phase reads {scale:g}.",
         "",
         "| phase | Ir small | Ir large | Ir ratio | L2 misses small | "
