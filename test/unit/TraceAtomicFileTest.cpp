@@ -124,6 +124,24 @@ TEST(TraceAtomicFile, PipesAndDevicesAreWrittenInPlace) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"pipe"});
 }
 
+// /dev/stdout on a pipe is a link to /proc/self/fd/1, and that link reads
+// "pipe:[N]", which names no file: the pipe is found through the kernel
+// and written in place, as `-o /dev/stdout | ...` asks.
+TEST(TraceAtomicFile, APipeReachedThroughProcIsWrittenInPlace) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::string path = "/proc/self/fd/" + std::to_string(fds[1]);
+  llvm::Error err = writeFileAtomically(path, "through /proc");
+  EXPECT_FALSE(static_cast<bool>(err)) << toString(std::move(err));
+  ::close(fds[1]);
+  std::string received;
+  char buffer[64];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof(buffer))) > 0;)
+    received.append(buffer, n);
+  ::close(fds[0]);
+  EXPECT_EQ(received, "through /proc");
+}
+
 TEST(TraceAtomicFile, AFolderIsAnError) {
   ScopedTempDir dir;
   llvm::Error err = writeFileAtomically(dir.path(""), "x");

@@ -145,6 +145,23 @@ AtomicFileStream::open(StringRef requested, const AtomicWriteOptions &options) {
   if (requested.empty())
     return createStringError(errc::invalid_argument,
                              "cannot write a file with an empty name");
+  // What the name leads to, asked of the kernel before the links are
+  // followed by hand: /dev/stdout on a pipe is a link to /proc/self/fd/1,
+  // whose own link reads "pipe:[N]", not a path, so a pipe or socket
+  // reached that way is written in place under the name given.
+  struct stat reached;
+  std::string requestedPath = requested.str();
+  if (::stat(requestedPath.c_str(), &reached) == 0 &&
+      (S_ISFIFO(reached.st_mode) || S_ISSOCK(reached.st_mode) ||
+       S_ISCHR(reached.st_mode))) {
+    int fd;
+    if (std::error_code ec = sys::fs::openFileForWrite(
+            requested, fd, sys::fs::CD_OpenExisting, sys::fs::OF_None))
+      return createStringError(ec, "cannot write '%s': %s",
+                               requestedPath.c_str(), ec.message().c_str());
+    return std::unique_ptr<AtomicFileStream>(new AtomicFileStream(
+        requestedPath, std::make_unique<BackgroundFdStream>(fd, true)));
+  }
   Expected<std::string> resolved = followLinks(requested);
   if (!resolved)
     return resolved.takeError();
