@@ -6,9 +6,10 @@ compile_goals.py's time(large) / time(10k) moves by about ±0.5 from run
 to run on a shared machine, more than most changes to the compile move
 it. This counts instead: valgrind's callgrind runs tessera-compile on the
 two bench/gen_hlo.py graphs of the scaling goal (reports off, tile-1472)
-with its cache simulation, an L2-sized last level (--l2, 4 MiB by
-default: this host's per-core L2; the 10k graph's hot tables fit in it,
-the 100k graph's do not). Each phase's instructions (Ir) and simulated
+with its cache simulation, an L2-sized last level (--l2; by default
+this host's per-core L2 as sysfs gives it, 2 MiB on the Intel Xeon host
+of BENCHMARKS.md, whose lscpu sums its two cores' to "4 MiB"; the 10k
+graph's hot tables fit in it, the 100k graph's do not). Each phase's instructions (Ir) and simulated
 L2 misses (data reads and writes that miss the last level) are its
 inclusive costs, the calls it makes included, summed over threads.
 
@@ -127,6 +128,25 @@ def phase_costs(rows):
     return found
 
 
+def per_core_l2():
+    """This host's L2 per core in bytes (sysfs: the level-2 cache of cpu0),
+    or 2 MiB where sysfs does not say."""
+    units = {"K": 1 << 10, "M": 1 << 20}
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for index in sorted(os.listdir(base)):
+            folder = os.path.join(base, index)
+            if not index.startswith("index") or \
+                    open(os.path.join(folder, "level")).read().strip() != "2":
+                continue
+            text = open(os.path.join(folder, "size")).read().strip()
+            return int(text[:-1]) * units[text[-1]] if text[-1] in units \
+                else int(text)
+    except (OSError, ValueError, IndexError, KeyError):
+        pass
+    return 2 << 20
+
+
 def ratio(a, b):
     return f"{b / a:.2f}" if a else "-"
 
@@ -135,8 +155,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--small", type=int, default=10000)
     parser.add_argument("--large", type=int, default=100000)
-    parser.add_argument("--l2", type=int, default=4 << 20,
-                        help="simulated last-level cache bytes (16-way)")
+    parser.add_argument("--l2", type=int, default=per_core_l2(),
+                        help="simulated last-level cache bytes (16-way; "
+                        "default: this host's per-core L2)")
     parser.add_argument("--top", type=int, default=15,
                         help="functions listed by misses beyond linear")
     parser.add_argument("-o", "--output",

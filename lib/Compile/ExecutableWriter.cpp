@@ -921,9 +921,6 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
   return payload.finish();
 }
 
-} // namespace
-
-namespace {
 /// A stream into blocks of a fixed size, taken as one string of the exact
 /// size at the end. Through a string stream, the 100k-op graph's 9.5 MB
 /// module grew its string by doubling and was copied once more to shrink
