@@ -63,7 +63,8 @@ PHASES = [
     ("    liveness", r"tessera::memory::computeLiveness\("),
     ("  allocation on helper threads", r"llvm::StdThreadPool::processTasks\("),
     ("  executable", r"tessera::writeExecutable\("),
-    # Written before the memory analysis, while the heap is small.
+    # Written as the memory analysis starts (beside it, on a thread of its
+    # own, for a large module: Compiler.cpp), while the heap is small.
     ("  graph module bytecode", r"tessera::writeGraphModule"),
     ("across phases: storage uniquer",
      r"mlir::StorageUniquer::getParametricStorageTypeImpl\("),
