@@ -297,7 +297,7 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   }
   // The pass's analysis holds while no pass after tgraph-to-tile could
   // have changed the program.
-  std::optional<std::string> graphModule;
+  std::optional<GraphModuleBytes> graphModule;
   if (kept && keptProgram == program.getOperation() &&
       steps.back().name == "tgraph-to-tile") {
     analysis = std::move(kept);
@@ -307,21 +307,21 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
     // The executable's tgraph module is written now, while the heap is
     // smallest (writeGraphModule); on failure the writer tries again and
     // says why. A large one is written on a thread of its own beside the
-    // analysis (kGraphAlongsideOps), when there are threads to spare: the
-    // analysis keeps one core busy, and the module's bytecode was a sixth
-    // to a third of the phase at 100k ops. The two read disjoint parts of
-    // the module: the analysis only the tile program, the writer only the
-    // ops outside it, which it moves into a module of its own and back. The
-    // context's uniquers take locks meanwhile (the writer makes attributes
-    // of the ops' properties). The writer's scratch (50 MB at 100k ops,
-    // small blocks the analysis's tables do not reuse) is given back when
-    // it is done rather than left resident through the analysis's peak.
+    // analysis's liveness (kGraphAlongsideOps), when there are threads to
+    // spare: the liveness keeps one core busy, and the module's bytecode
+    // was a sixth to a third of the phase at 100k ops. The two read
+    // disjoint parts of the module: the liveness only the tile program,
+    // the writer only the ops outside it, which it moves into a module of
+    // its own and back. The context's uniquers take locks meanwhile (the
+    // writer makes attributes of the ops' properties). The writer's scratch
+    // (50 MB at 100k ops, small blocks the analysis's tables do not reuse)
+    // is given back when it is done.
     std::chrono::steady_clock::time_point graphBegin, graphEnd;
     bool beside = llvm::parallel::strategy.compute_thread_count() > 1 &&
                   graphHasOps(module, kGraphAlongsideOps);
     auto writeGraph = [&] {
       graphBegin = std::chrono::steady_clock::now();
-      if (llvm::Expected<std::string> bytes = writeGraphModule(module))
+      if (llvm::Expected<GraphModuleBytes> bytes = writeGraphModule(module))
         graphModule = std::move(*bytes);
       else
         llvm::consumeError(bytes.takeError());
@@ -338,12 +338,19 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
       } else {
         writeGraph();
       }
-      analysis =
-          memory::analyzeMemory(program, target, shares ? &*shares : nullptr);
-      if (beside) {
+      // Beside the liveness only: the allocation then keeps both cores
+      // busy with large lists, whose indexes (30 MB each at 100k ops) met
+      // the writer's scratch at its largest when it ran late (peak RSS 400
+      // to 412 MB in a run of ten, against 380 otherwise).
+      auto joinGraph = [&] {
+        if (!graphThread.joinable())
+          return;
         graphThread.join();
         context->disableMultithreading(!wasThreaded);
-      }
+      };
+      analysis = memory::analyzeMemory(program, target,
+                                       shares ? &*shares : nullptr, joinGraph);
+      joinGraph();
     });
     if (beside)
       record("graph-module", graphBegin, graphEnd, 1);
@@ -404,7 +411,7 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   // and back. Should it fail, the writer tries again, and says why, with
   // nothing alongside.
   if (alongside && !graphModule) {
-    if (llvm::Expected<std::string> bytes = writeGraphModule(module))
+    if (llvm::Expected<GraphModuleBytes> bytes = writeGraphModule(module))
       graphModule = std::move(*bytes);
     else
       llvm::consumeError(bytes.takeError());

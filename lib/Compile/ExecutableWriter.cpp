@@ -19,7 +19,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "google/protobuf/io/coded_stream.h"
+
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include <cstring>
 
 using namespace mlir;
 
@@ -202,6 +204,34 @@ public:
       for (int64_t v : list.second)
         at = CodedOutputStream::WriteVarint64ToArray(static_cast<uint64_t>(v),
                                                      at);
+    }
+    if (at != end)
+      return llvm::createStringError("cannot serialize the executable");
+    return llvm::Error::success();
+  }
+  /// Appends the bytes field `field` of the enclosing message, its bytes
+  /// copied from `bytes`' blocks, each freed once copied. An empty field
+  /// is not written, as protobuf writes none.
+  llvm::Error appendBytes(int field, GraphModuleBytes &&bytes) {
+    using google::protobuf::io::CodedOutputStream;
+    if (bytes.size == 0)
+      return llvm::Error::success();
+    uint32_t tag = uint32_t(field) << 3 | 2;
+    size_t total = CodedOutputStream::VarintSize32(tag) +
+                   CodedOutputStream::VarintSize64(bytes.size) + bytes.size;
+    llvm::Error err = llvm::Error::success();
+    auto *at = reinterpret_cast<uint8_t *>(extend(total, err));
+    if (!at)
+      return err;
+    uint8_t *end = at + total;
+    at = CodedOutputStream::WriteVarint32ToArray(tag, at);
+    at = CodedOutputStream::WriteVarint64ToArray(bytes.size, at);
+    for (std::string &block : bytes.blocks) {
+      if (size_t(end - at) < block.size())
+        return llvm::createStringError("cannot serialize the executable");
+      std::memcpy(at, block.data(), block.size());
+      at += block.size();
+      block = std::string();
     }
     if (at != end)
       return llvm::createStringError("cannot serialize the executable");
@@ -881,7 +911,7 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
                                   memory::MemoryAnalysis *owned,
                                   StringRef moduleName,
                                   std::string sourceModule,
-                                  std::optional<std::string> graphModule) {
+                                  std::optional<GraphModuleBytes> graphModule) {
   // The message's fields in field order: `head` up to the buffers, the
   // buffers and the steps one by one, then `out`, then `tail` (the copy
   // lists and shared integer lists, fields 20 and 21).
@@ -901,14 +931,33 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
   // 100k ops the end of the write was the compile's peak. A trim walks
   // the whole heap (~30 ms at 100k ops): none when nothing was freed.
   if (!graphModule) {
-    llvm::Expected<std::string> bytes = writeGraphModule(module);
+    llvm::Expected<GraphModuleBytes> bytes = writeGraphModule(module);
     if (!bytes)
       return bytes.takeError();
     graphModule = std::move(*bytes);
     if (owned)
       releaseFreedHeap();
   }
-  out.set_graph_module(std::move(*graphModule));
+  // graph_module (field 11) comes between `out`'s bindings (9, 10) and its
+  // other fields (12 on): the bindings go first as a message of their own,
+  // then the module's bytes from their blocks, then the rest. Protobuf
+  // writes a message's fields in number order, so these are the bytes of
+  // `out` with the module set, without the module ever in one string.
+  static_assert(exe::Executable::kParametersFieldNumber == 9 &&
+                    exe::Executable::kOutputsFieldNumber == 10 &&
+                    exe::Executable::kGraphModuleFieldNumber == 11 &&
+                    exe::Executable::kOverCapacityFieldNumber == 12,
+                "the executable's fields around graph_module moved");
+  {
+    exe::Executable bindings;
+    bindings.mutable_parameters()->Swap(out.mutable_parameters());
+    bindings.mutable_outputs()->Swap(out.mutable_outputs());
+    if (llvm::Error err = payload.append(bindings))
+      return std::move(err);
+  }
+  if (llvm::Error err = payload.appendBytes(
+          exe::Executable::kGraphModuleFieldNumber, std::move(*graphModule)))
+    return std::move(err);
   graphModule.reset();
   if (llvm::Error err = payload.append(out))
     return std::move(err);
@@ -921,24 +970,19 @@ llvm::Expected<std::string> write(ModuleOp module, tile::ProgramOp program,
   return payload.finish();
 }
 
-/// A stream into blocks of a fixed size, taken as one string of the exact
-/// size at the end. Through a string stream, the 100k-op graph's 9.5 MB
-/// module grew its string by doubling and was copied once more to shrink
-/// it: 13 MB more memory while the module was written, which is now beside
-/// the memory analysis (Compiler.cpp).
+/// A stream into blocks of a fixed size (GraphModuleBytes). Through a
+/// string stream, the 100k-op graph's 9.5 MB module grew its string by
+/// doubling and was copied once more to shrink it: 12 MB more memory while
+/// the module was written, which is now beside the memory analysis
+/// (Compiler.cpp).
 class BlockStream : public llvm::raw_ostream {
 public:
   BlockStream() = default;
   ~BlockStream() override { flush(); }
-  /// The bytes written, each block freed once copied.
-  std::string take() {
+  /// The bytes written, in their blocks.
+  GraphModuleBytes take() {
     flush();
-    std::string bytes;
-    bytes.reserve(total);
-    for (std::string &block : blocks) {
-      bytes += block;
-      block = std::string();
-    }
+    GraphModuleBytes bytes{std::move(blocks), total};
     blocks.clear();
     total = 0;
     return bytes;
@@ -966,7 +1010,7 @@ private:
 };
 } // namespace
 
-llvm::Expected<std::string> writeGraphModule(ModuleOp module) {
+llvm::Expected<GraphModuleBytes> writeGraphModule(ModuleOp module) {
   // The tgraph module without the tile program: host ops and the reference.
   // Its ops are moved into the module written, then back where they were:
   // a copy of them (7.5 MB at 30k ops) was part of the compile's peak, and
@@ -988,7 +1032,7 @@ llvm::Expected<std::string> writeGraphModule(ModuleOp module) {
     op->moveBefore(body, body->end());
   if (failed(written))
     return llvm::createStringError("cannot serialize the tgraph module");
-  // Held until the executable is written, at its exact size.
+  // Held until the executable is written.
   return os.take();
 }
 
@@ -996,7 +1040,7 @@ llvm::Expected<std::string>
 writeExecutable(ModuleOp module, tile::ProgramOp program,
                 const memory::MemoryAnalysis &analysis, StringRef moduleName,
                 std::string sourceModule,
-                std::optional<std::string> graphModule) {
+                std::optional<GraphModuleBytes> graphModule) {
   return write(module, program, analysis, nullptr, moduleName,
                std::move(sourceModule), std::move(graphModule));
 }
@@ -1005,7 +1049,7 @@ llvm::Expected<std::string>
 writeExecutable(ModuleOp module, tile::ProgramOp program,
                 memory::MemoryAnalysis &&analysis, StringRef moduleName,
                 std::string sourceModule,
-                std::optional<std::string> graphModule) {
+                std::optional<GraphModuleBytes> graphModule) {
   return write(module, program, analysis, &analysis, moduleName,
                std::move(sourceModule), std::move(graphModule));
 }

@@ -251,15 +251,17 @@ static void allocateTiles(const ProgramLiveness &live, int64_t alignment,
     tiles[t].allocation = placed[i];
 }
 
-MemoryAnalysis tessera::memory::analyzeMemory(tile::ProgramOp program,
-                                              const TargetDescription &target,
-                                              ShareCache *shares) {
+MemoryAnalysis tessera::memory::analyzeMemory(
+    tile::ProgramOp program, const TargetDescription &target,
+    ShareCache *shares, llvm::function_ref<void()> afterLiveness) {
   MemoryAnalysis result;
   result.target = target;
   result.program = program.getSymName().str();
   if (auto entry = program->getAttrOfType<FlatSymbolRefAttr>("entry"))
     result.entry = entry.getValue().str();
   result.liveness = computeLiveness(program, target, shares);
+  if (afterLiveness)
+    afterLiveness();
   const ProgramLiveness &live = result.liveness;
 
   result.tiles.resize(live.numTiles);

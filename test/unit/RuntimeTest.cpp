@@ -132,18 +132,30 @@ std::unique_ptr<Compiled> compile(llvm::StringRef source,
     EXPECT_TRUE(*written == *bytes);
   }
   // tessera-compile's way: the graph module taken first, the analysis
-  // handed over to be freed as it is read. The same bytes again.
-  llvm::Expected<std::string> graph = writeGraphModule(*c->module);
+  // handed over to be freed as it is read. The same bytes again, and again
+  // with the module's bytecode cut into blocks of 7 bytes (a large
+  // module's come in blocks of 1 MB).
+  llvm::Expected<GraphModuleBytes> graph = writeGraphModule(*c->module);
   if (!graph) {
     ADD_FAILURE() << errorText(graph.takeError());
   } else {
-    llvm::Expected<std::string> handedOver =
-        writeExecutable(*c->module, program, memory::MemoryAnalysis(analysis),
-                        "test", "", std::move(*graph));
-    if (!handedOver) {
-      ADD_FAILURE() << errorText(handedOver.takeError());
-    } else if (bytes) {
-      EXPECT_TRUE(*handedOver == *bytes);
+    std::string whole;
+    for (const std::string &block : graph->blocks)
+      whole += block;
+    EXPECT_EQ(whole.size(), graph->size);
+    GraphModuleBytes cut;
+    for (size_t at = 0; at < whole.size(); at += 7)
+      cut.blocks.push_back(whole.substr(at, 7));
+    cut.size = whole.size();
+    for (GraphModuleBytes *given : {&*graph, &cut}) {
+      llvm::Expected<std::string> handedOver =
+          writeExecutable(*c->module, program, memory::MemoryAnalysis(analysis),
+                          "test", "", std::move(*given));
+      if (!handedOver) {
+        ADD_FAILURE() << errorText(handedOver.takeError());
+      } else if (bytes) {
+        EXPECT_TRUE(*handedOver == *bytes);
+      }
     }
   }
   llvm::Expected<exe::Executable> decoded = decodeExecutable(*bytes, "test");

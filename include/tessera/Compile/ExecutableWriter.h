@@ -19,8 +19,18 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tessera {
+
+/// A tgraph module's bytecode (writeGraphModule) in blocks of at most 1 MB,
+/// in order: the executable's writer copies them into its payload as they
+/// are, and they are never joined into one string (9.5 MB more at 100k ops,
+/// at the end of the module's write, beside the memory analysis).
+struct GraphModuleBytes {
+  std::vector<std::string> blocks;
+  size_t size = 0;
+};
 
 /// The executable file (header and payload, docs/executable.md) of
 /// `program` (a tile.program of `module`) as analysed by `analysis`.
@@ -35,7 +45,7 @@ llvm::Expected<std::string>
 writeExecutable(mlir::ModuleOp module, tile::ProgramOp program,
                 const memory::MemoryAnalysis &analysis,
                 llvm::StringRef moduleName, std::string sourceModule,
-                std::optional<std::string> graphModule = std::nullopt);
+                std::optional<GraphModuleBytes> graphModule = std::nullopt);
 
 /// The same, taking the analysis to free it as soon as the executable's
 /// fields that read it are built, before the tgraph module's bytecode and
@@ -46,16 +56,16 @@ llvm::Expected<std::string>
 writeExecutable(mlir::ModuleOp module, tile::ProgramOp program,
                 memory::MemoryAnalysis &&analysis, llvm::StringRef moduleName,
                 std::string sourceModule,
-                std::optional<std::string> graphModule = std::nullopt);
+                std::optional<GraphModuleBytes> graphModule = std::nullopt);
 
 /// The executable's `graph_module`: `module` without its tile programs, as
 /// MLIR bytecode. MLIR's writer needs several times the bytecode's size
-/// while it runs (a 100k-op module: 9.5 MB of bytecode, ~90 MB more
-/// resident); a compile takes it before the memory analysis, while its
+/// while it runs (a 100k-op module: 9.5 MB of bytecode, ~50 MB more
+/// resident); a compile takes it as the memory analysis starts, while its
 /// heap is smallest, rather than on top of the analysis' leftovers and
 /// the executable's bytes (issue 16). Nothing may change the tgraph ops
 /// between this and writeExecutable.
-llvm::Expected<std::string> writeGraphModule(mlir::ModuleOp module);
+llvm::Expected<GraphModuleBytes> writeGraphModule(mlir::ModuleOp module);
 
 /// writeExecutable, read back as the runtime reads it (for tests and tools
 /// that look into the message).

@@ -15,6 +15,7 @@
 #include "tessera/Memory/CostModel.h"
 #include "tessera/Memory/Liveness.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -96,10 +97,14 @@ struct AllocationSummary {
 AllocationSummary summarizeAllocation(const MemoryAnalysis &analysis);
 
 /// Analyses `program` on `target`, taking the buffers' shares found in
-/// `shares` (computeLiveness).
+/// `shares` (computeLiveness). `afterLiveness`, when given, runs between
+/// the liveness and the allocation: the compile waits there for work it
+/// ran beside the liveness, whose memory would otherwise meet the
+/// allocation's indexes (Compiler.cpp).
 MemoryAnalysis analyzeMemory(tile::ProgramOp program,
                              const TargetDescription &target,
-                             ShareCache *shares = nullptr);
+                             ShareCache *shares = nullptr,
+                             llvm::function_ref<void()> afterLiveness = {});
 
 /// Analyses `program` on the target it names (`target "..."`), or on
 /// `targetOverride` when that is not empty (a preset or a JSON file).
