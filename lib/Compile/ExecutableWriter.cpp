@@ -185,16 +185,11 @@ public:
         body += CodedOutputStream::VarintSize32(uint32_t(number) << 3 | 2) +
                 CodedOutputStream::VarintSize64(n) + n;
     }
-    uint32_t tag = uint32_t(field) << 3 | 2;
-    size_t bytes = CodedOutputStream::VarintSize32(tag) +
-                   CodedOutputStream::VarintSize64(body) + body;
     llvm::Error err = llvm::Error::success();
-    auto *at = reinterpret_cast<uint8_t *>(extend(bytes, err));
+    uint8_t *end;
+    uint8_t *at = beginField(field, body, end, err);
     if (!at)
       return err;
-    uint8_t *end = at + bytes;
-    at = CodedOutputStream::WriteVarint32ToArray(tag, at);
-    at = CodedOutputStream::WriteVarint64ToArray(body, at);
     for (auto [k, list] : llvm::enumerate(lists)) {
       if (!listBytes[k])
         continue;
@@ -213,19 +208,13 @@ public:
   /// copied from `bytes`' blocks, each freed once copied. An empty field
   /// is not written, as protobuf writes none.
   llvm::Error appendBytes(int field, GraphModuleBytes &&bytes) {
-    using google::protobuf::io::CodedOutputStream;
     if (bytes.size == 0)
       return llvm::Error::success();
-    uint32_t tag = uint32_t(field) << 3 | 2;
-    size_t total = CodedOutputStream::VarintSize32(tag) +
-                   CodedOutputStream::VarintSize64(bytes.size) + bytes.size;
     llvm::Error err = llvm::Error::success();
-    auto *at = reinterpret_cast<uint8_t *>(extend(total, err));
+    uint8_t *end;
+    uint8_t *at = beginField(field, bytes.size, end, err);
     if (!at)
       return err;
-    uint8_t *end = at + total;
-    at = CodedOutputStream::WriteVarint32ToArray(tag, at);
-    at = CodedOutputStream::WriteVarint64ToArray(bytes.size, at);
     for (std::string &block : bytes.blocks) {
       if (size_t(end - at) < block.size())
         return llvm::createStringError("cannot serialize the executable");
@@ -292,6 +281,22 @@ private:
         "the executable is over " +
         std::to_string(runtime::kMaxExecutablePayload) +
         " bytes, the most the format holds");
+  }
+
+  /// Room for the length-delimited field `field` of `body` bytes at the
+  /// payload's end, its tag and length written: where its body goes, with
+  /// `end` where the field ends; null, with `err` set, as extend().
+  uint8_t *beginField(int field, size_t body, uint8_t *&end, llvm::Error &err) {
+    using google::protobuf::io::CodedOutputStream;
+    uint32_t tag = uint32_t(field) << 3 | 2;
+    size_t bytes = CodedOutputStream::VarintSize32(tag) +
+                   CodedOutputStream::VarintSize64(body) + body;
+    auto *at = reinterpret_cast<uint8_t *>(extend(bytes, err));
+    if (!at)
+      return nullptr;
+    end = at + bytes;
+    at = CodedOutputStream::WriteVarint32ToArray(tag, at);
+    return CodedOutputStream::WriteVarint64ToArray(body, at);
   }
 
   /// `bytes` more bytes at the payload's end, in its last block or a
