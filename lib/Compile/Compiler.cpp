@@ -48,9 +48,9 @@ static constexpr int64_t kAlongsideShares = 4096;
 
 /// Ops outside the tile program (the tgraph module the executable holds)
 /// from which its bytecode is written on a thread of its own beside the
-/// memory analysis: about 1.4 µs an op (14 ms for the 10k-op graph), so
-/// a millisecond and a half here, against some 40 µs to start and join a
-/// thread.
+/// memory analysis's liveness: about 1.4 µs an op (14 ms for the 10k-op
+/// graph), so a millisecond and a half here, against some 40 µs to start
+/// and join a thread.
 static constexpr int64_t kGraphAlongsideOps = 1024;
 
 /// Whether the module holds at least `limit` ops outside its tile programs.
