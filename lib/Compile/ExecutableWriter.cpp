@@ -19,8 +19,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "google/protobuf/io/coded_stream.h"
-
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+
 #include <cstring>
 
 using namespace mlir;

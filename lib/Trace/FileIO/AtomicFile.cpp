@@ -145,45 +145,30 @@ AtomicFileStream::open(StringRef requested, const AtomicWriteOptions &options) {
   if (requested.empty())
     return createStringError(errc::invalid_argument,
                              "cannot write a file with an empty name");
-  // What the name leads to, asked of the kernel before the links are
-  // followed by hand: /dev/stdout on a pipe is a link to /proc/self/fd/1,
-  // whose own link reads "pipe:[N]", not a path, so a pipe or socket
-  // reached that way is written in place under the name given.
-  struct stat reached;
-  std::string requestedPath = requested.str();
-  if (::stat(requestedPath.c_str(), &reached) == 0 &&
-      (S_ISFIFO(reached.st_mode) || S_ISSOCK(reached.st_mode) ||
-       S_ISCHR(reached.st_mode))) {
+  // A device, pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in
+  // place under the name given: renaming a temporary over it would replace
+  // it with a file. The kernel says what the name reaches, before the
+  // links are followed by hand: /dev/stdout on a pipe is a link to
+  // /proc/self/fd/1, whose own link reads "pipe:[N]", which names no file.
+  sys::fs::file_status status;
+  if (!sys::fs::status(requested, status) && sys::fs::exists(status) &&
+      !sys::fs::is_directory(status) && !sys::fs::is_regular_file(status)) {
     int fd;
     if (std::error_code ec = sys::fs::openFileForWrite(
             requested, fd, sys::fs::CD_OpenExisting, sys::fs::OF_None))
       return createStringError(ec, "cannot write '%s': %s",
-                               requestedPath.c_str(), ec.message().c_str());
+                               requested.str().c_str(), ec.message().c_str());
     return std::unique_ptr<AtomicFileStream>(new AtomicFileStream(
-        requestedPath, std::make_unique<BackgroundFdStream>(fd, true)));
+        requested.str(), std::make_unique<BackgroundFdStream>(fd, true)));
   }
   Expected<std::string> resolved = followLinks(requested);
   if (!resolved)
     return resolved.takeError();
   StringRef path = *resolved;
-  // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place:
-  // renaming a temporary over it would replace the device with a file.
-  sys::fs::file_status status;
-  if (!sys::fs::status(path, status) && sys::fs::exists(status)) {
-    if (sys::fs::is_directory(status))
-      return createStringError(errc::is_a_directory,
-                               "cannot write '%s': it is a folder",
-                               path.str().c_str());
-    if (!sys::fs::is_regular_file(status)) {
-      int fd;
-      if (std::error_code ec = sys::fs::openFileForWrite(
-              path, fd, sys::fs::CD_OpenExisting, sys::fs::OF_None))
-        return createStringError(ec, "cannot write '%s': %s",
-                                 path.str().c_str(), ec.message().c_str());
-      return std::unique_ptr<AtomicFileStream>(new AtomicFileStream(
-          path.str(), std::make_unique<BackgroundFdStream>(fd, true)));
-    }
-  }
+  if (!sys::fs::status(path, status) && sys::fs::is_directory(status))
+    return createStringError(errc::is_a_directory,
+                             "cannot write '%s': it is a folder",
+                             path.str().c_str());
   StringRef parent = sys::path::parent_path(path);
   if (options.createParentDirs && !parent.empty())
     if (std::error_code ec = sys::fs::create_directories(parent))
