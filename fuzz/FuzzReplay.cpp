@@ -33,6 +33,7 @@ constexpr Target kTargets[] = {
     {"hlo", fuzzHlo},           {"mlir", fuzzMlir},
     {"target", fuzzTargetJson}, {"flags", fuzzFlags},
     {"events", fuzzEvents},     {"executable", fuzzExecutable},
+    {"lowering", fuzzLowering},
 };
 } // namespace
 

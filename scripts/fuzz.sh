@@ -8,9 +8,9 @@
 #   bash scripts/fuzz.sh -t 600 hlo flags   # two targets, 10 minutes each
 #   bash scripts/fuzz.sh --build-only
 #
-# Targets: hlo mlir target flags events executable. What each run found
-# stays in build-fuzz/fuzz/: corpus/T (inputs that reached new code, kept
-# for the next run), crashes/T (inputs that crashed: replay one with
+# Targets: hlo mlir target flags events executable lowering. What each run
+# found stays in build-fuzz/fuzz/: corpus/T (inputs that reached new code,
+# kept for the next run), crashes/T (inputs that crashed: replay one with
 # build-fuzz/bin/tessera-fuzz-T FILE), logs/T.log. The summary prints runs,
 # executions per second and crashes per target; the exit is non-zero when
 # any target crashed.
@@ -20,7 +20,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fuzzbuild=${TESSERA_FUZZ_BUILD_DIR:-$root/build-fuzz}
-all=(hlo mlir target flags events executable)
+all=(hlo mlir target flags events executable lowering)
 seconds=60
 build_only=0
 targets=()
@@ -68,6 +68,13 @@ mapfile -t hlo < <(find "$root/examples" "$root/test" "$split" -name '*.hlo')
 mapfile -t mlir < <(find "$root/examples" "$root/test" "$split" -name '*.mlir' -not -path '*/BadInput/*')
 mapfile -t json < <(find "$root/lib/Target/presets" "$root/test/Run/Inputs" "$split" -name '*.json')
 copy hlo "${hlo[@]}"
+copy lowering "${hlo[@]}"
+# Small generated models that import, compile and run: blocks of every
+# kind the benchmarks use, for the lowering target to mutate.
+for mix in transformer conv mixed; do
+  python3 "$root/bench/gen_hlo.py" --ops 40 --mix $mix --width 8 --seq 4 \
+    --image 2 -o "$seeds/lowering/gen-$mix.hlo" > /dev/null
+done
 copy mlir "${mlir[@]}"
 copy target "${json[@]}"
 copy flags "$root"/fuzz/seeds/flags/*
@@ -102,7 +109,9 @@ failed=0
 printf '%-11s %8s %10s %8s %8s %8s\n' target seconds runs exec/s corpus crashes
 for t in "${targets[@]}"; do
   dict=()
-  [[ -f "$root/fuzz/dict/$t.dict" ]] && dict=(-dict="$root/fuzz/dict/$t.dict")
+  # lowering reads HLO text too.
+  name=$t; [[ $t == lowering ]] && name=hlo
+  [[ -f "$root/fuzz/dict/$name.dict" ]] && dict=(-dict="$root/fuzz/dict/$name.dict")
   log=$out/logs/$t.log
   start=$(date +%s)
   status=0

@@ -5,6 +5,7 @@
 #include "HloLexer.h"
 #include "HloOpcodeAttrs.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -60,10 +61,18 @@ public:
     return false;
   }
   bool errorHere(const Twine &message) {
-    if (tok.is(TokKind::Error))
-      return error(tok.loc(), tok.text == "\""
-                                  ? Twine("unterminated string literal")
-                                  : "unexpected character '" + tok.text + "'");
+    if (tok.is(TokKind::Error)) {
+      if (tok.text == "\"")
+        return error(tok.loc(), "unterminated string literal");
+      // A byte outside ASCII (names are ASCII in HLO) is named by its value:
+      // printed alone it is not a character.
+      unsigned char c = tok.text.empty() ? 0 : tok.text.front();
+      if (c >= 0x80)
+        return error(tok.loc(), "unexpected byte 0x" +
+                                    llvm::utohexstr(c, /*LowerCase=*/true) +
+                                    " (not ASCII)");
+      return error(tok.loc(), "unexpected character '" + tok.text + "'");
+    }
     return error(tok.loc(), message + ", got " + describe(tok));
   }
 

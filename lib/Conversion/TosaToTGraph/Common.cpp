@@ -110,7 +110,9 @@ void tosa_import::replaceWithUnknown(Operation *op, ValueRange operands,
     addText(attr.getName(),
             [&](raw_ostream &os) { attr.getValue().print(os); });
   SmallVector<Value> inputs, roots;
-  for (auto [i, v] : llvm::enumerate(operands)) {
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    // A structured binding cannot be captured in C++17.
+    Value v = operand;
     if (isGraphValue(v)) {
       inputs.push_back(v);
       continue;
