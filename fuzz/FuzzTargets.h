@@ -41,9 +41,10 @@ int fuzzEvents(const uint8_t *data, size_t size);
 /// when it is not a container) through the runtime's loader.
 int fuzzExecutable(const uint8_t *data, size_t size);
 
-/// XLA HLO text that imports, compiled (core-8 or tile-1472), run on the
-/// model device, and checked: every op against the reference interpreter,
-/// and the allocator's storage against storage of every buffer's own.
+/// A model that imports (XLA HLO text, or MLIR: tgraph, TOSA), compiled
+/// (core-8 or tile-1472), run on the model device, and checked: every op
+/// against the reference interpreter, and the allocator's storage against
+/// storage of every buffer's own.
 int fuzzLowering(const uint8_t *data, size_t size);
 
 /// Stops the process so the fuzzer records the input: a property the code

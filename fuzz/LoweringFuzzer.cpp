@@ -1,8 +1,8 @@
-//===- LoweringFuzzer.cpp - HLO compiled, run, and checked op by op -------===//
+//===- LoweringFuzzer.cpp - Models compiled, run, and checked op by op ----===//
 //
-// The differential target: an HLO module that imports is compiled as
-// tessera-compile compiles it, loaded and run on the model device, and
-// judged by two properties the compiler promises:
+// The differential target: a model that imports (HLO text, or MLIR: tgraph,
+// TOSA) is compiled as tessera-compile compiles it, loaded and run on the
+// model device, and judged by two properties the compiler promises:
 //
 // - every op the device computed agrees with the reference interpreter
 //   applied to the device's own values of its operands (runner::checkOps,
@@ -30,11 +30,13 @@
 #include "tessera/Runtime/ExecutableFile.h"
 #include "tessera/Runtime/Program.h"
 #include "tessera/Target/Presets.h"
+#include "tessera/Trace/InputFile.h"
 #include "tessera/Trace/ReportSink.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -52,6 +54,9 @@ namespace {
 /// not a finding.
 constexpr int64_t kMaxOps = 256;
 constexpr int64_t kMaxElements = 4096;
+/// The seed of the inputs, the elided constants and the infeeds, as
+/// tessera-run's --seed gives them.
+constexpr uint64_t kSeed = 0;
 
 bool withinBounds(ModuleOp module) {
   int64_t ops = 0;
@@ -87,9 +92,8 @@ int outcome(const llvm::Twine &what) {
   fuzz::propertyFailed(what);
 }
 
-/// Loads `executable` and runs it once on `inputs`: the outputs, and the
-/// device and its record for the per-op check. Load and run failures are
-/// findings: the runtime must run what the compiler wrote.
+/// A program loaded and run once: the outputs, and the device and its
+/// record for the per-op check.
 struct Ran {
   std::unique_ptr<runtime::Program> program;
   // Before the device, which points at them and goes first.
@@ -100,9 +104,10 @@ struct Ran {
   std::vector<HostTensor> outputs;
 };
 
+/// Loads `executable` and runs it once on `inputs`. Load and run failures
+/// are findings: the runtime must run what the compiler wrote.
 Ran loadAndRun(const exe::Executable &executable, bool privateStorage,
                runner::GraphModule &graph, llvm::ArrayRef<HostTensor> inputs) {
-  constexpr uint64_t kSeed = 0;
   Ran ran;
   runtime::LoadOptions load;
   load.privateStorage = privateStorage;
@@ -155,15 +160,25 @@ int tessera::fuzz::fuzzLowering(const uint8_t *data, size_t size) {
   context.loadAllAvailableDialects();
   ScopedDiagnosticHandler quiet(&context,
                                 [](Diagnostic &) { return success(); });
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(reinterpret_cast<const char *>(data), size),
-          "fuzz.hlo"),
-      llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = importHloText(sourceMgr, &context);
-  if (!module)
-    return outcome("not imported");
+  // HLO text, or else MLIR (tgraph, TOSA) as tessera-compile reads a
+  // .mlir model: the nesting bounded, then parsed and verified.
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  llvm::SourceMgr hloSource;
+  hloSource.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz.hlo"), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = importHloText(hloSource, &context);
+  llvm::SourceMgr mlirSource;
+  if (!module) {
+    if (llvm::Error err = checkMlirNesting(text, "fuzz.mlir")) {
+      llvm::consumeError(std::move(err));
+      return outcome("not imported");
+    }
+    mlirSource.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz.mlir"), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(mlirSource, &context);
+    if (!module)
+      return outcome("not imported");
+  }
   if (!withinBounds(*module))
     return outcome("over the bounds");
 
@@ -206,16 +221,16 @@ int tessera::fuzz::fuzzLowering(const uint8_t *data, size_t size) {
            p.dtype());
     std::vector<int64_t> shape(p.shape().begin(), p.shape().end());
     inputs.push_back(
-        runner::seededTensor(*dtype, shape, 0, runner::inputStream(i)));
+        runner::seededTensor(*dtype, shape, kSeed, runner::inputStream(i)));
   }
 
   // A module the reference cannot evaluate (a custom call or an opcode of
   // no defined semantics, a collective one replica cannot run) has no
   // numbers to check, and the device would ask the reference for them.
   {
-    runner::InfeedSource infeed(0);
-    interp::Options reference =
-        runner::referenceOptions(**graph, 0, /*computeInF64=*/false, infeed);
+    runner::InfeedSource infeed(kSeed);
+    interp::Options reference = runner::referenceOptions(
+        **graph, kSeed, /*computeInF64=*/false, infeed);
     llvm::Expected<std::vector<HostTensor>> evaluated =
         interp::interpretFunction((*graph)->entry(), inputs, reference);
     if (!evaluated) {
@@ -241,7 +256,7 @@ int tessera::fuzz::fuzzLowering(const uint8_t *data, size_t size) {
 
   runner::OpCheckSummary summary =
       runner::checkOps(**graph, *isolated.program, *isolated.device,
-                       isolated.record, inputs, /*seed=*/0);
+                       isolated.record, inputs, kSeed);
   for (const runner::OpCheck &check : summary.checks)
     if (!check.pass && check.error.empty())
       fail("an op disagrees with the reference interpreter",

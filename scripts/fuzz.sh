@@ -68,12 +68,12 @@ mapfile -t hlo < <(find "$root/examples" "$root/test" "$split" -name '*.hlo')
 mapfile -t mlir < <(find "$root/examples" "$root/test" "$split" -name '*.mlir' -not -path '*/BadInput/*')
 mapfile -t json < <(find "$root/lib/Target/presets" "$root/test/Run/Inputs" "$split" -name '*.json')
 copy hlo "${hlo[@]}"
-copy lowering "${hlo[@]}"
+copy lowering "${hlo[@]}" "${mlir[@]}"
 # Small generated models that import, compile and run: blocks of every
 # kind the benchmarks use, for the lowering target to mutate.
 for mix in transformer conv mixed; do
   python3 "$root/bench/gen_hlo.py" --ops 40 --mix $mix --width 8 --seq 4 \
-    --image 2 -o "$seeds/lowering/gen-$mix.hlo" > /dev/null
+    --image 2 -o "$seeds/lowering/gen-$mix.hlo" > /dev/null 2>&1
 done
 copy mlir "${mlir[@]}"
 copy target "${json[@]}"

@@ -6,7 +6,10 @@
 #include "tessera/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Block.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
@@ -24,11 +27,14 @@ GraphModule::parse(const exe::Executable &executable, llvm::StringRef source,
   std::unique_ptr<GraphModule> g(new GraphModule());
   llvm::StringRef bytes =
       lowered ? executable.source_module() : executable.graph_module();
-  // The graph module holds tgraph and func ops (and tile attributes);
-  // registering them, not every pass, keeps the runner off the compiler.
+  // The graph module holds tgraph and func ops (and tile attributes), and
+  // the scalar arith / tensor / math ops an exported model keeps beside
+  // them (docs/tosa-import.md); registering these, not every pass, keeps
+  // the runner off the compiler.
   DialectRegistry registry;
-  registry.insert<tgraph::TGraphDialect, tile::TileDialect,
-                  func::FuncDialect>();
+  registry
+      .insert<tgraph::TGraphDialect, tile::TileDialect, func::FuncDialect,
+              arith::ArithDialect, math::MathDialect, tensor::TensorDialect>();
   g->context = std::make_unique<MLIRContext>(registry);
   // Host ops and the reference run on the caller's thread; the context
   // needs no pool of its own.
