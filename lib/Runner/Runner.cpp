@@ -14,6 +14,7 @@
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -298,6 +299,25 @@ OutputCheck checkOutput(llvm::StringRef name, const HostTensor &got,
   c.normErr = scale > 0 ? c.maxAbsErr / scale : c.maxAbsErr;
   c.pass = c.mismatches == 0;
   return c;
+}
+
+BitsDiff diffBits(const HostTensor &a, const HostTensor &b) {
+  BitsDiff d;
+  int64_t n = a.numElements();
+  if (a.dtype != b.dtype || a.shape != b.shape ||
+      a.bytes.size() != b.bytes.size()) {
+    d.differ = std::max(n, b.numElements());
+    d.first = 0;
+    return d;
+  }
+  size_t width = n ? a.bytes.size() / size_t(n) : 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (std::memcmp(&a.bytes[i * width], &b.bytes[i * width], width) != 0) {
+      if (d.first < 0)
+        d.first = i;
+      ++d.differ;
+    }
+  return d;
 }
 
 } // namespace tessera::runner

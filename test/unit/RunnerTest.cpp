@@ -101,6 +101,31 @@ TEST(RunnerCheck, AnOutputIsJudgedByTheLeastPreciseTypeItFlowsThrough) {
   EXPECT_FALSE(checkOutput("i", i, j, tol[2]).pass);
 }
 
+TEST(RunnerCheck, BitsDifferByTheElementsBytes) {
+  HostTensor a = seededTensor(DType::F32, {4, 3}, 1, inputStream(0));
+  HostTensor b = a;
+  BitsDiff same = diffBits(a, b);
+  EXPECT_EQ(same.differ, 0);
+  EXPECT_EQ(same.first, -1);
+  // Two elements changed: counted, the first named.
+  b.setDouble(7, b.getDouble(7) + 1);
+  b.setDouble(10, -b.getDouble(10));
+  BitsDiff two = diffBits(a, b);
+  EXPECT_EQ(two.differ, 2);
+  EXPECT_EQ(two.first, 7);
+  // Equal values of other bits differ (0.0 and -0.0); the same NaN does not.
+  HostTensor z(DType::F32, {2});
+  HostTensor negZ = z;
+  negZ.setDouble(1, -0.0);
+  EXPECT_EQ(diffBits(z, negZ).first, 1);
+  HostTensor nan = z;
+  nan.setDouble(0, std::nan(""));
+  EXPECT_EQ(diffBits(nan, nan).differ, 0);
+  // Another shape is every element.
+  HostTensor longer(DType::F32, {3});
+  EXPECT_EQ(diffBits(z, longer).differ, 3);
+}
+
 TEST(RunnerData, SeededTensorsAreReproducibleAndDistinct) {
   HostTensor a = seededTensor(DType::F32, {64}, 7, inputStream(0));
   HostTensor b = seededTensor(DType::F32, {64}, 7, inputStream(0));

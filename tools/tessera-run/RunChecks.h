@@ -1,9 +1,11 @@
-//===- RunChecks.h - tessera-run's checks and .npy files ---------*- C++ -*-===//
+//===- RunChecks.h - tessera-run's checks and .npy files ---------*- C++
+//-*-===//
 //
 // What tessera-run prints when it judges a run: --check against the
 // reference interpreter (with the UNSTABLE verdict), --check_ops op by op,
-// --expected against another implementation's .npy files; and the .npy
-// directories of --save_inputs / --outputs.
+// --expected against another implementation's .npy files, --check_storage
+// against a run in storage of every buffer's own; and the .npy directories
+// of --save_inputs / --outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +54,16 @@ bool checkOutputs(runner::GraphModule &graph, const exe::Executable &exe,
                   llvm::ArrayRef<HostTensor> inputs,
                   llvm::ArrayRef<HostTensor> outputs, uint64_t seed,
                   std::optional<bool> opsPass, bool asWritten = false);
+
+/// --check_storage: `program` run again on `inputs`, in the other storage
+/// than the run that gave `outputs` (that one had every buffer in storage
+/// of its own when `mainIsPrivate`, else the allocator's offsets); prints
+/// each output's verdict and returns whether every output is the same
+/// bits (RunStorage.cpp).
+bool checkStorage(const runtime::Program &program, bool mainIsPrivate,
+                  runner::GraphModule &graph, llvm::ArrayRef<HostTensor> inputs,
+                  llvm::ArrayRef<HostTensor> outputs, uint64_t seed,
+                  unsigned threads);
 
 } // namespace tessera::run
 

@@ -51,6 +51,7 @@ struct RunArgs {
   bool synthetic = false;
   bool check = false;
   bool checkOps = false;
+  bool checkStorage = false;
   bool loadOnly = false;
   std::string inputsDir, saveInputsDir, outputsDir, expectedDir;
   unsigned threads = 0;
@@ -62,7 +63,7 @@ struct RunArgs {
 void printUsage(raw_ostream &os) {
   os << "usage: tessera-run EXECUTABLE [--runs=N] [--seed=S] "
         "[--synthetic_data] [--check] [--check_ops]\n"
-        "                   [--load_only]\n"
+        "                   [--check_storage] [--load_only]\n"
         "                   [--inputs=DIR] [--save_inputs=DIR] "
         "[--outputs=DIR] [--expected=DIR]\n"
         "                   [--threads=N] [--events=FILE] [--FLAG=VALUE ...]\n"
@@ -81,12 +82,18 @@ void printUsage(raw_ostream &os) {
         "                    device's own values of its operands (every "
         "buffer\n"
         "                    gets private storage); exit 1 when one fails\n"
+        "  --check_storage   run again with every buffer in storage of its "
+        "own\n"
+        "                    (with --check_ops: in the allocator's); exit 1 "
+        "when\n"
+        "                    an output's bits differ\n"
         "  --load_only       load (validate, lay out, write constants) and "
         "stop\n"
         "  --threads=N       threads running tiles (default: one per core)\n"
         "  --events=FILE     event file to append to (with --profiling or\n"
         "                    --enable_events; default: EXECUTABLE.events)\n"
-        "  --FLAG=VALUE      any TESSERA_FLAGS flag (--help-flags lists them),\n"
+        "  --FLAG=VALUE      any TESSERA_FLAGS flag (--help-flags lists "
+        "them),\n"
         "                    e.g. --trace_json=FILE: a Chrome trace of the\n"
         "                    compile and the runs; --profiling\n"
         "                    --profile_execution=tile: execution reports\n";
@@ -144,6 +151,8 @@ RunArgs parseArgs(ArrayRef<std::string> args) {
       out.check = true;
     } else if (arg == "--check_ops") {
       out.checkOps = true;
+    } else if (arg == "--check_storage") {
+      out.checkStorage = true;
     } else if (arg == "--load_only") {
       out.loadOnly = true;
     } else if (arg.starts_with("-")) {
@@ -204,7 +213,7 @@ int main(int argc, char **argv) {
     printUsage(errs());
     fail("no EXECUTABLE given");
   }
-  if ((args.check || args.checkOps) && args.synthetic)
+  if ((args.check || args.checkOps || args.checkStorage) && args.synthetic)
     fail("--check compares outputs computed from known inputs; "
          "--synthetic_data runs on whatever is on the device");
   if (args.synthetic && (!args.inputsDir.empty() || !args.expectedDir.empty() ||
@@ -300,10 +309,11 @@ int main(int argc, char **argv) {
 
   if ((*program)->replicas() > 1) {
     // A data-parallel program: one device per replica (RunReplicas.h).
-    if (args.checkOps || !args.expectedDir.empty() || args.synthetic)
+    if (args.checkOps || args.checkStorage || !args.expectedDir.empty() ||
+        args.synthetic)
       fail("a program of " + Twine((*program)->replicas()) +
-           " replicas runs without --check_ops, --expected and "
-           "--synthetic_data: they are for one replica");
+           " replicas runs without --check_ops, --check_storage, --expected "
+           "and --synthetic_data: they are for one replica");
     ReplicaRunArgs replicaArgs;
     replicaArgs.runs = args.runs;
     replicaArgs.seed = args.seed;
@@ -422,7 +432,14 @@ int main(int argc, char **argv) {
     opsPass = printOpChecks(
         runner::checkOps(**graph, **program, device, lastRecord, inputs,
                          args.seed));
-  bool pass = expectedPass && opsPass.value_or(true);
+  bool storagePass = true;
+  if (args.checkStorage) {
+    infeed.reset();
+    storagePass =
+        checkStorage(**program, /*mainIsPrivate=*/args.checkOps, **graph,
+                     inputs, outputs, args.seed, args.threads);
+  }
+  bool pass = expectedPass && opsPass.value_or(true) && storagePass;
   if (args.check) {
     // A normalized model is checked against the reference on the model as
     // written, so the check covers the normalization too.

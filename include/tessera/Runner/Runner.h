@@ -146,6 +146,16 @@ OutputCheck checkOutput(llvm::StringRef name, const HostTensor &got,
                         const HostTensor &ref,
                         std::optional<double> tolerance = std::nullopt);
 
+/// Where two tensors of one type differ bit for bit: how many elements, and
+/// the first (-1 when none). Floats are compared by their bytes, so NaNs
+/// with the same payload are the same and 0.0 and -0.0 are not (a run in
+/// other storage must give the same bits, not close values).
+struct BitsDiff {
+  int64_t differ = 0;
+  int64_t first = -1;
+};
+BitsDiff diffBits(const HostTensor &a, const HostTensor &b);
+
 /// One graph op checked alone: the reference interpreter applied to the
 /// device's values of its operands, against the device's result.
 struct OpCheck {
