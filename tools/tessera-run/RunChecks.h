@@ -1,5 +1,4 @@
-//===- RunChecks.h - tessera-run's checks and .npy files ---------*- C++
-//-*-===//
+//===- RunChecks.h - tessera-run's checks and .npy files ---------*- C++ -*-===//
 //
 // What tessera-run prints when it judges a run: --check against the
 // reference interpreter (with the UNSTABLE verdict), --check_ops op by op,

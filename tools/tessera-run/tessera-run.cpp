@@ -433,12 +433,10 @@ int main(int argc, char **argv) {
         runner::checkOps(**graph, **program, device, lastRecord, inputs,
                          args.seed));
   bool storagePass = true;
-  if (args.checkStorage) {
-    infeed.reset();
+  if (args.checkStorage)
     storagePass =
         checkStorage(**program, /*mainIsPrivate=*/args.checkOps, **graph,
                      inputs, outputs, args.seed, args.threads);
-  }
   bool pass = expectedPass && opsPass.value_or(true) && storagePass;
   if (args.check) {
     // A normalized model is checked against the reference on the model as
