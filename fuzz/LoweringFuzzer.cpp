@@ -97,10 +97,7 @@ int outcome(const llvm::Twine &what) {
 /// record for the per-op check.
 struct Ran {
   std::unique_ptr<runtime::Program> program;
-  // Before the device, which points at them and goes first.
-  std::unique_ptr<runner::InfeedSource> infeed;
-  std::unique_ptr<runner::InterpreterHostOps> hostOps;
-  std::unique_ptr<runtime::Device> device;
+  std::unique_ptr<runner::SeededDevice> device;
   runtime::RunRecord record;
   std::vector<HostTensor> outputs;
 };
@@ -121,20 +118,10 @@ Ran loadAndRun(const exe::Executable &executable, bool privateStorage,
     fail("the runtime does not load what the compiler wrote",
          llvm::toString(program.takeError()));
   ran.program = std::move(*program);
-  ran.infeed = std::make_unique<runner::InfeedSource>(kSeed);
-  ran.hostOps =
-      std::make_unique<runner::InterpreterHostOps>(graph, kSeed, *ran.infeed);
-  runtime::DeviceOptions options;
-  options.threads = 1;
-  options.hostOps = ran.hostOps.get();
-  runner::InfeedSource *source = ran.infeed.get();
-  options.infeed = [source](const runtime::BufferLayout &b) {
-    return llvm::Expected<HostTensor>(source->next(b.dtype, b.shape));
-  };
-  ran.device = std::make_unique<runtime::Device>(*ran.program, options);
-  runner::fillElidedConstants(*ran.program, *ran.device, kSeed);
+  ran.device = std::make_unique<runner::SeededDevice>(*ran.program, graph,
+                                                      kSeed, /*threads=*/1);
   llvm::Expected<std::vector<HostTensor>> outputs =
-      ran.device->run(inputs, ran.record, /*synthetic=*/false);
+      ran.device->run(inputs, ran.record);
   if (!outputs)
     fail("the device does not run what the compiler wrote",
          llvm::toString(outputs.takeError()));
@@ -264,7 +251,7 @@ int tessera::fuzz::fuzzLowering(const uint8_t *data, size_t size) {
   }
 
   runner::OpCheckSummary summary =
-      runner::checkOps(**graph, *isolated.program, *isolated.device,
+      runner::checkOps(**graph, *isolated.program, isolated.device->device(),
                        isolated.record, inputs, kSeed);
   for (const runner::OpCheck &check : summary.checks)
     if (!check.pass && check.error.empty())

@@ -301,6 +301,26 @@ OutputCheck checkOutput(llvm::StringRef name, const HostTensor &got,
   return c;
 }
 
+SeededDevice::SeededDevice(const runtime::Program &program, GraphModule &graph,
+                           uint64_t seed, unsigned threads)
+    : infeed(seed), hostOps(graph, seed, infeed) {
+  runtime::DeviceOptions options;
+  options.threads = threads;
+  options.hostOps = &hostOps;
+  options.infeed = [this](const runtime::BufferLayout &b) {
+    return llvm::Expected<HostTensor>(infeed.next(b.dtype, b.shape));
+  };
+  dev = std::make_unique<runtime::Device>(program, options);
+  fillElidedConstants(program, *dev, seed);
+}
+
+llvm::Expected<std::vector<HostTensor>>
+SeededDevice::run(llvm::ArrayRef<HostTensor> inputs,
+                  runtime::RunRecord &record) {
+  infeed.reset();
+  return dev->run(inputs, record, /*synthetic=*/false);
+}
+
 BitsDiff diffBits(const HostTensor &a, const HostTensor &b) {
   BitsDiff d;
   int64_t n = a.numElements();

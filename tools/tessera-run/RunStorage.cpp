@@ -10,7 +10,6 @@
 
 #include "RunChecks.h"
 
-#include "tessera/Runtime/Device.h"
 #include "tessera/Runtime/Program.h"
 
 #include "llvm/Support/Format.h"
@@ -34,18 +33,9 @@ bool checkStorage(const runtime::Program &program, bool mainIsPrivate,
       runtime::Program::load(exe, "--check_storage", load);
   if (!other)
     fail("--check_storage: " + toString(other.takeError()));
-  runner::InfeedSource infeed(seed);
-  runner::InterpreterHostOps hostOps(graph, seed, infeed);
-  runtime::DeviceOptions options;
-  options.threads = threads;
-  options.hostOps = &hostOps;
-  options.infeed = [&infeed](const runtime::BufferLayout &b) {
-    return Expected<HostTensor>(infeed.next(b.dtype, b.shape));
-  };
-  runtime::Device device(**other, options);
-  runner::fillElidedConstants(**other, device, seed);
+  runner::SeededDevice device(**other, graph, seed, threads);
   runtime::RunRecord record;
-  Expected<std::vector<HostTensor>> again = device.run(inputs, record, false);
+  Expected<std::vector<HostTensor>> again = device.run(inputs, record);
   if (!again)
     fail("--check_storage: " + toString(again.takeError()));
   if (again->size() != outputs.size())

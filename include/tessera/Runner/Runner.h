@@ -109,6 +109,30 @@ private:
   interp::Options options;
 };
 
+/// A device for `program` as tessera-run sets one up to check a run: host
+/// ops evaluated by the reference, infeeds and elided constants given the
+/// seeded data of `seed`, so the device and the reference see the same
+/// values. For a second run beside a tool's own (--check_storage) and for
+/// the fuzz targets.
+class SeededDevice {
+public:
+  SeededDevice(const runtime::Program &program, GraphModule &graph,
+               uint64_t seed, unsigned threads = 0);
+  SeededDevice(const SeededDevice &) = delete;
+  SeededDevice &operator=(const SeededDevice &) = delete;
+  /// One run on `inputs` (the parameter leaves), its infeeds from the
+  /// first again.
+  llvm::Expected<std::vector<HostTensor>> run(llvm::ArrayRef<HostTensor> inputs,
+                                              runtime::RunRecord &record);
+  runtime::Device &device() { return *dev; }
+
+private:
+  // Before the device, which points at them.
+  InfeedSource infeed;
+  InterpreterHostOps hostOps;
+  std::unique_ptr<runtime::Device> dev;
+};
+
 /// How one output compares with the reference.
 struct OutputCheck {
   std::string name;
