@@ -37,10 +37,11 @@ TEST(TraceAtomicFile, WritesAndReplaces) {
 TEST(TraceAtomicFile, DirectWritesKeepTheirPlace) {
   // Bytes written from where they are follow everything the stream holds
   // (in its buffer or queued for the writer thread) and precede what comes
-  // after them; the large string is several of the stream's buffers.
+  // after them; the large string is several of the stream's buffers, and
+  // goes out in several write(2) calls, the last a partial one.
   ScopedTempDir dir;
   std::string path = dir.path("out.bin");
-  std::string big(5 << 20, 'b');
+  std::string big((5 << 20) + 12345, 'b');
   for (size_t i = 0; i < big.size(); i += 4099)
     big[i] = static_cast<char>('0' + i % 10);
   std::string head(3 << 20, 'h');

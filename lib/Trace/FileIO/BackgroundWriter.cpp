@@ -2,6 +2,7 @@
 
 #include "tessera/Trace/BackgroundWriter.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unistd.h>
@@ -92,7 +93,7 @@ void BackgroundFdStream::writerLoop() {
 
 std::error_code BackgroundFdStream::writeAll(const char *data, size_t size) {
   for (size_t done = 0; done < size;) {
-    ssize_t n = ::write(fd, data + done, size - done);
+    ssize_t n = ::write(fd, data + done, std::min(size - done, kMaxWrite));
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)
