@@ -15,6 +15,7 @@
 #include "tessera/Memory/ReportForms.h"
 #include "tessera/Memory/ShareCache.h"
 #include "tessera/Support/Heap.h"
+#include "tessera/Target/Presets.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
@@ -79,12 +80,36 @@ static void keepUntilExit(std::vector<NamedReport> &&reports) {
   reports.clear();
 }
 
+/// Why the passes, which resolve the target again from `name` (they also
+/// run alone, in tessera-opt, where a name is all they have), would not
+/// compile for `target`; empty when they would. A mismatch lowered the
+/// program for one target and allocated it for another: an API user who
+/// set only the description crashed in the memory analysis.
+static std::string passTargetMismatch(llvm::StringRef name,
+                                      const TargetDescription &target) {
+  llvm::StringRef asked = name.empty() ? defaultTargetName() : name;
+  llvm::Expected<TargetDescription> resolved = resolveTarget(asked);
+  if (!resolved)
+    return "the compile options' target: " +
+           llvm::toString(resolved.takeError());
+  if (*resolved == target)
+    return "";
+  return ("the compile options name target '" + asked + "' (" +
+          llvm::Twine(resolved->totalTiles()) +
+          " tiles) but the compiler was " + "given '" + target.name + "' (" +
+          llvm::Twine(target.totalTiles()) +
+          " tiles): set CompileOptions::target to the description's preset "
+          "or file")
+      .str();
+}
+
 Compiler::Compiler(const TesseraFlags &flags, CompileOptions options,
                    const TargetDescription &target, ReportSink &sink,
                    Dumper &dumper, llvm::raw_ostream &progress)
     : flags(flags), options(std::move(options)), target(target), sink(sink),
       dumper(dumper), progress(progress),
-      origin(std::chrono::steady_clock::now()), originUnix(unixTimeNs()) {}
+      origin(std::chrono::steady_clock::now()), originUnix(unixTimeNs()),
+      targetMismatch(passTargetMismatch(this->options.target, target)) {}
 
 namespace {
 
@@ -161,6 +186,10 @@ Compiler::reuseCached(llvm::StringRef moduleName,
 FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
                                            llvm::StringRef fallbackName) {
   MLIRContext *context = module.getContext();
+  if (!targetMismatch.empty()) {
+    emitError(module.getLoc()) << targetMismatch;
+    return failure();
+  }
   CompileBeginInfo info;
   info.moduleName = moduleNameOf(module, fallbackName);
   info.moduleId = allocateModuleId();

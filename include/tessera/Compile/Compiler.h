@@ -36,6 +36,8 @@ class ShareCache;
 /// Compile options that are not TESSERA_FLAGS (tessera-compile's own).
 struct CompileOptions {
   /// --target: a preset name or a JSON file; empty = the default preset.
+  /// The passes resolve it themselves, so it must name the description the
+  /// Compiler is given: Compiler::compile refuses a mismatch.
   std::string target;
   /// --host-ops: regex of ops placed on the host.
   std::string hostOps;
@@ -139,6 +141,9 @@ private:
   std::chrono::steady_clock::time_point origin;
   int64_t originUnix;
   std::vector<CompileSpan> compileSpans;
+  /// Why options.target and `target` disagree (compile() refuses then);
+  /// empty when they agree.
+  std::string targetMismatch;
 };
 
 } // namespace tessera
