@@ -505,8 +505,17 @@ FailureOr<CompileOutput> Compiler::compile(ModuleOp module,
   if (!*executable) {
     span.failed = true;
     endSpan();
-    emitError(module.getLoc()) << "cannot write the executable: "
-                               << llvm::toString(executable->takeError());
+    // At the op that cannot be written, when one is the cause.
+    Location where = module.getLoc();
+    std::string message;
+    llvm::handleAllErrors(
+        executable->takeError(),
+        [&](const ExecutableOpError &e) {
+          where = e.loc;
+          message = e.message;
+        },
+        [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
+    emitError(where) << "cannot write the executable: " << message;
     return failure();
   }
   output.executable = std::move(**executable);

@@ -26,7 +26,15 @@
 using namespace mlir;
 
 namespace tessera {
+
+char ExecutableOpError::ID = 0;
+
 namespace {
+
+/// An ExecutableOpError at `op`'s location.
+llvm::Error opError(Operation *op, const llvm::Twine &message) {
+  return llvm::make_error<ExecutableOpError>(op->getLoc(), message.str());
+}
 
 /// "file:line" of the first file location inside `loc`, or "".
 std::string sourceLine(Location loc) {
@@ -522,9 +530,8 @@ llvm::Error Writer::addBuffers(PayloadWriter &payload, tile::ProgramOp program,
     std::string dtype = hloDtypeName(type.getElementType());
     std::optional<DType> parsed = parseDType(dtype);
     if (!parsed)
-      return llvm::createStringError("buffer '" + var.getName().str() +
-                                     "' has element type " + dtype +
-                                     ", which the runtime cannot hold");
+      return opError(var, "buffer '" + var.getName() + "' has element type " +
+                              dtype + ", which the runtime cannot hold");
     b.set_dtype(dtype);
     // Added whole, so that each field is sized once: element by element,
     // a mapping of 4096 runs (bert_small_train's logits) regrew its
@@ -578,16 +585,14 @@ llvm::Error Writer::addBuffers(PayloadWriter &payload, tile::ProgramOp program,
       if (ElementsAttr value = var.getValueAttr()) {
         llvm::Expected<std::string> bytes = constantBytes(value, *parsed);
         if (!bytes)
-          return llvm::createStringError("constant '" + var.getName().str() +
-                                         "': " +
-                                         toString(bytes.takeError()));
+          return opError(var, "constant '" + var.getName() +
+                                  "': " + toString(bytes.takeError()));
         b.set_constant_data(std::move(*bytes));
       } else if (std::optional<uint64_t> id = var.getOpId()) {
         b.set_elided(true);
         b.set_op_id(int64_t(*id));
       } else {
-        return llvm::createStringError("constant '" + var.getName().str() +
-                                       "' has no value");
+        return opError(var, "constant '" + var.getName() + "' has no value");
       }
     }
     if (llvm::Error err =
@@ -718,8 +723,7 @@ llvm::Error Writer::addStep(Operation &op, exe::Step &step) {
       h.add_outs(idx(v));
     auto id = op.getAttrOfType<IntegerAttr>("op_id");
     if (!id)
-      return llvm::createStringError("host op '" + hc.getName().str() +
-                                     "' names no tgraph op");
+      return opError(hc, "host op '" + hc.getName() + "' names no tgraph op");
     h.set_op_id(id.getInt());
   } else if (auto loop = dyn_cast<tile::RepeatOp>(op)) {
     exe::Repeat &r = *step.mutable_repeat();

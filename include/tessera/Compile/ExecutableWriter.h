@@ -32,15 +32,33 @@ struct GraphModuleBytes {
   size_t size = 0;
 };
 
+/// A reason writeExecutable cannot write a program that concerns one op (a
+/// buffer's element type, a constant, a host op): the compile reports it
+/// at that op's location, which is the model's line, rather than at the
+/// module's.
+class ExecutableOpError : public llvm::ErrorInfo<ExecutableOpError> {
+public:
+  static char ID;
+  ExecutableOpError(mlir::Location loc, std::string message)
+      : loc(loc), message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  mlir::Location loc;
+  std::string message;
+};
+
 /// The executable file (header and payload, docs/executable.md) of
 /// `program` (a tile.program of `module`) as analysed by `analysis`.
 /// `moduleName` is the name events use; `sourceModule` is the tgraph
 /// module's bytecode before precision normalization, or "". Steps are
 /// serialized as they are built, never held all at once. Fails, with a
 /// message, on a program the runtime could not run (e.g. a constant
-/// without data). `graphModule`, when given, is writeGraphModule(module)
-/// taken earlier (see there); otherwise it is taken here, which moves the
-/// module's ops for a while.
+/// without data; an ExecutableOpError where one op is the cause).
+/// `graphModule`, when given, is writeGraphModule(module) taken earlier (see
+/// there); otherwise it is taken here, which moves the module's ops for a
+/// while.
 llvm::Expected<std::string>
 writeExecutable(mlir::ModuleOp module, tile::ProgramOp program,
                 const memory::MemoryAnalysis &analysis,
