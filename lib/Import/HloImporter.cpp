@@ -19,7 +19,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -59,52 +58,6 @@ private:
   StringAttr fileName;
 };
 
-/// While the import runs, diagnostics at a very long line of the HLO (a
-/// 1 MB name) are printed here with a window of the line around the
-/// column, in the usual file:line:col form; the tools' own handlers would
-/// echo the whole line. Shorter lines go on to those handlers unchanged.
-class LongLineDiagnostics : public ScopedDiagnosticHandler {
-public:
-  LongLineDiagnostics(llvm::SourceMgr &sourceMgr, unsigned bufferId,
-                      MLIRContext *context)
-      : ScopedDiagnosticHandler(context) {
-    setHandler([&sourceMgr, bufferId](Diagnostic &d) -> LogicalResult {
-      constexpr unsigned kWindow = 120, kLongLine = 512;
-      auto loc = d.getLocation()->findInstanceOf<FileLineColLoc>();
-      const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
-      if (!loc || loc.getFilename() != buffer->getBufferIdentifier())
-        return failure();
-      llvm::SMLoc at =
-          sourceMgr.FindLocForLineAndColumn(bufferId, loc.getLine(), 1);
-      if (!at.isValid())
-        return failure();
-      llvm::StringRef rest(at.getPointer(),
-                           buffer->getBufferEnd() - at.getPointer());
-      llvm::StringRef line =
-          rest.take_until([](char c) { return c == '\n' || c == '\r'; });
-      if (line.size() <= kLongLine)
-        return failure();
-      unsigned col = loc.getColumn() ? loc.getColumn() - 1 : 0;
-      unsigned from = col > kWindow / 2 ? col - kWindow / 2 : 0;
-      std::string window = (from ? "..." : "") +
-                           line.substr(from, kWindow).str() +
-                           (from + kWindow < line.size() ? "..." : "");
-      // Written out here: SMDiagnostic would put the window's column, not
-      // the line's, in the file:line:col.
-      llvm::StringRef kind =
-          d.getSeverity() == DiagnosticSeverity::Error     ? "error"
-          : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
-                                                           : "note";
-      unsigned caret = col - from + (from ? 3 : 0);
-      llvm::errs() << loc.getFilename().getValue() << ":" << loc.getLine()
-                   << ":" << col + 1 << ": " << kind << ": " << d.str() << "\n"
-                   << window << "\n"
-                   << std::string(caret, ' ') << "^\n";
-      return success();
-    });
-  }
-};
-
 } // namespace
 
 void tessera::loadImportDialects(MLIRContext &context) {
@@ -116,7 +69,6 @@ OwningOpRef<ModuleOp> tessera::importHloText(llvm::SourceMgr &sourceMgr,
   loadImportDialects(*context);
   unsigned bufferId = sourceMgr.getMainFileID();
   MlirDiagnosticSink diags(sourceMgr, bufferId, context);
-  LongLineDiagnostics longLines(sourceMgr, bufferId, context);
   hlo::Module module;
   if (!hlo::parseModule(sourceMgr.getMemoryBuffer(bufferId)->getBuffer(), diags,
                         module) ||

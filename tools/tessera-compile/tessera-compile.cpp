@@ -19,6 +19,7 @@
 #include "tessera/Compile/Program.h"
 #include "tessera/Conversion/TGraphToTile/ChipPlacement.h"
 #include "tessera/Import/HloImporter.h"
+#include "tessera/Import/LongLineDiagnostics.h"
 #include "tessera/InitAll.h"
 #include "tessera/Target/Presets.h"
 #include "tessera/Target/TargetJson.h"
@@ -481,6 +482,7 @@ int main(int argc, char **argv) {
     // diagnostic handler, for file:line:col) per model.
     SourceMgr sourceMgr;
     SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+    LongLineDiagnosticHandler longLines(sourceMgr, &context);
     // MLIR's parser recurses per nesting level: bound it before parsing.
     if (!StringRef(model).ends_with(".hlo"))
       if (Error err = checkMlirNesting((*file)->getBuffer(), model))

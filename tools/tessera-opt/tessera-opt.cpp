@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Import/HloImporter.h"
+#include "tessera/Import/LongLineDiagnostics.h"
 #include "tessera/InitAll.h"
 #include "tessera/Target/Presets.h"
 #include "tessera/Target/TargetJson.h"
@@ -96,6 +97,7 @@ importHloToBuffer(std::unique_ptr<llvm::MemoryBuffer> file,
   MLIRContext context(registry);
   tessera::loadImportDialects(context);
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  tessera::LongLineDiagnosticHandler longLines(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = tessera::importHloText(sourceMgr, &context);
   if (!module)
     return nullptr;

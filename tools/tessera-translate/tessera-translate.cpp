@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Import/HloImporter.h"
+#include "tessera/Import/LongLineDiagnostics.h"
 #include "tessera/Trace/InputFile.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -41,6 +42,8 @@ int main(int argc, char **argv) {
       "import-hlo", "import XLA HLO text as tgraph MLIR",
       [](llvm::SourceMgr &sourceMgr, mlir::MLIRContext *context) {
         tessera::loadImportDialects(*context);
+        // Inside mlir-translate's own handler: runs before it.
+        tessera::LongLineDiagnosticHandler longLines(sourceMgr, context);
         return tessera::importHloText(sourceMgr, context);
       });
   return mlir::failed(

@@ -12,8 +12,10 @@ namespace tessera {
 /// Imports the XLA HLO text in the main buffer of `sourceMgr` as a module of
 /// `tgraph` ops: each computation becomes a `func.func` (ENTRY is the public
 /// `@main`), reducers and comparators become regions. Errors are emitted as
-/// MLIR diagnostics located at file:line:col of the HLO text; on error the
-/// result is null and nothing is left half-built.
+/// MLIR diagnostics located at file:line:col of the HLO text, to the
+/// context's handlers (tools add a LongLineDiagnosticHandler so an error on
+/// a line of megabytes is not echoed whole); on error the result is null
+/// and nothing is left half-built.
 mlir::OwningOpRef<mlir::ModuleOp> importHloText(llvm::SourceMgr &sourceMgr,
                                                 mlir::MLIRContext *context);
 
