@@ -96,7 +96,7 @@ static std::string passTargetMismatch(llvm::StringRef name,
     return "";
   return ("the compile options name target '" + asked + "' (" +
           llvm::Twine(resolved->totalTiles()) +
-          " tiles) but the compiler was " + "given '" + target.name + "' (" +
+          " tiles) but the compiler was given '" + target.name + "' (" +
           llvm::Twine(target.totalTiles()) +
           " tiles): set CompileOptions::target to the description's preset "
           "or file")

@@ -67,10 +67,10 @@ private:
   /// The most one write(2) is given. Linux (6.x, ext4 and other file
   /// systems with large folios) sizes the page-cache folios a write creates
   /// by the write's length: from 2 MiB on they are whole 2 MiB blocks, and
-  /// on a VM whose balloon reports free 2 MiB blocks to the host (this
-  /// project's CI machines: page_reporting_order 9) every such block is
-  /// faulted back in from the host as it is filled. A 56 MB executable
-  /// took 115-163 ms as one write and 13-15 ms in 1 MiB writes there
+  /// on a VM whose balloon reports free 2 MiB blocks to the host (the
+  /// machines Tessera is measured on: page_reporting_order 9) every such block
+  /// is faulted back in from the host as it is filled. A 56 MB executable took
+  /// 115-163 ms as one write and 13-15 ms in 1 MiB writes there
   /// (bench/findings.md, twenty-fourth session); elsewhere the extra
   /// system calls cost microseconds.
   static constexpr size_t kMaxWrite = 1 << 20;
