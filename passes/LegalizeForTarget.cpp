@@ -1,20 +1,24 @@
 //===- LegalizeForTarget.cpp - tgraph-legalize-for-target -----------------===//
 //
-// Exact rewrites that fit ops to the target's per-op limits. The plans come
-// from lib/Analysis (DotBatchFold.h), where the compatibility checker reads
-// them too, so the checker calls compatible exactly what this pass fixes.
+// Exact rewrites that fit ops to the target's per-op limits and to the
+// vertex library. The plans come from lib/Analysis (DotBatchFold.h,
+// MixedOperands.h), where the compatibility checker reads them too, so the
+// checker calls compatible exactly what this pass fixes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PassTarget.h"
 #include "tessera/Analysis/Compat.h"
 #include "tessera/Analysis/DotBatchFold.h"
+#include "tessera/Analysis/MixedOperands.h"
+#include "tessera/Dialect/TGraph/IR/HloTypes.h"
 #include "tessera/Dialect/TGraph/IR/InstructionNames.h"
 #include "tessera/Passes.h"
 #include "tessera/Target/Presets.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace tessera {
 #define GEN_PASS_DEF_TGRAPHLEGALIZEFORTARGET
@@ -32,6 +36,50 @@ namespace {
 Location suffixed(Location loc, StringRef suffix) {
   return tgraph::renameInstruction(
       loc, [&](StringRef name) { return (name + "." + suffix).str(); });
+}
+
+/// Gives `to` the framework names and placement of `from`, the op it is
+/// part of the rewrite of.
+void copyFrameworkAttrs(Operation *from, Operation *to) {
+  for (StringRef name : {StringRef(tg::kOpNameAttr), StringRef(tg::kOpTypeAttr),
+                         StringRef(kDeviceAttr), StringRef("tgraph.sharding"),
+                         StringRef("tgraph.frontend_attributes")})
+    if (Attribute value = from->getAttr(name))
+      to->setAttr(name, value);
+}
+
+/// Records what a rewrite did on `op` (the compatibility checker's note),
+/// after what an earlier one did.
+void noteRewrite(Operation *op, const Twine &what) {
+  std::string text = what.str();
+  if (auto before = op->getAttrOfType<StringAttr>(kRewrittenAttr))
+    text = (before.getValue() + "; " + text).str();
+  op->setAttr(kRewrittenAttr, StringAttr::get(op->getContext(), text));
+}
+
+/// Converts the narrower operand of a dot_general or convolution of two
+/// float types to the type both are computed in (mixedOperandType).
+void widenOperands(Operation *op, FloatType common) {
+  OpBuilder builder(op);
+  SmallVector<std::string> done;
+  static constexpr StringRef kRoles[] = {"lhs", "rhs"};
+  for (auto [i, role] : llvm::enumerate(kRoles)) {
+    Value v = op->getOperand(i);
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getElementType() == common)
+      continue;
+    std::string widened = hloDtypeName(common);
+    auto convert = builder.create<tg::ConvertOp>(
+        suffixed(op->getLoc(), (role + "_to_" + widened).str()),
+        type.clone(common), v);
+    copyFrameworkAttrs(op, convert);
+    op->setOperand(i, convert.getResult());
+    done.push_back((role + " converted from " +
+                    hloDtypeName(type.getElementType()) + " to " + widened)
+                       .str());
+  }
+  noteRewrite(op, llvm::join(done, " and ") +
+                      " (the matrix unit takes both operands in one type)");
 }
 
 /// Applies a DotBatchFold to one dot_general.
@@ -65,7 +113,7 @@ public:
       if (a.getName() != kCompatAttr && a.getName() != "tgraph.layout" &&
           a.getName() != "tgraph.dynamic_bounds")
         folded->setAttr(a.getName(), a.getValue());
-    folded->setAttr(kRewrittenAttr, builder.getStringAttr(fold.describe(dot)));
+    noteRewrite(folded, fold.describe(dot));
     Value result = helper<tg::ReshapeOp>("result_reshape", outType, folded);
     // The result has the original shape, so its layout still applies.
     if (Attribute layout = dot->getAttr("tgraph.layout"))
@@ -81,12 +129,7 @@ private:
   Value helper(StringRef role, Type type, Args &&...args) {
     auto op = builder.create<OpTy>(suffixed(dot.getLoc(), role), type,
                                    std::forward<Args>(args)...);
-    for (StringRef name :
-         {StringRef(tg::kOpNameAttr), StringRef(tg::kOpTypeAttr),
-          StringRef(kDeviceAttr), StringRef("tgraph.sharding"),
-          StringRef("tgraph.frontend_attributes")})
-      if (Attribute value = dot->getAttr(name))
-        op->setAttr(name, value);
+    copyFrameworkAttrs(dot, op);
     return op.getResult();
   }
 
@@ -145,22 +188,31 @@ struct TGraphLegalizeForTargetPass
   using TargetPass::TargetPass;
 
   void runOnOperation() override {
-    // Without a fold the module is as it was, and the pass manager need not
-    // verify it again.
-    const OpConstraint *constraint = target.opConstraint("dot_general");
-    if (!constraint)
-      return markAllAnalysesPreserved();
-    SmallVector<std::pair<tg::DotGeneralOp, DotBatchFold>> folds;
-    getOperation().walk([&](tg::DotGeneralOp dot) {
-      if (!isAssessedOp(dot))
+    // Operand types first: a dot that is folded too keeps its converts.
+    SmallVector<std::pair<Operation *, FloatType>> mixed;
+    getOperation().walk([&](Operation *op) {
+      if (!isAssessedOp(op))
         return;
-      if (std::optional<DotBatchFold> fold = planDotBatchFold(dot, *constraint))
-        folds.push_back({dot, *fold});
+      if (FloatType common = mixedOperandType(op))
+        mixed.push_back({op, common});
     });
-    if (folds.empty())
-      return markAllAnalysesPreserved();
+    for (auto [op, common] : mixed)
+      widenOperands(op, common);
+    SmallVector<std::pair<tg::DotGeneralOp, DotBatchFold>> folds;
+    if (const OpConstraint *constraint = target.opConstraint("dot_general"))
+      getOperation().walk([&](tg::DotGeneralOp dot) {
+        if (!isAssessedOp(dot))
+          return;
+        if (std::optional<DotBatchFold> fold =
+                planDotBatchFold(dot, *constraint))
+          folds.push_back({dot, *fold});
+      });
     for (auto &[dot, fold] : folds)
       BatchFolder(dot, fold).run();
+    // Without a rewrite the module is as it was, and the pass manager need
+    // not verify it again.
+    if (mixed.empty() && folds.empty())
+      markAllAnalysesPreserved();
   }
 };
 

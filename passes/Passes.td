@@ -80,6 +80,28 @@ def TGraphLegalizeForTarget
          : (tensor<8x8x16xf32>, tensor<8x8x16xf32>) -> tensor<8x8x8xf32>
     %d = tgraph.reshape %2 : (tensor<8x8x8xf32>) -> tensor<2x4x8x8xf32>
     ```
+
+    And on every target: a `dot_general` or `convolution` whose operands
+    are floats of two types (XLA allows `f32 dot(f32, f16)`) has the
+    narrower operand converted to the wider type, or both to f32 for f16
+    with bf16, since the matrix unit's vertices take one operand type. The
+    conversion only widens, so it is exact; `tgraph.rewritten` says what
+    was converted.
+
+    Before:
+    ```mlir
+    %d = tgraph.dot_general %a, %b, batching_dims = [] x [],
+         contracting_dims = [1] x [0]
+         : (tensor<4x8xf32>, tensor<8x4xf16>) -> tensor<4x4xf32>
+    ```
+    After:
+    ```mlir
+    %0 = tgraph.convert %b : tensor<8x4xf16> -> tensor<8x4xf32>
+    %d = tgraph.dot_general %a, %0, batching_dims = [] x [],
+         contracting_dims = [1] x [0] {tgraph.rewritten = "rhs converted
+         from f16 to f32 (...)"} : (tensor<4x8xf32>, tensor<8x4xf32>)
+         -> tensor<4x4xf32>
+    ```
   }];
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",

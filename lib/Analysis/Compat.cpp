@@ -9,6 +9,7 @@
 #include "tessera/Analysis/Compat.h"
 
 #include "tessera/Analysis/DotBatchFold.h"
+#include "tessera/Analysis/MixedOperands.h"
 #include "tessera/Dialect/TGraph/Transforms/NormalizePrecision.h"
 
 #include "tessera/Analysis/OpCost.h"
@@ -357,6 +358,16 @@ CompatVerdict tessera::checkOp(Operation *op, const TargetDescription &target,
                               opName.str() + " on " + target.name,
                           dtypeHint(dtype, target, *constraint));
   }
+
+  if (FloatType common = mixedOperandType(op))
+    return incompatible(
+        compat_reason::UnsupportedDtype,
+        "operands of " + hloDtypeName(getElementTypeOrSelf(op->getOperand(0))) +
+            " and " + hloDtypeName(getElementTypeOrSelf(op->getOperand(1))) +
+            ": the matrix unit takes both in one type",
+        "run tgraph-legalize-for-target first (as tessera-compile does): it "
+        "converts the narrower to " +
+            hloDtypeName(common) + ", exactly");
 
   if (std::optional<CompatVerdict> v = checkAttributes(op, *constraint))
     return *v;
