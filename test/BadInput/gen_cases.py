@@ -99,6 +99,15 @@ hostile_hlo = {
     "duplicate-param": "HloModule m\nENTRY e { p = f32[4] parameter(0) q = f32[4] parameter(0) ROOT a = f32[4] add(p, q) }\n",
     "constant-overflow": "HloModule m\nENTRY e { ROOT c = s8[] constant(300) }\n",
     "literal-mismatch": "HloModule m\nENTRY e { ROOT c = f32[3] constant({1, 2}) }\n",
+    # A read past a cuBLAS call's (result, workspace) tuple, which the
+    # importer folds away before the verifier sees it (a crash the lowering
+    # fuzz target found).
+    "library-tuple-index": "HloModule m\nENTRY e { a = f32[8,16] parameter(0) b = f32[16,12] parameter(1) "
+                           "g = (f32[8,12], s8[0]) custom-call(a, b), custom_call_target=\"__cublas$gemm\", "
+                           "backend_config={\"gemm_backend_config\":{\"alpha_real\":1,\"beta\":0,"
+                           "\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":[\"1\"],"
+                           "\"rhs_contracting_dimensions\":[\"0\"]}}} "
+                           "ROOT r = f32[8,12] get-tuple-element(g), index=5 }\n",
     # Errors on a 1 MB line, naming a 1 MB token: the message must not
     # echo either whole (the 64 KiB stderr bound).
     "long-undefined-operand": "HloModule m\nENTRY e { ROOT a = f32[4] add(" + "x" * 1000000 + ", y) }\n",
