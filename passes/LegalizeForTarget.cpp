@@ -188,25 +188,23 @@ struct TGraphLegalizeForTargetPass
   using TargetPass::TargetPass;
 
   void runOnOperation() override {
-    // Operand types first: a dot that is folded too keeps its converts.
+    const OpConstraint *constraint = target.opConstraint("dot_general");
     SmallVector<std::pair<Operation *, FloatType>> mixed;
+    SmallVector<std::pair<tg::DotGeneralOp, DotBatchFold>> folds;
     getOperation().walk([&](Operation *op) {
       if (!isAssessedOp(op))
         return;
       if (FloatType common = mixedOperandType(op))
         mixed.push_back({op, common});
-    });
-    for (auto [op, common] : mixed)
-      widenOperands(op, common);
-    SmallVector<std::pair<tg::DotGeneralOp, DotBatchFold>> folds;
-    if (const OpConstraint *constraint = target.opConstraint("dot_general"))
-      getOperation().walk([&](tg::DotGeneralOp dot) {
-        if (!isAssessedOp(dot))
-          return;
+      if (auto dot = dyn_cast<tg::DotGeneralOp>(op); dot && constraint)
         if (std::optional<DotBatchFold> fold =
                 planDotBatchFold(dot, *constraint))
           folds.push_back({dot, *fold});
-      });
+    });
+    // Operand types first (a fold's plan does not depend on them): a dot
+    // that is folded too reads the converts.
+    for (auto [op, common] : mixed)
+      widenOperands(op, common);
     for (auto &[dot, fold] : folds)
       BatchFolder(dot, fold).run();
     // Without a rewrite the module is as it was, and the pass manager need
