@@ -45,6 +45,15 @@ Emitted reducePrecision(InstrEmit &e) {
   if (!arity(e, 1) || !requiredInt(e, "exponent_bits", exponent) ||
       !requiredInt(e, "mantissa_bits", mantissa))
     return failure();
+  // The op keeps 32-bit widths; a wider value would wrap silently.
+  if (exponent < 1 || exponent > INT32_MAX)
+    return e.fail(e.instr.loc, "exponent_bits must be from 1 to " +
+                                   Twine(INT32_MAX) + ", got " +
+                                   Twine(exponent));
+  if (mantissa < 0 || mantissa > INT32_MAX)
+    return e.fail(e.instr.loc, "mantissa_bits must be from 0 to " +
+                                   Twine(INT32_MAX) + ", got " +
+                                   Twine(mantissa));
   return e.emit<tg::ReducePrecisionOp>(e.operands[0],
                                        static_cast<uint32_t>(exponent),
                                        static_cast<uint32_t>(mantissa));

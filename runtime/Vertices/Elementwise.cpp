@@ -572,8 +572,11 @@ VertexResult createElementwise(const VertexSpec &spec, StringRef name) {
       return e.takeError();
     if (!m)
       return m.takeError();
-    if (*e < 1 || *e > 11 || *m < 0 || *m > 52)
-      return spec.error("reduce_precision bits out of range");
+    // As the compiler's verifier: widths past the element type's own
+    // (f32 with exponent_bits 15) change nothing and are valid.
+    if (*e < 1 || *e > INT32_MAX || *m < 0 || *m > INT32_MAX)
+      return spec.error("reduce_precision widths out of range: exponent_bits " +
+                        Twine(*e) + ", mantissa_bits " + Twine(*m));
     v->exponentBits = static_cast<int>(*e);
     v->mantissaBits = static_cast<int>(*m);
     if (Error err = expectSameType(spec))

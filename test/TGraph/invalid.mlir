@@ -1690,3 +1690,20 @@ func.func @branch_args(%p: tensor<i1>, %x: tensor<4xf32>) {
   %0 = tgraph.conditional %p, [@then, @else](%x, %x) : (tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// reduce_precision: at least one exponent bit, no negative mantissa width.
+func.func @rp0(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{exponent_bits must be at least 1, got 0}}
+  %r = tgraph.reduce_precision %a, exponent_bits = 0, mantissa_bits = 3 : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @rp1(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{mantissa_bits must not be negative, got -1}}
+  %r = tgraph.reduce_precision %a, exponent_bits = 5, mantissa_bits = -1 : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -672,3 +672,15 @@ LogicalResult ConvolutionOp::verify() {
   }
   return verifyShape(*this, out, expected);
 }
+
+LogicalResult ReducePrecisionOp::verify() {
+  // The attributes are 32-bit integers read back unsigned: a negative
+  // width written in the IR reads as a huge one.
+  auto exponent = static_cast<int32_t>(getExponentBits());
+  auto mantissa = static_cast<int32_t>(getMantissaBits());
+  if (exponent < 1)
+    return emitOpError("exponent_bits must be at least 1, got ") << exponent;
+  if (mantissa < 0)
+    return emitOpError("mantissa_bits must not be negative, got ") << mantissa;
+  return success();
+}

@@ -246,6 +246,10 @@ def TGraph_ReducePrecisionOp : TGraph_Op<"reduce_precision", [Pure,
     $operand `,` `exponent_bits` `=` $exponent_bits `,` `mantissa_bits` `=`
     $mantissa_bits attr-dict `:` type($result)
   }];
+  // XLA's rule: at least one exponent bit, no negative mantissa width (as
+  // 32-bit signed values). Widths past the operand type's own change
+  // nothing.
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
