@@ -767,8 +767,9 @@ void Emitter::foldLibraryTuples() {
   for (Operation *tuple : libraryTuples) {
     for (Operation *user : llvm::make_early_inc_range(tuple->getUsers()))
       if (auto get = dyn_cast<tessera::tgraph::GetTupleElementOp>(user)) {
-        // An index past the tuple (the HLO's own shapes said nothing) stays
-        // for the verifier, which reports it at the read.
+        // An index past the tuple (a read that gives its own shape is not
+        // checked by shape inference) stays for the verifier, which
+        // reports it at the read.
         if (get.getIndex() >= tuple->getNumOperands())
           continue;
         get.replaceAllUsesWith(tuple->getOperand(get.getIndex()));
