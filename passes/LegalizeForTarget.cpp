@@ -62,13 +62,13 @@ void noteRewrite(Operation *op, const Twine &what) {
 void widenOperands(Operation *op, FloatType common) {
   OpBuilder builder(op);
   SmallVector<std::string> done;
+  std::string widened = hloDtypeName(common);
   static constexpr StringRef kRoles[] = {"lhs", "rhs"};
   for (auto [i, role] : llvm::enumerate(kRoles)) {
     Value v = op->getOperand(i);
     auto type = cast<RankedTensorType>(v.getType());
     if (type.getElementType() == common)
       continue;
-    std::string widened = hloDtypeName(common);
     auto convert = builder.create<tg::ConvertOp>(
         suffixed(op->getLoc(), (role + "_to_" + widened).str()),
         type.clone(common), v);
